@@ -1,0 +1,53 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+/** What the engine may not reach: it is pure TypeScript over Request and Response. */
+export const engineFence = {
+  imports: ['react', 'react-dom', 'react-dom/*', 'msw', 'msw/*', 'idb', 'idb/*', 'node:*', '@tanstack/*'],
+  globals: ['window', 'document', 'localStorage', 'sessionStorage', 'indexedDB', 'navigator', 'process', 'Buffer'],
+}
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'public/mockServiceWorker.js', 'test-results', 'playwright-report'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/engine/**/*.ts'],
+    ignores: ['src/engine/**/*.test.ts'],
+    languageOptions: { globals: {} },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: engineFence.imports,
+              message: 'src/engine stays pure: no DOM, msw, idb, React or Node imports.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...engineFence.globals.map((name) => ({
+          name,
+          message: 'src/engine stays pure: reach the environment through the settings it is given.',
+        })),
+      ],
+    },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+)

@@ -1,0 +1,41 @@
+// Installs what `npm start` and `npm test` need on a fresh machine, and nothing twice:
+//   node scripts/ensure.mjs deps       npm packages, when node_modules is missing or stale
+//   node scripts/ensure.mjs chromium   Debian's chromium, for Playwright, when missing
+import { execFileSync } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+function run(cmd, args) {
+  console.log(`> ${cmd} ${args.join(' ')}`)
+  execFileSync(cmd, args, { stdio: 'inherit' })
+}
+
+function ensureDeps() {
+  const marker = 'node_modules/.package-lock.json'
+  const stale =
+    !existsSync(marker) || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs
+  if (stale) run('npm', ['ci', '--no-audit', '--no-fund'])
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return
+  const isRoot = process.getuid?.() === 0
+  const apt = (...args) => (isRoot ? run('apt-get', args) : run('sudo', ['apt-get', ...args]))
+  process.env.DEBIAN_FRONTEND = 'noninteractive'
+  apt('update')
+  apt('install', '-y', '--no-install-recommends', 'chromium')
+  if (!existsSync(CHROMIUM)) {
+    console.error(`chromium was not found at ${CHROMIUM} after installing it; set CHROMIUM_PATH`)
+    process.exit(1)
+  }
+}
+
+for (const what of process.argv.slice(2)) {
+  if (what === 'deps') ensureDeps()
+  else if (what === 'chromium') ensureChromium()
+  else {
+    console.error(`unknown target ${what}; use deps or chromium`)
+    process.exit(2)
+  }
+}
