@@ -1,0 +1,138 @@
+import type { IDBPDatabase, IDBPTransaction } from 'idb'
+import type { Json, Mutation, StoreSnapshot } from '../engine/store'
+import { StoreConflictError } from '../engine/store'
+import type { StoreDB, StoreName } from './idb-schema'
+import { storeNames } from './idb-schema'
+
+type WriteTransaction = IDBPTransaction<StoreDB, StoreName[], 'readwrite'>
+
+/** Keeps a write request's promise to await at the end, without it ever going unhandled. */
+type Track = (request: Promise<unknown>) => void
+
+const ignore = (): void => {}
+
+/** The object stores a mutation touches; throws on a mutation it does not know. */
+function scopeOf(mutation: Mutation): readonly StoreName[] {
+  switch (mutation.op) {
+    case 'putMeta':
+    case 'initMeta':
+      return ['meta']
+    case 'putSecret':
+    case 'expectSecret':
+      return ['secrets']
+    case 'setKey':
+    case 'deleteKey':
+      return ['keyv']
+    case 'putProc':
+    case 'deleteProc':
+      return ['procs']
+    case 'clear':
+    case 'restore':
+      return storeNames
+    default:
+      throw new TypeError(`Unknown mutation: ${String((mutation as { op?: unknown }).op)}`)
+  }
+}
+
+async function initMeta(tx: WriteTransaction, key: string, value: Json, track: Track) {
+  const meta = tx.objectStore('meta')
+  if ((await meta.getKey(key)) === undefined) track(meta.put(value, key))
+}
+
+async function expectSecret(tx: WriteTransaction, expected: Mutation & { op: 'expectSecret' }) {
+  const secret = await tx.objectStore('secrets').get(expected.id)
+  if (!secret || secret.rolledTo !== expected.rolledTo || secret.expiresAt !== expected.expiresAt) {
+    throw new StoreConflictError(`Secret ${expected.id} is not in the expected state`)
+  }
+}
+
+function clearAll(tx: WriteTransaction, track: Track): void {
+  for (const name of storeNames) track(tx.objectStore(name).clear())
+}
+
+function writeSnapshot(tx: WriteTransaction, snapshot: StoreSnapshot, track: Track): void {
+  const meta = tx.objectStore('meta')
+  for (const [key, value] of Object.entries(snapshot.meta)) track(meta.put(value, key))
+  const secrets = tx.objectStore('secrets')
+  for (const secret of snapshot.secrets) track(secrets.put(secret))
+  const keyv = tx.objectStore('keyv')
+  for (const { bucket, key, value } of snapshot.keyv) track(keyv.put({ bucket, key, value }))
+  const procs = tx.objectStore('procs')
+  for (const proc of snapshot.procs) track(procs.put(proc))
+}
+
+/**
+ * Issues one mutation's requests. Plain writes are only issued (requests run in order); a
+ * mutation that must read first returns the promise of that read, to await before the next.
+ */
+function issue(tx: WriteTransaction, mutation: Mutation, track: Track): Promise<void> | undefined {
+  switch (mutation.op) {
+    case 'putMeta':
+      track(tx.objectStore('meta').put(mutation.value, mutation.key))
+      return
+    case 'initMeta':
+      return initMeta(tx, mutation.key, mutation.value, track)
+    case 'putSecret':
+      track(tx.objectStore('secrets').put(mutation.secret))
+      return
+    case 'expectSecret':
+      return expectSecret(tx, mutation)
+    case 'setKey': {
+      const { bucket, key, value } = mutation
+      track(tx.objectStore('keyv').put({ bucket, key, value }))
+      return
+    }
+    case 'deleteKey':
+      track(tx.objectStore('keyv').delete([mutation.bucket, mutation.key]))
+      return
+    case 'putProc':
+      track(tx.objectStore('procs').put(mutation.proc))
+      return
+    case 'deleteProc':
+      track(tx.objectStore('procs').delete(mutation.name))
+      return
+    case 'clear':
+      clearAll(tx, track)
+      return
+    case 'restore':
+      clearAll(tx, track)
+      writeSnapshot(tx, mutation.snapshot, track)
+      return
+  }
+}
+
+/**
+ * Applies `mutations` in one readwrite transaction over the stores they touch. On any failure,
+ * a precondition included, the transaction is aborted (so nothing is written) and the error
+ * rethrown once the abort is done. The transaction is created synchronously, so commits start
+ * in call order, and nothing but IDB requests is awaited while it is open.
+ */
+export async function commitMutations(
+  db: IDBPDatabase<StoreDB>,
+  mutations: readonly Mutation[],
+): Promise<void> {
+  const scope = new Set(mutations.flatMap(scopeOf))
+  if (scope.size === 0) return
+  const tx = db.transaction([...scope], 'readwrite')
+  tx.done.catch(ignore) // Awaited below; this only keeps an early abort from going unhandled.
+  const writes: Promise<unknown>[] = []
+  const track: Track = (request) => {
+    request.catch(ignore)
+    writes.push(request)
+  }
+  try {
+    for (const mutation of mutations) {
+      const read = issue(tx, mutation, track)
+      if (read) await read
+    }
+    await Promise.all([...writes, tx.done])
+  } catch (error) {
+    try {
+      tx.abort()
+    } catch {
+      // The transaction already ended (it was aborted by the failure itself).
+    }
+    await tx.done.catch(ignore)
+    throw error
+  }
+}

@@ -1,0 +1,90 @@
+import type { IDBPDatabase } from 'idb'
+import type { Json, ScanOptions, Store, StoreSnapshot } from '../engine/store'
+import { commitMutations } from './idb-commit'
+import { openDatabase } from './idb-open'
+import type { StoreDB } from './idb-schema'
+import { migrations, storeNames } from './idb-schema'
+import { compareSecrets, prefixEnd, scanLimit } from './key-order'
+
+export interface IdbStoreOptions {
+  /** The IndexedDB to use; the global `indexedDB` by default. */
+  indexedDB?: IDBFactory
+}
+
+/** The largest count `getAllKeys` takes (an unsigned long); above it, ask for everything. */
+const maxCount = 0xffffffff
+
+/**
+ * The keys of one bucket in a scan's window, in one `getAllKeys` over a key range (never a
+ * cursor). Keys are `[bucket, key]`; a bucket's keys with the prefix are exactly those from
+ * `[bucket, prefix]` up to `[bucket, prefixEnd(prefix)]`, or up to `[bucket, []]` (arrays sort
+ * after strings) when the prefix has no end.
+ */
+async function scan(db: IDBPDatabase<StoreDB>, bucket: string, options: ScanOptions) {
+  const { prefix, after } = options
+  const count = scanLimit(options.limit)
+  if (count === 0) return []
+  const afterOpen = after !== undefined && after >= prefix
+  const start = afterOpen ? after : prefix
+  const end = prefixEnd(prefix)
+  if (end !== undefined && start >= end) return []
+  const range = IDBKeyRange.bound([bucket, start], [bucket, end ?? []], afterOpen, true)
+  const keys = await db.getAllKeys('keyv', range, count > maxCount ? undefined : count)
+  return keys.map(([, key]) => key)
+}
+
+async function snapshot(db: IDBPDatabase<StoreDB>): Promise<StoreSnapshot> {
+  const tx = db.transaction(storeNames, 'readonly')
+  const [metaKeys, metaValues, secrets, keyv, procs] = await Promise.all([
+    tx.objectStore('meta').getAllKeys(),
+    tx.objectStore('meta').getAll(),
+    tx.objectStore('secrets').getAll(),
+    tx.objectStore('keyv').getAll(),
+    tx.objectStore('procs').getAll(),
+    tx.done,
+  ])
+  return {
+    meta: Object.fromEntries(metaKeys.map((key, i) => [key, metaValues[i] as Json])),
+    secrets: secrets.sort(compareSecrets),
+    keyv,
+    procs,
+  }
+}
+
+/**
+ * Opens (creating or upgrading as needed) the IndexedDB database `name` as a `Store`. Each
+ * commit is one readwrite transaction; `snapshot` is one readonly transaction. The store closes
+ * itself, after which every call rejects, when another connection needs to upgrade or delete
+ * the database. idb needs the IndexedDB globals (`IDBKeyRange`, `IDBDatabase`, ...) to exist.
+ */
+export async function openIdbStore(name: string, options: IdbStoreOptions = {}): Promise<Store> {
+  const factory = options.indexedDB ?? globalThis.indexedDB
+  if (!factory) throw new Error('IndexedDB is not available here')
+  let closedReason: string | undefined
+  const db = await openDatabase(factory, name, migrations, {
+    onClosed: (reason) => (closedReason ??= reason),
+  })
+
+  function live(): IDBPDatabase<StoreDB> {
+    if (closedReason !== undefined) throw new Error(closedReason)
+    return db
+  }
+
+  return {
+    getMeta: async (key) => live().get('meta', key),
+    getSecret: async (id) => live().get('secrets', id),
+    listSecrets: async () => (await live().getAll('secrets')).sort(compareSecrets),
+    getKey: async (bucket, key) => (await live().get('keyv', [bucket, key]))?.value,
+    scanKeys: async (bucket, options) => scan(live(), bucket, options),
+    getProc: async (name) => live().get('procs', name),
+    listProcs: async () => live().getAll('procs'),
+    // Not awaited first, so the transaction is created in call order.
+    commit: async (mutations) => commitMutations(live(), mutations),
+    snapshot: async () => snapshot(live()),
+    async close() {
+      if (closedReason !== undefined) return
+      closedReason = `Database ${name} is closed`
+      db.close()
+    },
+  }
+}

@@ -1,0 +1,44 @@
+import { afterEach, beforeEach, describe } from 'vitest'
+import type { Store } from '../engine/store'
+import { commitContract } from './store-contract-commit'
+import type { ContractContext } from './store-contract-fixtures'
+import { keyvContract } from './store-contract-keyv'
+import { recordContract } from './store-contract-records'
+
+/**
+ * Registers the `Store` contract suite for one implementation. `makeStore` must return a new,
+ * empty store each time, independent of every other; the suite closes what it opens.
+ */
+export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+  describe(`${name} meets the Store contract`, () => {
+    let opened: Store[] = []
+    let current: Store | undefined
+
+    beforeEach(async () => {
+      current = await makeStore()
+      opened.push(current)
+    })
+
+    afterEach(async () => {
+      await Promise.all(opened.map((store) => store.close()))
+      opened = []
+      current = undefined
+    })
+
+    const context: ContractContext = {
+      store() {
+        if (!current) throw new Error('No store: use store() inside a test')
+        return current
+      },
+      async makeStore() {
+        const store = await makeStore()
+        opened.push(store)
+        return store
+      },
+    }
+
+    describe('meta, secrets and procedures', () => recordContract(context))
+    describe('keys', () => keyvContract(context))
+    describe('commits, snapshots and lifecycle', () => commitContract(context))
+  })
+}
