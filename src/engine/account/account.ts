@@ -1,0 +1,134 @@
+import { fromBase64Url, randomBytes, toBase64Url } from '../auth/bytes'
+import { identify, type TokenDetails } from '../auth/credentials'
+import { createSigner, type Signer } from '../auth/signer'
+import { nowSeconds, type Clock } from '../clock'
+import { InvalidError } from '../errors'
+import type { Store } from '../store'
+import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
+import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
+
+const SIGNING_KEY = 'signingKey'
+const CLOCK_OFFSET = 'clockOffset'
+
+/** What the playground may learn about a token it holds. */
+export interface TokenReport {
+  state: 'usable' | 'expired' | 'invalid'
+  reason?: string
+  details?: TokenDetails
+}
+
+/**
+ * Account settings: secrets, the virtual clock, reset, export and import. The control plane
+ * (`/_account/...`) and the Node API both call these; no bearer token reaches them.
+ */
+export interface Account {
+  listSecrets(): Promise<SecretView[]>
+  createSecret(options?: { key?: string }): Promise<SecretView>
+  /** Rolls now, or at `at` (Unix seconds); returns the replacement. */
+  rollSecret(id: string, options?: { at?: number }): Promise<SecretView>
+  /** Unix seconds on the virtual clock. */
+  now(): Promise<number>
+  /** Moves the virtual clock forward and returns the new time. */
+  advanceClock(seconds: number): Promise<number>
+  reset(): Promise<void>
+  exportSnapshot(): Promise<AccountSnapshot>
+  importSnapshot(snapshot: unknown): Promise<void>
+  inspect(token: string): Promise<TokenReport>
+  /** The account's signer, made on first use. */
+  signer(): Promise<Signer>
+  /** Brings the clock in line with the stored offset (another tab may have moved it). */
+  syncClock(): Promise<void>
+}
+
+export function createAccount(store: Store, clock: Clock, serviceName: string): Account {
+  let cached: { key: string; signer: Promise<Signer> } | undefined
+
+  async function signer(): Promise<Signer> {
+    let key = await store.getMeta(SIGNING_KEY)
+    if (typeof key !== 'string') {
+      await store.commit([
+        { op: 'initMeta', key: SIGNING_KEY, value: toBase64Url(randomBytes(32)) },
+      ])
+      key = await store.getMeta(SIGNING_KEY)
+    }
+    const raw = typeof key === 'string' ? fromBase64Url(key) : undefined
+    if (!raw || raw.length < 16) throw new Error('the stored signing key is malformed')
+    if (cached?.key !== key) cached = { key: key as string, signer: createSigner(raw) }
+    return cached!.signer
+  }
+
+  async function syncClock(): Promise<void> {
+    const stored = await store.getMeta(CLOCK_OFFSET)
+    const offset = typeof stored === 'number' ? stored : 0
+    if (offset !== clock.offset) clock.advance(offset - clock.offset)
+  }
+
+  const now = async () => {
+    await syncClock()
+    return nowSeconds(clock)
+  }
+
+  return {
+    signer,
+    syncClock,
+    now,
+    async listSecrets() {
+      const at = await now()
+      return (await store.listSecrets()).map((secret) => viewSecret(secret, at))
+    },
+    async createSecret(options = {}) {
+      return createSecret(store, await now(), options.key)
+    },
+    async rollSecret(id, options = {}) {
+      return rollSecret(store, await now(), id, options.at)
+    },
+    async advanceClock(seconds) {
+      if (!Number.isFinite(seconds) || seconds < 0) {
+        throw new InvalidError("`advance' must be a number of seconds, 0 or more")
+      }
+      await syncClock()
+      const offset = clock.offset + seconds * 1000
+      await store.commit([{ op: 'putMeta', key: CLOCK_OFFSET, value: offset }])
+      clock.advance(seconds * 1000)
+      return nowSeconds(clock)
+    },
+    async reset() {
+      await store.commit([{ op: 'clear' }])
+      cached = undefined
+      clock.advance(-clock.offset)
+    },
+    async exportSnapshot() {
+      await signer()
+      const snapshot = await store.snapshot()
+      return {
+        format: SNAPSHOT_FORMAT,
+        version: SNAPSHOT_VERSION,
+        serviceName,
+        exportedAt: await now(),
+        ...snapshot,
+      }
+    },
+    async importSnapshot(value) {
+      const snapshot = readSnapshot(value)
+      const key = snapshot.meta[SIGNING_KEY]
+      if (
+        key !== undefined &&
+        (typeof key !== 'string' || (fromBase64Url(key)?.length ?? 0) < 16)
+      ) {
+        throw new InvalidError('invalid snapshot: meta.signingKey is malformed')
+      }
+      await store.commit([{ op: 'restore', snapshot }])
+      cached = undefined
+      await syncClock()
+    },
+    async inspect(token) {
+      const identity = await identify(token.trim(), store, await signer(), await now())
+      if (identity.state === 'usable') return { state: 'usable', details: identity.details }
+      return {
+        state: identity.state,
+        reason: identity.reason,
+        ...(identity.details ? { details: identity.details } : {}),
+      }
+    },
+  }
+}

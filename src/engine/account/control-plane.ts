@@ -1,0 +1,105 @@
+import { InvalidError, MethodError, UndefinedError } from '../errors'
+import type { Registry } from '../packages'
+import { isObject } from '../runtime/types'
+import type { Json } from '../store'
+import { decodeText, parseJson, readBody } from '../wire/body'
+import { errorResponse, resultResponse } from '../wire/response'
+import type { Account } from './account'
+
+const CONTROL_BODY_LIMIT = 64 * 1024 * 1024
+
+type Route = (body: Record<string, Json>, params: string[]) => Promise<unknown>
+
+/**
+ * The account control plane under `<baseUrl>/_account/`: JSON in, JSON out, no bearer token.
+ *
+ * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
+ * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
+ * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
+ */
+export function createControlPlane(account: Account, registry: Registry, serviceName: string) {
+  const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
+    ['GET', /^secrets$/, () => account.listSecrets()],
+    ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
+    [
+      'POST',
+      /^secrets\/([^/]+)\/roll$/,
+      (body, [id]) => account.rollSecret(id!, { at: optional(body, 'at', 'number') }),
+    ],
+    ['GET', /^clock$/, async () => ({ now: await account.now() })],
+    [
+      'POST',
+      /^clock$/,
+      async (body) => ({ now: await account.advanceClock(required(body, 'advance')) }),
+    ],
+    ['POST', /^reset$/, async () => (await account.reset(), { ok: true })],
+    ['GET', /^export$/, () => account.exportSnapshot()],
+    ['POST', /^import$/, async (body) => (await account.importSnapshot(body), { ok: true })],
+    ['POST', /^inspect$/, (body) => account.inspect(requiredString(body, 'token'))],
+    ['GET', /^endpoints$/, async () => describeEndpoints(registry)],
+  ]
+
+  return async function control(request: Request, path: string): Promise<Response> {
+    try {
+      const matching = routes.filter(([, pattern]) => pattern.test(path))
+      if (matching.length === 0) throw new UndefinedError(`no account route \`${path}'`)
+      const found = matching.find(([method]) => method === request.method)
+      if (!found) throw new MethodError(matching.map(([method]) => method).join(', '))
+      const [, pattern, route] = found
+      const params = pattern.exec(path)!.slice(1).map(decodeSegment)
+      const body = request.method === 'GET' ? {} : await readJsonObject(request)
+      return resultResponse((await route(body, params)) as Json, 'json', serviceName)
+    } catch (error) {
+      return errorResponse(error, 'json', serviceName)
+    }
+  }
+}
+
+async function readJsonObject(request: Request): Promise<Record<string, Json>> {
+  const text = decodeText(await readBody(request, CONTROL_BODY_LIMIT))
+  if (text.trim() === '') return {}
+  const value = parseJson(text)
+  if (!isObject(value)) throw new InvalidError('the body must be a JSON object')
+  return value
+}
+
+function optional(body: Record<string, Json>, field: string, type: 'string'): string | undefined
+function optional(body: Record<string, Json>, field: string, type: 'number'): number | undefined
+function optional(body: Record<string, Json>, field: string, type: 'string' | 'number') {
+  const value = body[field]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== type) throw new InvalidError(`\`${field}' must be a ${type}`)
+  return value
+}
+
+function required(body: Record<string, Json>, field: string): number {
+  const value = body[field]
+  if (typeof value !== 'number')
+    throw new InvalidError(`\`${field}' is required and must be a number`)
+  return value
+}
+
+function requiredString(body: Record<string, Json>, field: string): string {
+  const value = body[field]
+  if (typeof value !== 'string')
+    throw new InvalidError(`\`${field}' is required and must be a string`)
+  return value
+}
+
+function describeEndpoints(registry: Registry) {
+  return registry.list().map((endpoint) => ({
+    name: endpoint.name,
+    summary: endpoint.summary,
+    insecure: endpoint.insecure === true,
+    input: endpoint.input ?? null,
+    args: endpoint.args ?? {},
+  }))
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw new InvalidError(`\`${segment}' is not a valid URL path segment`)
+  }
+}

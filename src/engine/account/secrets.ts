@@ -1,0 +1,92 @@
+import { isAlive } from '../auth/credentials'
+import { randomBytes, toBase64Url } from '../auth/bytes'
+import { ConflictError, InvalidError, UndefinedError } from '../errors'
+import { StoreConflictError, type SecretRecord, type Store } from '../store'
+
+export type SecretState = 'active' | 'rolling' | 'expired'
+
+/** A secret as account settings show it. Times are Unix seconds. */
+export interface SecretView extends SecretRecord {
+  state: SecretState
+}
+
+/** Secret keys are opaque: base64url characters only, never a `.` (that marks a signed token). */
+export const SECRET_KEY_PATTERN = /^[A-Za-z0-9_-]{8,256}$/
+
+export function viewSecret(secret: SecretRecord, now: number): SecretView {
+  const state: SecretState = !isAlive(secret, now)
+    ? 'expired'
+    : secret.expiresAt === null
+      ? 'active'
+      : 'rolling'
+  return { ...secret, state }
+}
+
+function newSecret(now: number, key?: string): SecretRecord {
+  if (key !== undefined && !SECRET_KEY_PATTERN.test(key)) {
+    throw new InvalidError('a secret key must be 8 to 256 characters of A-Z, a-z, 0-9, - and _')
+  }
+  return {
+    id: `sec_${toBase64Url(randomBytes(9))}`,
+    key: key ?? toBase64Url(randomBytes(32)),
+    createdAt: now,
+    expiresAt: null,
+    rolledTo: null,
+  }
+}
+
+export async function createSecret(store: Store, now: number, key?: string): Promise<SecretView> {
+  const secret = newSecret(now, key)
+  if (key !== undefined && (await store.listSecrets()).some((other) => other.key === key)) {
+    throw new ConflictError('the account already has that secret key')
+  }
+  await store.commit([{ op: 'putSecret', secret }])
+  return viewSecret(secret, now)
+}
+
+/**
+ * Rolls a secret: a replacement is created now and the old secret dies at `at` (now when
+ * absent). Rolling a secret whose roll is already scheduled only brings its end closer and
+ * returns the replacement it already has.
+ */
+export async function rollSecret(
+  store: Store,
+  now: number,
+  id: string,
+  at = now,
+): Promise<SecretView> {
+  if (!Number.isFinite(at) || at < now) {
+    throw new InvalidError(
+      `\`at' must be a Unix time in seconds, not before now (${Math.floor(now)})`,
+    )
+  }
+  for (let attempt = 0; ; attempt++) {
+    const old = await store.getSecret(id)
+    if (!old) throw new UndefinedError(`no secret \`${id}'`)
+    if (!isAlive(old, now)) throw new ConflictError(`secret \`${id}' has already expired`)
+    const expect = {
+      op: 'expectSecret',
+      id,
+      rolledTo: old.rolledTo,
+      expiresAt: old.expiresAt,
+    } as const
+    const expiresAt = Math.min(old.expiresAt ?? at, at)
+    try {
+      if (old.rolledTo) {
+        await store.commit([expect, { op: 'putSecret', secret: { ...old, expiresAt } }])
+        const replacement = await store.getSecret(old.rolledTo)
+        if (!replacement) throw new ConflictError(`the replacement of secret \`${id}' is gone`)
+        return viewSecret(replacement, now)
+      }
+      const replacement = newSecret(now)
+      await store.commit([
+        expect,
+        { op: 'putSecret', secret: replacement },
+        { op: 'putSecret', secret: { ...old, expiresAt, rolledTo: replacement.id } },
+      ])
+      return viewSecret(replacement, now)
+    } catch (error) {
+      if (!(error instanceof StoreConflictError) || attempt >= 3) throw error
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import { InvalidError } from '../errors'
+
+/**
+ * Abilities name a package or an endpoint by whole dotted segments (`type` grants
+ * `type.string.reverse`, never `types.x`). `keyv` abilities may carry limits in query form:
+ * `keyv?bucket=users`, `keyv.get?bucket=users&prefix=alice%2F`.
+ */
+export interface Ability {
+  /** As given, limits included. */
+  raw: string
+  name: string
+  bucket?: string
+  prefix?: string
+}
+
+/** What a key-value call touches, for abilities with limits. */
+export interface KeyvTarget {
+  bucket: string
+  /** The key read or written, or the prefix a scan covers. */
+  key: string
+}
+
+export const NAME_PATTERN = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/
+const LIMITS = ['bucket', 'prefix'] as const
+
+/** Parses one ability; a malformed one is a 400 that quotes it. */
+export function parseAbility(raw: string): Ability {
+  const mark = raw.indexOf('?')
+  const name = mark === -1 ? raw : raw.slice(0, mark)
+  if (!NAME_PATTERN.test(name)) {
+    throw new InvalidError(
+      `invalid ability ${JSON.stringify(raw)}: name a package or an endpoint, such as \`type' or \`keyv.get'`,
+    )
+  }
+  const ability: Ability = { raw, name }
+  if (mark === -1) return ability
+  if (!covers(name, 'keyv') && !covers('keyv', name)) {
+    throw new InvalidError(
+      `invalid ability ${JSON.stringify(raw)}: only keyv abilities take limits`,
+    )
+  }
+  const params = new URLSearchParams(raw.slice(mark + 1))
+  for (const key of new Set(params.keys())) {
+    if (!(LIMITS as readonly string[]).includes(key)) {
+      throw new InvalidError(
+        `invalid ability ${JSON.stringify(raw)}: unknown limit \`${key}'; use bucket or prefix`,
+      )
+    }
+    const values = params.getAll(key)
+    if (values.length > 1) {
+      throw new InvalidError(
+        `invalid ability ${JSON.stringify(raw)}: limit \`${key}' is given more than once`,
+      )
+    }
+    ability[key as (typeof LIMITS)[number]] = values[0]
+  }
+  return ability
+}
+
+/** Whether the ability named `grant` reaches the endpoint or package named `name`. */
+export function covers(grant: string, name: string): boolean {
+  return name === grant || name.startsWith(`${grant}.`)
+}
+
+/** Whether one of `abilities` reaches `endpoint`, ignoring limits. */
+export function reaches(abilities: readonly Ability[], endpoint: string): boolean {
+  return abilities.some((ability) => covers(ability.name, endpoint))
+}
+
+/** Whether one of `abilities` reaches `endpoint` for this key-value target. */
+export function reachesTarget(
+  abilities: readonly Ability[],
+  endpoint: string,
+  target: KeyvTarget,
+): boolean {
+  return abilities.some(
+    (ability) =>
+      covers(ability.name, endpoint) &&
+      (ability.bucket === undefined || ability.bucket === target.bucket) &&
+      (ability.prefix === undefined || target.key.startsWith(ability.prefix)),
+  )
+}

@@ -1,0 +1,126 @@
+import { UnauthorizedError } from '../errors'
+import type { Principal } from '../runtime/endpoint'
+import type { SecretRecord, Store } from '../store'
+import { parseAbility } from './abilities'
+import { timingSafeEqual, utf8 } from './bytes'
+import type { Signer } from './signer'
+
+/** What a presented token turned out to be. */
+export type Identity =
+  | { state: 'usable'; principal: Principal; details: TokenDetails }
+  | { state: 'expired' | 'invalid'; reason: string; details?: TokenDetails }
+
+/** What the playground may show about a token, once its signature checks out. */
+export interface TokenDetails {
+  kind: 'secret' | 'authorization'
+  secretId: string
+  abilities?: string[]
+  insecure?: boolean
+  createdAt?: number
+  expiresAt: number | null
+}
+
+/** The payload an authorization carries, signed. */
+export interface AuthorizationPayload {
+  /** The root secret: every authorization dies with it. */
+  s: string
+  a: string[]
+  i: boolean
+  e: number | null
+  t: number
+  n: string
+}
+
+export const isAlive = (secret: SecretRecord, now: number): boolean =>
+  secret.expiresAt === null || secret.expiresAt > now
+
+/** Reads `authorization: bearer <token>` into a principal, or fails with 401. */
+export async function authenticate(
+  header: string | null,
+  store: Store,
+  signer: Signer,
+  now: number,
+): Promise<Principal> {
+  if (header === null || header.trim() === '')
+    throw new UnauthorizedError('authorization is missing', 'missing')
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header)
+  if (!match) {
+    throw new UnauthorizedError("the authorization header must be `bearer <token>'", 'malformed')
+  }
+  const identity = await identify(match[1]!, store, signer, now)
+  if (identity.state === 'usable') return identity.principal
+  throw new UnauthorizedError(`authorization is ${identity.state}`, identity.reason)
+}
+
+/** Tells what a token is and whether it can be used now. */
+export async function identify(
+  token: string,
+  store: Store,
+  signer: Signer,
+  now: number,
+): Promise<Identity> {
+  if (token.includes('.')) return identifyAuthorization(token, store, signer, now)
+  const presented = utf8(token)
+  let found: SecretRecord | undefined
+  // Every secret is compared, matched or not, so timing tells nothing about which or where.
+  for (const secret of await store.listSecrets()) {
+    if (timingSafeEqual(presented, utf8(secret.key)) && !found) found = secret
+  }
+  if (!found) return { state: 'invalid', reason: 'unknown_token' }
+  const details: TokenDetails = {
+    kind: 'secret',
+    secretId: found.id,
+    createdAt: found.createdAt,
+    expiresAt: found.expiresAt,
+  }
+  if (!isAlive(found, now)) return { state: 'expired', reason: 'secret_rolled', details }
+  return { state: 'usable', principal: { kind: 'secret', secretId: found.id }, details }
+}
+
+async function identifyAuthorization(
+  token: string,
+  store: Store,
+  signer: Signer,
+  now: number,
+): Promise<Identity> {
+  const payload = await signer.verify('authorization', token)
+  if (!payload || !isAuthorizationPayload(payload))
+    return { state: 'invalid', reason: 'bad_signature' }
+  const details: TokenDetails = {
+    kind: 'authorization',
+    secretId: payload.s,
+    abilities: payload.a,
+    insecure: payload.i,
+    createdAt: payload.t,
+    expiresAt: payload.e,
+  }
+  const secret = await store.getSecret(payload.s)
+  if (!secret || !isAlive(secret, now))
+    return { state: 'invalid', reason: 'secret_rolled', details }
+  if (payload.e !== null && payload.e <= now)
+    return { state: 'expired', reason: 'expired', details }
+  return {
+    state: 'usable',
+    details,
+    principal: {
+      kind: 'authorization',
+      secretId: payload.s,
+      abilities: payload.a.map(parseAbility),
+      insecure: payload.i,
+      expiresAt: payload.e,
+    },
+  }
+}
+
+function isAuthorizationPayload(
+  value: Record<string, unknown>,
+): value is AuthorizationPayload & Record<string, unknown> {
+  return (
+    typeof value.s === 'string' &&
+    Array.isArray(value.a) &&
+    value.a.every((ability) => typeof ability === 'string') &&
+    typeof value.i === 'boolean' &&
+    (value.e === null || typeof value.e === 'number') &&
+    typeof value.t === 'number'
+  )
+}

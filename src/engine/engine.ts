@@ -1,0 +1,150 @@
+import { createAccount, type Account } from './account/account'
+import { createControlPlane } from './account/control-plane'
+import { authenticate } from './auth/credentials'
+import { createSystemClock, nowSeconds } from './clock'
+import { LimitedError, MethodError, UndefinedError } from './errors'
+import { createRegistry, type Registry } from './packages'
+import { NONE } from './runtime/endpoint'
+import { Evaluation } from './runtime/evaluate'
+import {
+  DEFAULT_BASE_URL,
+  DEFAULT_SERVICE_NAME,
+  defaultLimits,
+  SERVICE_NAME_PATTERN,
+  type EngineSettings,
+  type Limits,
+} from './settings'
+import type { Store } from './store'
+import { readBody } from './wire/body'
+import { requestFormat, responseFormat, type Format } from './wire/formats'
+import { parseCall } from './wire/request'
+import { CORS_HEADERS, errorResponse, resultResponse } from './wire/response'
+
+export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | 'store'>> {
+  store: Store
+  limits?: Partial<Limits>
+}
+
+export interface Engine {
+  /** Answers one request to `<baseUrl>/...`: an endpoint call or the account control plane. */
+  handle(request: Request): Promise<Response>
+  account: Account
+  registry: Registry
+  settings: EngineSettings
+}
+
+/** Creates the whole service over a store. Pure: no DOM, no network, no storage of its own. */
+export function createEngine(options: EngineOptions): Engine {
+  const settings: EngineSettings = {
+    serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
+    baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+    store: options.store,
+    clock: options.clock ?? createSystemClock(),
+    limits: { ...defaultLimits, ...options.limits },
+  }
+  const { serviceName, store, clock, limits } = settings
+  if (!SERVICE_NAME_PATTERN.test(serviceName)) {
+    throw new Error(
+      `service name ${JSON.stringify(serviceName)} must match ${SERVICE_NAME_PATTERN}`,
+    )
+  }
+  const basePath = new URL(settings.baseUrl).pathname.replace(/\/+$/, '')
+  const registry = createRegistry(serviceName)
+  const account = createAccount(store, clock, serviceName)
+  const control = createControlPlane(account, registry, serviceName)
+  const window = { start: -Infinity, count: 0 }
+
+  function rateLimit(): Record<string, string> {
+    const { limit, windowSeconds, enforce } = limits.rateLimit
+    const header = { 'x-rate-limit': `${limit};window=${windowSeconds}` }
+    const now = nowSeconds(clock)
+    if (now - window.start >= windowSeconds) Object.assign(window, { start: now, count: 0 })
+    window.count++
+    if (enforce && window.count > limit) {
+      const retry = Math.max(1, Math.ceil(window.start + windowSeconds - now))
+      throw new LimitedError(
+        `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
+        {
+          ...header,
+          'retry-after': String(retry),
+        },
+      )
+    }
+    return header
+  }
+
+  async function call(
+    request: Request,
+    path: string,
+    format: Format,
+    reply: Format,
+  ): Promise<Response> {
+    if (request.method !== 'POST') throw new MethodError('POST')
+    const body = await readBody(request, limits.maxBodyBytes)
+    await account.syncClock()
+    const signer = await account.signer()
+    const principal = await authenticate(
+      request.headers.get('authorization'),
+      store,
+      signer,
+      nowSeconds(clock),
+    )
+    const headers = rateLimit()
+    const parsed = parseCall(body, format, new URL(request.url).searchParams)
+    const name = path.split('/').join('.')
+    const evaluation = new Evaluation(
+      {
+        settings,
+        store,
+        clock,
+        signer,
+        principal,
+        setHeader: (key, value) => (headers[key] = value),
+      },
+      async (endpoint) => registry.get(endpoint),
+    )
+    const result = await evaluation.run(name, parsed)
+    return resultResponse(result === NONE ? null : result, reply, serviceName, headers)
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const path = relativePath(url.pathname, basePath)
+    if (path !== undefined && (path === '_account' || path.startsWith('_account/'))) {
+      return control(request, path.slice('_account/'.length))
+    }
+    let reply: Format = 'text'
+    try {
+      const format = requestFormat(request.headers.get('content-type'), serviceName)
+      reply = responseFormat(request.headers.get('accept'), format, serviceName)
+      if (request.method === 'OPTIONS') return preflight()
+      if (path === undefined || path === '' || !/^[^/]+(\/[^/]+)*$/.test(path)) {
+        throw new UndefinedError(`undefined ${serviceName} \`${(path ?? '').split('/').join('.')}'`)
+      }
+      return await call(request, path, format, reply)
+    } catch (error) {
+      reply = responseFormat(request.headers.get('accept'), reply, serviceName)
+      return errorResponse(error, reply, serviceName)
+    }
+  }
+
+  return { handle, account, registry, settings }
+}
+
+/** The path below the base URL's path, without slashes at either end; `undefined` outside it. */
+function relativePath(pathname: string, basePath: string): string | undefined {
+  if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined
+  return pathname.slice(basePath.length).replace(/^\/+|\/+$/g, '')
+}
+
+function preflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'authorization, content-type, accept',
+      'access-control-max-age': '600',
+    },
+  })
+}

@@ -1,0 +1,88 @@
+/**
+ * One error family. Every failure the engine reports is a `ServiceError` carrying its HTTP
+ * status, a machine-readable code and the message a user reads; `toResponse` in
+ * `wire/response.ts` is the one place that turns it into a response.
+ */
+export class ServiceError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly headers: Record<string, string>
+
+  constructor(status: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message)
+    this.name = new.target.name
+    this.status = status
+    this.code = code
+    this.headers = headers
+  }
+}
+
+/** 400: the input, an argument or the body is malformed or of the wrong type. */
+export class InvalidError extends ServiceError {
+  constructor(message: string, code = 'invalid') {
+    super(400, code, message)
+  }
+}
+
+/** 401: credentials missing, invalid, expired, or lacking the ability. */
+export class UnauthorizedError extends ServiceError {
+  constructor(message: string, code = 'unauthorized') {
+    super(401, code, message)
+  }
+}
+
+/** 403: authenticated and able, but blocked. */
+export class ForbiddenError extends ServiceError {
+  constructor(message: string, code = 'forbidden') {
+    super(403, code, message)
+  }
+}
+
+/** 404: no endpoint (or control-plane route) by that name. */
+export class UndefinedError extends ServiceError {
+  constructor(message: string, code = 'undefined') {
+    super(404, code, message)
+  }
+}
+
+/** 405: only POST calls an endpoint. */
+export class MethodError extends ServiceError {
+  constructor(allow: string) {
+    super(405, 'method_not_allowed', `method not allowed; use ${allow}`, { allow })
+  }
+}
+
+/** 408: the call ran past the time limit. */
+export class TimeoutError extends ServiceError {
+  constructor(seconds: number) {
+    super(408, 'timeout', `forced to stop after ${seconds}s`)
+  }
+}
+
+/** 409: the request conflicts with the state of the account. */
+export class ConflictError extends ServiceError {
+  constructor(message: string) {
+    super(409, 'conflict', message)
+  }
+}
+
+/** 413: the body is larger than the limit. */
+export class TooLargeError extends ServiceError {
+  constructor(limit: number) {
+    super(413, 'too_large', `request size exceeded the allowed ${limit} bytes`)
+  }
+}
+
+/** 415: a content type the service does not read. */
+export class UnsupportedMediaError extends ServiceError {
+  constructor(message: string) {
+    super(415, 'unsupported_media_type', message)
+  }
+}
+
+/** 429: too many calls in the rate-limit window. */
+export class LimitedError extends ServiceError {
+  constructor(message: string, headers: Record<string, string>) {
+    super(429, 'rate_limited', message, headers)
+  }
+}

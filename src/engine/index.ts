@@ -1,0 +1,15 @@
+export { createEngine, type Engine, type EngineOptions } from './engine'
+export { createManualClock, createSystemClock, type Clock } from './clock'
+export type { Account, TokenReport } from './account/account'
+export type { SecretView, SecretState } from './account/secrets'
+export type { AccountSnapshot } from './account/snapshot'
+export {
+  defaultLimits,
+  DEFAULT_BASE_URL,
+  DEFAULT_SERVICE_NAME,
+  type Limits,
+  type EngineSettings,
+} from './settings'
+export type { Store, Json, Mutation, StoreSnapshot, SecretRecord } from './store'
+export { StoreConflictError } from './store'
+export { ServiceError } from './errors'

@@ -1,0 +1,76 @@
+import { covers, parseAbility } from '../auth/abilities'
+import { randomBytes, toBase64Url } from '../auth/bytes'
+import type { AuthorizationPayload } from '../auth/credentials'
+import { nowSeconds } from '../clock'
+import { InvalidError } from '../errors'
+import { defineEndpoint, type Invocation } from '../runtime/endpoint'
+
+/**
+ * `auth.create`: mints an authorization limited to `abilities`, tied to the caller's root
+ * secret. Insecure abilities (those covering an endpoint in `insecure`) need `insecure: true`.
+ * 400 on malformed abilities, insecure abilities without `insecure`, or a bad expiry or ttl.
+ */
+export function authPackage(insecure: readonly string[]) {
+  return [
+    defineEndpoint({
+      name: 'auth.create',
+      summary: 'Creates an authorization limited to the given abilities.',
+      insecure: true,
+      args: {
+        abilities: { type: 'strings', required: true, doc: 'endpoints or packages it may call' },
+        insecure: { type: 'boolean', default: false, doc: 'allow insecure abilities' },
+        expiry: { type: 'number', doc: 'Unix time (seconds) at which it expires' },
+        ttl: { type: 'number', doc: 'seconds from now until it expires' },
+      },
+      async run(call) {
+        const abilities = call.args.abilities as string[]
+        if (abilities.length === 0) {
+          throw new InvalidError(
+            "invalid argument `abilities' for `auth.create' (must name at least one ability)",
+          )
+        }
+        const parsed = abilities.map(parseAbility)
+        const dangerous = parsed.filter((a) => insecure.some((name) => covers(a.name, name)))
+        if (dangerous.length > 0 && call.args.insecure !== true) {
+          const names = dangerous.map((a) => `\`${a.raw}'`).join(', ')
+          throw new InvalidError(
+            `insecure abilities ${names} are only granted with \`insecure: true'`,
+            'insecure_ability',
+          )
+        }
+        const now = nowSeconds(call.ctx.clock)
+        const payload: AuthorizationPayload = {
+          s: call.ctx.principal.secretId,
+          a: abilities,
+          i: call.args.insecure === true,
+          e: expiresAt(call, now),
+          t: now,
+          n: toBase64Url(randomBytes(9)),
+        }
+        return call.ctx.signer.sign('authorization', payload)
+      },
+    }),
+  ]
+}
+
+/** The earlier of `expiry` and creation plus `ttl`; `null` when neither is given. */
+function expiresAt(call: Invocation, now: number): number | null {
+  const { expiry, ttl } = call.args as { expiry?: number; ttl?: number }
+  const moments: number[] = []
+  if (expiry !== undefined) {
+    if (!(expiry > now)) {
+      throw new InvalidError(
+        `invalid argument \`expiry' for \`auth.create' (must be a Unix time in seconds after now, ${Math.floor(now)})`,
+      )
+    }
+    moments.push(expiry)
+  }
+  if (ttl !== undefined) {
+    if (!(ttl > 0))
+      throw new InvalidError(
+        "invalid argument `ttl' for `auth.create' (must be more than 0 seconds)",
+      )
+    moments.push(now + ttl)
+  }
+  return moments.length ? Math.min(...moments) : null
+}

@@ -1,0 +1,160 @@
+import type { KeyvTarget } from '../auth/abilities'
+import { isAlive } from '../auth/credentials'
+import { nowSeconds } from '../clock'
+import { InvalidError } from '../errors'
+import { defineEndpoint, NONE, type Invocation } from '../runtime/endpoint'
+import type { Json } from '../store'
+
+export const DEFAULT_BUCKET = 'default'
+export const MAX_KEY_LENGTH = 1024
+const MAX_PAGE = 1000
+
+const bucketArg = { type: 'string', default: DEFAULT_BUCKET, doc: 'the bucket' } as const
+const keyArg = { type: 'any', doc: 'the key (or give it as the input)' } as const
+const keyInput = { type: 'any', required: false, doc: 'the key, when not given as `key`' } as const
+
+function bucketOf(call: Invocation): string {
+  const bucket = call.args.bucket as string
+  if (bucket === '' || bucket.length > 256) {
+    throw new InvalidError(
+      `invalid argument \`bucket' for \`${call.name}' (must be 1 to 256 characters)`,
+    )
+  }
+  return bucket
+}
+
+/** The key, from the `key` argument or the input; integers are stored as strings. */
+function keyOf(call: Invocation): string {
+  const fromArg = call.args.key
+  if (fromArg !== undefined && call.input !== NONE && call.input !== null) {
+    throw new InvalidError(
+      `\`${call.name}' takes its key either as the input or as \`key', not both`,
+    )
+  }
+  const key: Json = fromArg ?? (call.input === NONE ? null : call.input)
+  if (key === null)
+    throw new InvalidError(`invalid argument \`key' for \`${call.name}' (is required)`)
+  if (typeof key === 'number' && Number.isSafeInteger(key)) return String(key)
+  if (typeof key !== 'string' || key === '' || key.length > MAX_KEY_LENGTH) {
+    throw new InvalidError(
+      `invalid argument \`key' for \`${call.name}' (must be a string of 1 to ${MAX_KEY_LENGTH} characters, or an integer)`,
+    )
+  }
+  return key
+}
+
+const keyTarget = (call: Invocation): KeyvTarget => ({ bucket: bucketOf(call), key: keyOf(call) })
+
+interface CursorPayload {
+  s: string
+  b: string
+  p: string
+  l: string
+  r: number | null
+}
+
+/** `keyv`: a key-value store in buckets, with paged scans. */
+export const keyvPackage = [
+  defineEndpoint({
+    name: 'keyv.set',
+    summary: 'Stores `value` under the key; returns true.',
+    input: keyInput,
+    args: {
+      bucket: bucketArg,
+      key: keyArg,
+      value: { type: 'any', required: true, doc: 'any JSON value' },
+    },
+    target: keyTarget,
+    async run(call) {
+      const { bucket, key } = keyTarget(call)
+      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value: call.args.value as Json }])
+      return true
+    },
+  }),
+  defineEndpoint({
+    name: 'keyv.get',
+    summary: 'Reads the value stored under the key; null when there is none.',
+    input: keyInput,
+    args: { bucket: bucketArg, key: keyArg },
+    target: keyTarget,
+    async run(call) {
+      const { bucket, key } = keyTarget(call)
+      return (await call.ctx.store.getKey(bucket, key)) ?? null
+    },
+  }),
+  defineEndpoint({
+    name: 'keyv.delete',
+    summary: 'Removes the key; returns true.',
+    input: keyInput,
+    args: { bucket: bucketArg, key: keyArg },
+    target: keyTarget,
+    async run(call) {
+      const { bucket, key } = keyTarget(call)
+      await call.ctx.store.commit([{ op: 'deleteKey', bucket, key }])
+      return true
+    },
+  }),
+  defineEndpoint({
+    name: 'keyv.scan',
+    summary: 'One page of keys in key order; header x-cursor leads to the next page.',
+    args: {
+      bucket: bucketArg,
+      prefix: { type: 'string', default: '', doc: 'only keys starting with this' },
+      count: { type: 'integer', default: 250, doc: `keys per page, 1 to ${MAX_PAGE}` },
+      total: { type: 'integer', doc: 'at most this many keys over all pages' },
+      cursor: { type: 'string', doc: 'the x-cursor of the previous page' },
+    },
+    target: (call) => ({ bucket: bucketOf(call), key: call.args.prefix as string }),
+    async run(call) {
+      const bucket = bucketOf(call)
+      const prefix = call.args.prefix as string
+      const count = call.args.count as number
+      if (count < 1 || count > MAX_PAGE) {
+        throw new InvalidError(
+          `invalid argument \`count' for \`keyv.scan' (must be 1 to ${MAX_PAGE})`,
+        )
+      }
+      let after: string | undefined
+      let remaining = (call.args.total as number | undefined) ?? null
+      if (remaining !== null && remaining < 1) {
+        throw new InvalidError("invalid argument `total' for `keyv.scan' (must be at least 1)")
+      }
+      const cursor = call.args.cursor as string | undefined
+      if (cursor) {
+        const page = await readCursor(call, cursor, bucket, prefix)
+        after = page.l
+        remaining = page.r
+      }
+      const size = remaining === null ? count : Math.min(count, remaining)
+      const keys = await call.ctx.store.scanKeys(bucket, { prefix, after, limit: size + 1 })
+      const more = keys.length > size
+      const page = keys.slice(0, size)
+      const next: CursorPayload | null = more
+        ? {
+            s: call.ctx.principal.secretId,
+            b: bucket,
+            p: prefix,
+            l: page.at(-1)!,
+            r: remaining === null ? null : remaining - size,
+          }
+        : null
+      call.ctx.setHeader(
+        'x-cursor',
+        next && next.r !== 0 ? await call.ctx.signer.sign('cursor', next) : '',
+      )
+      return page
+    },
+  }),
+]
+
+async function readCursor(call: Invocation, cursor: string, bucket: string, prefix: string) {
+  const invalid = new InvalidError('cursor is invalid', 'invalid_cursor')
+  const payload = (await call.ctx.signer.verify('cursor', cursor)) as
+    Partial<CursorPayload> | undefined
+  if (!payload || payload.b !== bucket || payload.p !== prefix || typeof payload.l !== 'string')
+    throw invalid
+  if (payload.s !== call.ctx.principal.secretId) throw invalid
+  const secret = await call.ctx.store.getSecret(payload.s)
+  if (!secret || !isAlive(secret, nowSeconds(call.ctx.clock))) throw invalid
+  return { l: payload.l, r: typeof payload.r === 'number' ? payload.r : null }
+}

@@ -1,0 +1,81 @@
+import { InvalidError } from '../errors'
+import { defineEndpoint, type Invocation } from '../runtime/endpoint'
+import type { Json } from '../store'
+
+/** Characters are code points, as in the real service: surrogate pairs stay whole. */
+const characters = (text: string): string[] => Array.from(text)
+
+const text = { type: 'string', required: true, doc: 'the text' } as const
+
+function stringEndpoint(
+  name: string,
+  summary: string,
+  run: (input: string, call: Invocation) => Json,
+  args?: Record<string, { type: 'string' | 'integer'; required: boolean; doc: string }>,
+) {
+  return defineEndpoint({
+    name: `type.string.${name}`,
+    summary,
+    input: text,
+    ...(args ? { args } : {}),
+    run: (call) => run(call.input as string, call),
+  })
+}
+
+function nonNegative(call: Invocation, arg: string): number {
+  const value = call.args[arg] as number
+  if (value < 0)
+    throw new InvalidError(`invalid argument \`${arg}' for \`${call.name}' (must not be negative)`)
+  return value
+}
+
+/** `type`: pure functions over strings, numbers and arrays. */
+export const typePackage = [
+  stringEndpoint('reverse', 'Reverses the text.', (input) => characters(input).reverse().join('')),
+  stringEndpoint(
+    'capitalize',
+    'Upper-cases the first character and lower-cases the rest.',
+    (input) => {
+      const [first = '', ...rest] = characters(input)
+      return first.toUpperCase() + rest.join('').toLowerCase()
+    },
+  ),
+  stringEndpoint('upcase', 'Upper-cases the text.', (input) => input.toUpperCase()),
+  stringEndpoint('downcase', 'Lower-cases the text.', (input) => input.toLowerCase()),
+  stringEndpoint(
+    'truncate',
+    'Keeps the first `length` characters.',
+    (input, call) => characters(input).slice(0, nonNegative(call, 'length')).join(''),
+    { length: { type: 'integer', required: true, doc: 'how many characters to keep' } },
+  ),
+  stringEndpoint(
+    'append',
+    'Appends `value` to the text.',
+    (input, call) => input + (call.args.value as string),
+    {
+      value: { type: 'string', required: true, doc: 'the text to append' },
+    },
+  ),
+  stringEndpoint(
+    'length',
+    'Counts the characters of the text.',
+    (input) => characters(input).length,
+  ),
+  defineEndpoint({
+    name: 'type.number.add',
+    summary: 'Adds `value` to the input number.',
+    input: { type: 'number', required: true },
+    args: { value: { type: 'number', required: true, doc: 'the number to add' } },
+    run: ({ input, args }) => (input as number) + (args.value as number),
+  }),
+  defineEndpoint({
+    name: 'type.array.flatten',
+    summary: 'Flattens nested arrays, `level` levels deep (all of them by default).',
+    input: { type: 'array', required: true },
+    args: { level: { type: 'integer', doc: 'how many levels to flatten' } },
+    run: (call) => {
+      const level = call.args.level === undefined ? Infinity : nonNegative(call, 'level')
+      return (call.input as unknown[]).flat(level) as unknown as Json
+    },
+  }),
+]

@@ -1,0 +1,85 @@
+import type { Ability, KeyvTarget } from '../auth/abilities'
+import type { Clock } from '../clock'
+import type { Signer } from '../auth/signer'
+import type { Json, Store } from '../store'
+import type { EngineSettings } from '../settings'
+import type { Args, ComposeNode, Node } from './ast'
+import type { TypeName } from './types'
+
+/** "No input" is not `null`: a call may receive nothing at all. */
+export const NONE: unique symbol = Symbol('no input')
+export type Input = Json | typeof NONE
+
+export interface ArgSpec {
+  type: TypeName
+  required?: boolean
+  default?: Json
+  doc?: string
+}
+
+export interface InputSpec {
+  type: TypeName
+  /** When true, a call with no input is refused with "does not accept an undefined input". */
+  required: boolean
+  doc?: string
+}
+
+/** Who is calling: a secret (everything) or an authorization (its abilities). */
+export type Principal =
+  | { kind: 'secret'; secretId: string }
+  | {
+      kind: 'authorization'
+      secretId: string
+      abilities: Ability[]
+      insecure: boolean
+      expiresAt: number | null
+    }
+
+/** What the runtime offers an endpoint while it runs. */
+export interface CallContext {
+  settings: EngineSettings
+  store: Store
+  clock: Clock
+  signer: Signer
+  principal: Principal
+  /** Sets a response header (e.g. `x-cursor`); the last call to set it wins. */
+  setHeader(name: string, value: string): void
+  /** Waits on the engine clock, stopping with 408 at the time limit. */
+  sleep(ms: number): Promise<void>
+  /** Runs a procedure (a composition) with an input and arguments flowing into it. */
+  runProc(proc: ComposeNode, input: Input, args: Map<string, Input>): Promise<Input>
+}
+
+export interface Invocation<A extends Record<string, Json> = Record<string, Json>> {
+  name: string
+  input: Input
+  /** Declared arguments, coerced to their types, defaults applied. */
+  args: A
+  /** Declared `proc` arguments, unevaluated. */
+  procs: Record<string, Node>
+  /** Every argument the call was given, declared or not, unevaluated. */
+  given: Args
+  /** Evaluates a given argument the endpoint did not declare. */
+  evaluateGiven(name: string): Promise<Input>
+  ctx: CallContext
+}
+
+export interface Endpoint {
+  /** Dotted name, e.g. `type.string.reverse`. */
+  name: string
+  /** One line for the playground's endpoint list. */
+  summary: string
+  /** Absent: the endpoint ignores its input. */
+  input?: InputSpec
+  args?: Record<string, ArgSpec>
+  /** Granting an ability that covers this endpoint needs `insecure: true`. */
+  insecure?: boolean
+  /** For abilities with key-value limits: what this call touches. */
+  target?(call: Invocation): KeyvTarget
+  run(call: Invocation): Promise<Json> | Json
+}
+
+/** Declares an endpoint; the identity function, there for inference and for readers. */
+export function defineEndpoint(endpoint: Endpoint): Endpoint {
+  return endpoint
+}

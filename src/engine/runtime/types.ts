@@ -1,0 +1,82 @@
+import type { Json } from '../store'
+
+/**
+ * Declared types of inputs and arguments, and the one coercion every value goes through.
+ * Query strings and text bodies are text, so text coerces into every other type; nothing
+ * else is converted.
+ */
+export type TypeName =
+  'any' | 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'strings' | 'proc'
+
+/** Types a `@@` reference may name in its `type` option. */
+export const REFERENCE_TYPES: readonly TypeName[] = [
+  'any',
+  'string',
+  'number',
+  'integer',
+  'boolean',
+  'array',
+  'object',
+]
+
+export const NOT_COERCIBLE: unique symbol = Symbol('not coercible')
+
+/** `value` as `type`, or `NOT_COERCIBLE`. */
+export function coerce(value: Json, type: TypeName): Json | typeof NOT_COERCIBLE {
+  switch (type) {
+    case 'any':
+    case 'proc':
+      return value
+    case 'string':
+      return typeof value === 'string' ? value : NOT_COERCIBLE
+    case 'number':
+      if (typeof value === 'number') return value
+      if (typeof value === 'string' && value.trim() !== '') {
+        const number = Number(value)
+        if (Number.isFinite(number)) return number
+      }
+      return NOT_COERCIBLE
+    case 'integer':
+      if (typeof value === 'number') return Number.isSafeInteger(value) ? value : NOT_COERCIBLE
+      if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value)
+      return NOT_COERCIBLE
+    case 'boolean':
+      if (typeof value === 'boolean') return value
+      if (value === 'true' || value === 'false') return value === 'true'
+      return NOT_COERCIBLE
+    case 'array':
+      if (Array.isArray(value)) return value
+      return parsedFromText(value, '[') ?? NOT_COERCIBLE
+    case 'object':
+      if (isObject(value)) return value
+      return parsedFromText(value, '{') ?? NOT_COERCIBLE
+    case 'strings': {
+      let list: Json | undefined = value
+      if (typeof value === 'string') {
+        list = value.trim().startsWith('[') ? parsedFromText(value, '[') : value.split(',')
+      }
+      if (Array.isArray(list) && list.every((item) => typeof item === 'string')) return list
+      return NOT_COERCIBLE
+    }
+  }
+}
+
+export function isObject(value: unknown): value is { [key: string]: Json } {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function parsedFromText(value: Json, opener: '[' | '{'): Json | undefined {
+  if (typeof value !== 'string' || !value.trim().startsWith(opener)) return undefined
+  try {
+    const parsed = JSON.parse(value) as Json
+    return opener === '['
+      ? Array.isArray(parsed)
+        ? parsed
+        : undefined
+      : isObject(parsed)
+        ? parsed
+        : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,46 @@
+import type { Clock } from './clock'
+import type { Store } from './store'
+
+export interface RateLimit {
+  /** Calls allowed per window. */
+  limit: number
+  windowSeconds: number
+  /** When false the header is still sent, but no call is refused. */
+  enforce: boolean
+}
+
+export interface Limits {
+  /** Request bodies above this many bytes are refused with 413. */
+  maxBodyBytes: number
+  /** A call (the whole tree it evaluates) running longer is stopped with 408. */
+  timeLimitMs: number
+  /** How deeply calls, compositions and values may nest. */
+  maxDepth: number
+  /** How many endpoint calls one request may make, counting every inner call. */
+  maxCalls: number
+  rateLimit: RateLimit
+}
+
+export interface EngineSettings {
+  /** The service's own name: content type, stored-procedure package, error wording. */
+  serviceName: string
+  /** Where the service is reached; only its path matters to the engine. */
+  baseUrl: string
+  store: Store
+  clock: Clock
+  limits: Limits
+}
+
+export const defaultLimits: Limits = {
+  maxBodyBytes: 131072,
+  timeLimitMs: 5000,
+  maxDepth: 64,
+  maxCalls: 10000,
+  rateLimit: { limit: 20, windowSeconds: 60, enforce: false },
+}
+
+export const DEFAULT_SERVICE_NAME = 'service'
+export const DEFAULT_BASE_URL = 'https://api.service.test'
+
+/** Service names appear in content types and endpoint names: keep them to a safe alphabet. */
+export const SERVICE_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/

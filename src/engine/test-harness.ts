@@ -1,0 +1,91 @@
+import { createMemoryStore } from '../storage/memory-store'
+import { createManualClock } from './clock'
+import { createEngine, type EngineOptions } from './engine'
+
+export interface Exchange {
+  status: number
+  headers: Headers
+  text: string
+  /** The body parsed as JSON (throws when it is not). */
+  json(): unknown
+}
+
+export interface CallOptions {
+  token?: string | null
+  body?: string
+  contentType?: string | null
+  accept?: string
+  query?: Record<string, string>
+  method?: string
+  headers?: Record<string, string>
+}
+
+/**
+ * An engine over a memory store and a manual clock, with one secret, and helpers that go
+ * through `handle` exactly as a client's request would. For tests only.
+ */
+export async function createHarness(options: Partial<EngineOptions> = {}) {
+  const clock = createManualClock()
+  const engine = createEngine({
+    store: createMemoryStore(),
+    clock,
+    baseUrl: 'https://api.example.test',
+    ...options,
+  })
+  const secret = await engine.account.createSecret()
+  const { serviceName, baseUrl } = engine.settings
+  const vnd = `application/vnd.${serviceName}+json`
+
+  async function call(name: string, callOptions: CallOptions = {}): Promise<Exchange> {
+    const { token = secret.key, body, contentType, accept, query, method = 'POST' } = callOptions
+    const url = new URL(`${baseUrl}/${name.split('.').join('/')}`)
+    for (const [key, value] of Object.entries(query ?? {})) url.searchParams.append(key, value)
+    const headers = new Headers(callOptions.headers)
+    if (token !== null) headers.set('authorization', `bearer ${token}`)
+    if (contentType !== undefined && contentType !== null) headers.set('content-type', contentType)
+    if (accept) headers.set('accept', accept)
+    const response = await engine.handle(
+      new Request(url, { method, headers, body: method === 'GET' ? null : body }),
+    )
+    const text = await response.text()
+    return {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: () => JSON.parse(text),
+    }
+  }
+
+  /** A call with a tuple body; answers in the tuple format unless told otherwise. */
+  const tuples = (name: string, body: unknown, callOptions: CallOptions = {}) =>
+    call(name, { contentType: vnd, body: JSON.stringify(body), ...callOptions })
+
+  /** Creates an authorization with the secret (or `token`) and returns it. */
+  async function authorize(args: Record<string, unknown>, token = secret.key): Promise<string> {
+    const body = Object.entries(args).map(([key, value]) => ['$$', key, value])
+    const response = await tuples('auth.create', body, { token, accept: 'text/plain' })
+    if (response.status !== 200)
+      throw new Error(`auth.create failed: ${response.status} ${response.text}`)
+    return response.text
+  }
+
+  /** A control-plane request. */
+  async function control(
+    path: string,
+    body?: unknown,
+    method = body === undefined ? 'GET' : 'POST',
+  ) {
+    const response = await engine.handle(
+      new Request(`${baseUrl}/_account/${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      }),
+    )
+    return { status: response.status, body: (await response.json()) as unknown }
+  }
+
+  return { engine, clock, secret, vnd, call, tuples, authorize, control, serviceName, baseUrl }
+}
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>

@@ -1,0 +1,46 @@
+import { InvalidError, TooLargeError } from '../errors'
+
+/** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > limit) throw new TooLargeError(limit)
+  if (!request.body) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw new TooLargeError(limit)
+    }
+    chunks.push(value)
+  }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true })
+
+export function decodeText(body: Uint8Array): string {
+  try {
+    return decoder.decode(body)
+  } catch {
+    throw new InvalidError('the body is not valid UTF-8 text')
+  }
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new InvalidError(`the body is not valid JSON (${(error as Error).message})`)
+  }
+}

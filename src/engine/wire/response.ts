@@ -1,0 +1,45 @@
+import { ServiceError } from '../errors'
+import type { Json } from '../store'
+import { mediaType, type Format } from './formats'
+
+/** Headers every response carries, so browsers may call `serve` across origins. */
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'x-cursor, x-rate-limit, allow',
+}
+
+/** A successful result in the chosen format. */
+export function resultResponse(
+  value: Json,
+  format: Format,
+  serviceName: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(encode(value, format, 'result'), {
+    status: 200,
+    headers: { ...CORS_HEADERS, ...headers, 'content-type': mediaType(format, serviceName) },
+  })
+}
+
+/** The one place an error becomes a response. Anything not a `ServiceError` is a 500. */
+export function errorResponse(error: unknown, format: Format, serviceName: string): Response {
+  const known = error instanceof ServiceError ? error : undefined
+  if (!known) console.error('engine fault:', error)
+  const status = known?.status ?? 500
+  const message = known?.message ?? 'internal error'
+  return new Response(encode(message, format, 'error'), {
+    status,
+    headers: { ...CORS_HEADERS, ...known?.headers, 'content-type': mediaType(format, serviceName) },
+  })
+}
+
+function encode(value: Json, format: Format, kind: 'result' | 'error'): string {
+  switch (format) {
+    case 'text':
+      return typeof value === 'string' ? value : JSON.stringify(value)
+    case 'json':
+      return JSON.stringify(kind === 'result' ? value : { error: { message: value } })
+    case 'tuples':
+      return JSON.stringify([kind === 'result' ? ['<<', value] : ['!!', { message: value }]])
+  }
+}
