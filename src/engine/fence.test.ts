@@ -1,0 +1,30 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+/** The engine stays pure: these imports and globals are refused by lint inside src/engine. */
+describe('the engine fence', () => {
+  const eslint = new ESLint()
+
+  it('is crossed nowhere in src/engine', async () => {
+    const results = await eslint.lintFiles(['src/engine/**/*.ts'])
+    const crossings = results.flatMap((result) =>
+      result.messages
+        .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals')
+        .map((m) => `${result.filePath}:${m.line} ${m.message}`),
+    )
+    expect(crossings).toEqual([])
+  }, 60_000)
+
+  it.each([
+    ["import { openDB } from 'idb'\nexport const x = openDB", 'no-restricted-imports'],
+    ["import { http } from 'msw'\nexport const x = http", 'no-restricted-imports'],
+    ["import { useState } from 'react'\nexport const x = useState", 'no-restricted-imports'],
+    ["import { readFile } from 'node:fs'\nexport const x = readFile", 'no-restricted-imports'],
+    ['export const x = document.title', 'no-restricted-globals'],
+    ['export const x = window.location', 'no-restricted-globals'],
+    ['export const x = indexedDB.open', 'no-restricted-globals'],
+  ])('refuses %j', async (code, rule) => {
+    const [result] = await eslint.lintText(code, { filePath: 'src/engine/crossing.ts' })
+    expect(result!.messages.map((m) => m.ruleId)).toContain(rule)
+  })
+})
