@@ -101,7 +101,7 @@ export function createEngine(options: EngineOptions): Engine {
         principal,
         setHeader: (key, value) => (headers[key] = value),
       },
-      async (endpoint) => registry.get(endpoint),
+      (endpoint) => registry.resolve(endpoint, store),
     )
     const result = await evaluation.run(name, parsed)
     return resultResponse(result === NONE ? null : result, reply, serviceName, headers)

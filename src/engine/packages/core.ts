@@ -1,7 +1,11 @@
 import { InvalidError } from '../errors'
-import { defineEndpoint, NONE } from '../runtime/endpoint'
+import { literal } from '../runtime/ast'
+import { asProcedure } from '../wire/tuples'
+import { defineEndpoint, NONE, type Input } from '../runtime/endpoint'
 
-/** `core`: liveness, echo and waiting. */
+const orNull = (value: Input) => (value === NONE ? null : value)
+
+/** `core`: liveness, echo, procedures and waiting. */
 export const corePackage = [
   defineEndpoint({
     name: 'core.ping',
@@ -12,7 +16,23 @@ export const corePackage = [
     name: 'core.echo',
     summary: 'Returns its input unchanged, null included.',
     input: { type: 'any', required: true },
-    run: ({ input }) => (input === NONE ? null : input),
+    run: ({ input }) => orNull(input),
+  }),
+  defineEndpoint({
+    name: 'core.exec',
+    summary: 'Runs `proc` (or a tuple tree given as input); other arguments flow into it.',
+    input: { type: 'any', required: false },
+    args: { proc: { type: 'proc', doc: 'a "{}" composition' } },
+    async run({ input, procs, passThrough, ctx }) {
+      const passed = await passThrough()
+      if (procs.proc) return orNull(await ctx.runProc(procs.proc, input, passed))
+      if (input === NONE) {
+        throw new InvalidError("`core.exec' runs a procedure: give it as `proc' or as the input")
+      }
+      // A tuple tree that arrived as data runs; a value already evaluated is the result.
+      const tree = asProcedure(literal(input))
+      return tree ? orNull(await ctx.runProc(tree, NONE, passed)) : input
+    },
   }),
   defineEndpoint({
     name: 'core.sleep',
@@ -25,7 +45,7 @@ export const corePackage = [
         throw new InvalidError("invalid argument `seconds' for `core.sleep' (must not be negative)")
       }
       await ctx.sleep(seconds * 1000)
-      return input === NONE ? null : input
+      return orNull(input)
     },
   }),
 ]

@@ -1,34 +1,38 @@
 import type { Endpoint } from '../runtime/endpoint'
+import type { Store } from '../store'
 import { authPackage } from './auth'
 import { corePackage } from './core'
+import { enumPackage } from './enum'
 import { keyvPackage } from './keyv'
+import { procsPackage, storedProcedure } from './procs'
 import { typePackage } from './type'
 
 /** Every built-in endpoint, by name, for one service name. */
 export interface Registry {
   get(name: string): Endpoint | undefined
+  /** A built-in endpoint, or the stored procedure `lib.<name>`. */
+  resolve(name: string, store: Store): Promise<Endpoint | undefined>
   list(): Endpoint[]
   /** Endpoints whose abilities need `insecure: true`. */
   insecure: readonly string[]
 }
 
-/** Names of the endpoints that manage stored procedures, in the `<service>` package. */
-export const procManagementNames = (serviceName: string) =>
-  ['create', 'update', 'delete'].map((verb) => `${serviceName}.${verb}`)
-
 export function createRegistry(serviceName: string): Registry {
-  const insecure = ['auth.create', ...procManagementNames(serviceName)]
+  const procs = procsPackage(serviceName)
+  const insecure = ['auth.create', ...procs.map((endpoint) => endpoint.name)]
   const endpoints = new Map<string, Endpoint>()
-  for (const endpoint of [
+  const all = [
     ...corePackage,
     ...typePackage,
+    ...enumPackage,
     ...keyvPackage,
     ...authPackage(insecure),
-  ]) {
-    endpoints.set(endpoint.name, endpoint)
-  }
+    ...procs,
+  ]
+  for (const endpoint of all) endpoints.set(endpoint.name, endpoint)
   return {
     get: (name) => endpoints.get(name),
+    resolve: async (name, store) => endpoints.get(name) ?? storedProcedure(store, name),
     list: () => [...endpoints.values()],
     insecure,
   }

@@ -139,12 +139,13 @@ describe('keyv', () => {
     const page = await h.call('keyv.scan', { query: { count: '1' } })
     const cursor = page.headers.get('x-cursor')!
     const tampered = cursor.slice(0, -2) + (cursor.at(-2) === 'A' ? 'B' : 'A') + cursor.at(-1)
-    for (const query of [
+    const queries: Array<Record<string, string>> = [
       { cursor: tampered },
       { cursor, bucket: 'other' },
       { cursor, prefix: 'a' },
       { cursor: 'garbage' },
-    ]) {
+    ]
+    for (const query of queries) {
       const response = await h.call('keyv.scan', { query })
       expect([response.status, response.text]).toEqual([400, 'cursor is invalid'])
     }

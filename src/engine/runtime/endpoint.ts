@@ -3,7 +3,7 @@ import type { Clock } from '../clock'
 import type { Signer } from '../auth/signer'
 import type { Json, Store } from '../store'
 import type { EngineSettings } from '../settings'
-import type { Args, ComposeNode, Node } from './ast'
+import type { Node } from './ast'
 import type { TypeName } from './types'
 
 /** "No input" is not `null`: a call may receive nothing at all. */
@@ -46,8 +46,16 @@ export interface CallContext {
   setHeader(name: string, value: string): void
   /** Waits on the engine clock, stopping with 408 at the time limit. */
   sleep(ms: number): Promise<void>
-  /** Runs a procedure (a composition) with an input and arguments flowing into it. */
-  runProc(proc: ComposeNode, input: Input, args: Map<string, Input>): Promise<Input>
+  /**
+   * Runs a procedure (a composition or a call, or a tuple tree given as data) with an input and
+   * arguments flowing into it. `elevated` runs it with the account's full authority.
+   */
+  runProc(
+    proc: Node,
+    input: Input,
+    args: Map<string, Input>,
+    options?: { elevated?: boolean },
+  ): Promise<Input>
 }
 
 export interface Invocation<A extends Record<string, Json> = Record<string, Json>> {
@@ -57,10 +65,8 @@ export interface Invocation<A extends Record<string, Json> = Record<string, Json
   args: A
   /** Declared `proc` arguments, unevaluated. */
   procs: Record<string, Node>
-  /** Every argument the call was given, declared or not, unevaluated. */
-  given: Args
-  /** Evaluates a given argument the endpoint did not declare. */
-  evaluateGiven(name: string): Promise<Input>
+  /** Evaluates every given argument the endpoint does not declare: they flow into procedures. */
+  passThrough(): Promise<Map<string, Input>>
   ctx: CallContext
 }
 

@@ -1,7 +1,8 @@
 import { reaches, reachesTarget } from '../auth/abilities'
 import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import type { Json } from '../store'
-import type { CallNode, CallRequest, ComposeNode, Node } from './ast'
+import { asProcedure } from '../wire/tuples'
+import { literal, type CallNode, type CallRequest, type ComposeNode, type Node } from './ast'
 import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
@@ -34,6 +35,14 @@ class Scope {
 
 const EMPTY = new Scope(new Map())
 
+/** Where evaluation stands: how deep, and whether calls run with the account's authority. */
+interface Frame {
+  depth: number
+  elevated: boolean
+}
+
+const deeper = (frame: Frame): Frame => ({ ...frame, depth: frame.depth + 1 })
+
 /**
  * One request's evaluation of the tuple language: calls, compositions and references, with
  * every call checked against the caller's abilities and every step against the limits.
@@ -51,12 +60,13 @@ export class Evaluation {
 
   /** Runs the call at the request's URL with the request's input and arguments. */
   run(name: string, request: CallRequest): Promise<Input> {
-    const scope = this.scopeOf(request.args, EMPTY, name, 0)
+    const frame: Frame = { depth: 0, elevated: false }
+    const scope = this.scopeOf(request.args, EMPTY, name, frame)
     return this.call(
       { kind: 'call', name, input: request.input, args: request.args },
       NONE,
       scope,
-      0,
+      frame,
     )
   }
 
@@ -73,10 +83,11 @@ export class Evaluation {
     }
   }
 
-  private step(depth: number): void {
+  private step(frame: Frame): void {
     const { maxDepth, maxCalls } = this.ctx.settings.limits
-    if (depth > maxDepth)
+    if (frame.depth > maxDepth) {
       throw new InvalidError(`the call tree nests deeper than ${maxDepth} levels`, 'too_deep')
+    }
     if (++this.calls > maxCalls) {
       throw new InvalidError(`the request makes more than ${maxCalls} calls`, 'too_many_calls')
     }
@@ -87,28 +98,28 @@ export class Evaluation {
     args: Map<string, Node>,
     outer: Scope,
     site: string,
-    depth: number,
+    frame: Frame,
     parent = outer,
   ) {
     const entries = new Map<string, Lazy>()
-    for (const [name, node] of args) entries.set(name, () => this.value(node, outer, site, depth))
+    for (const [name, node] of args) entries.set(name, () => this.value(node, outer, site, frame))
     return new Scope(entries, parent)
   }
 
   /** Evaluates a value position: literal, reference, composition or call. */
-  private async value(node: Node, scope: Scope, site: string, depth: number): Promise<Input> {
+  private async value(node: Node, scope: Scope, site: string, frame: Frame): Promise<Input> {
     switch (node.kind) {
       case 'literal':
         return node.value
       case 'compose':
-        return this.compose(node, NONE, scope, site, depth + 1)
+        return this.compose(node, NONE, scope, site, deeper(frame))
       case 'call':
-        return this.call(node, NONE, scope, depth + 1)
+        return this.call(node, NONE, scope, deeper(frame))
       case 'ref': {
         let value = await scope.resolve(node.name)
         if (value === undefined || value === NONE) {
           if (node.default === undefined) throw required(node.name, site)
-          value = await this.value(node.default, scope, site, depth + 1)
+          value = await this.value(node.default, scope, site, deeper(frame))
         }
         if (node.type === undefined || value === NONE) return value
         if (!REFERENCE_TYPES.includes(node.type as TypeName)) {
@@ -125,84 +136,116 @@ export class Evaluation {
    * Runs a composition: its own input (or the one piped in), its arguments in a new scope
    * (those in `given` win over its own), then its calls in order, each fed the last output.
    */
-  async compose(
+  private async compose(
     node: ComposeNode,
     piped: Input,
     scope: Scope,
     site: string,
-    depth: number,
+    frame: Frame,
     given?: Map<string, Input>,
   ): Promise<Input> {
-    this.step(depth)
+    this.step(frame)
     let current =
-      node.input !== undefined ? await this.value(node.input, scope, site, depth) : piped
-    const inner = this.scopeOf(node.args, scope, site, depth)
+      node.input !== undefined ? await this.value(node.input, scope, site, frame) : piped
+    const inner = this.scopeOf(node.args, scope, site, frame)
     const scoped = given?.size
       ? new Scope(new Map([...given].map(([name, value]) => [name, async () => value])), inner)
       : inner
-    for (const call of node.calls) current = await this.call(call, current, scoped, depth + 1)
+    for (const call of node.calls) current = await this.call(call, current, scoped, deeper(frame))
     return current
   }
 
-  private async call(node: CallNode, piped: Input, scope: Scope, depth: number): Promise<Input> {
-    this.step(depth)
+  /**
+   * Runs a procedure argument (a composition, a call, or a tuple tree that arrived as data)
+   * in `scope`, with `args` flowing in over its own.
+   */
+  private async runProc(
+    proc: Node,
+    input: Input,
+    args: Map<string, Input>,
+    site: string,
+    frame: Frame,
+    scope: Scope,
+  ): Promise<Input> {
+    const resolved =
+      proc.kind === 'ref' ? literal(asJson(await this.value(proc, scope, site, frame))) : proc
+    const node = asProcedure(resolved)
+    if (!node) {
+      throw new InvalidError(
+        `\`${site}' runs a procedure: give a "{}" composition or a "()" call`,
+        'not_a_proc',
+      )
+    }
+    return this.compose(node, input, scope, site, deeper(frame), args)
+  }
+
+  private async call(node: CallNode, piped: Input, scope: Scope, frame: Frame): Promise<Input> {
+    this.step(frame)
     const { name } = node
     const endpoint = await this.resolveEndpoint(name)
     if (!endpoint) throw new UndefinedError(`undefined ${this.ctx.settings.serviceName} \`${name}'`)
-    this.authorize(name)
+    if (!frame.elevated) this.authorize(name)
 
     const input =
-      node.input !== undefined ? await this.value(node.input, scope, name, depth) : piped
+      node.input !== undefined ? await this.value(node.input, scope, name, frame) : piped
+    const declared = endpoint.args ?? {}
     const args: Record<string, Json> = {}
     const procs: Record<string, Node> = {}
-    for (const [arg, spec] of Object.entries(endpoint.args ?? {})) {
+    for (const [arg, spec] of Object.entries(declared)) {
       const given = node.args.get(arg)
       if (spec.type === 'proc') {
         if (given) procs[arg] = given
         else if (spec.required) throw required(arg, name)
         continue
       }
-      const value = given ? await this.value(given, scope, name, depth) : NONE
+      const value = given ? await this.value(given, scope, name, frame) : NONE
       if (value !== NONE) args[arg] = coerced(value, spec.type, arg, name)
       else if (spec.default !== undefined) args[arg] = spec.default
       else if (spec.required) throw required(arg, name)
     }
 
-    const service = this.ctx.settings.serviceName
-    let accepted: Input = input
-    if (endpoint.input) {
-      if (input === NONE) {
-        if (endpoint.input.required) {
-          throw new InvalidError(`${service} \`${name}' does not accept an undefined input`)
-        }
-      } else {
-        const value = coerce(input, endpoint.input.type)
-        if (value === NOT_COERCIBLE) {
-          throw new InvalidError(`${service} \`${name}' does not accept the given input`)
-        }
-        accepted = value
-      }
-    }
-
     const invocation: Invocation = {
       name,
-      input: accepted,
+      input: this.accepted(endpoint, input),
       args,
       procs,
-      given: node.args,
-      evaluateGiven: async (arg) => {
-        const given = node.args.get(arg)
-        return given ? this.value(given, scope, name, depth) : NONE
+      passThrough: async () => {
+        const passed = new Map<string, Input>()
+        for (const [arg, given] of node.args) {
+          if (arg in declared) continue
+          const value = await this.value(given, scope, name, frame)
+          if (value !== NONE) passed.set(arg, value)
+        }
+        return passed
       },
       ctx: {
         ...this.ctx,
         sleep: (ms) => this.sleep(ms),
-        runProc: (proc, procInput, procArgs) =>
-          this.compose(proc, procInput, EMPTY, name, depth + 1, procArgs),
+        // A procedure written inside this call sees the scope it was written in; a stored
+        // one, run with the account's authority, sees only what is given to it.
+        runProc: (proc, procInput, procArgs, options) =>
+          options?.elevated
+            ? this.runProc(proc, procInput, procArgs, name, { ...frame, elevated: true }, EMPTY)
+            : this.runProc(proc, procInput, procArgs, name, frame, scope),
       },
     }
-    if (endpoint.target) this.authorizeTarget(endpoint, invocation)
+    if (endpoint.target && !frame.elevated) this.authorizeTarget(endpoint, invocation)
     return endpoint.run(invocation)
+  }
+
+  /** The input as the endpoint declares it, or the 400 that says why not. */
+  private accepted(endpoint: Endpoint, input: Input): Input {
+    if (!endpoint.input) return input
+    const service = this.ctx.settings.serviceName
+    if (input === NONE) {
+      if (!endpoint.input.required) return input
+      throw new InvalidError(`${service} \`${endpoint.name}' does not accept an undefined input`)
+    }
+    const value = coerce(input, endpoint.input.type)
+    if (value === NOT_COERCIBLE) {
+      throw new InvalidError(`${service} \`${endpoint.name}' does not accept the given input`)
+    }
+    return value
   }
 
   private authorize(name: string): void {
@@ -226,6 +269,8 @@ export class Evaluation {
     )
   }
 }
+
+const asJson = (value: Input): Json => (value === NONE ? null : value)
 
 function required(arg: string, site: string): InvalidError {
   return new InvalidError(`invalid argument \`${arg}' for \`${site}' (is required)`, 'required')

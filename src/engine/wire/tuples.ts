@@ -139,3 +139,33 @@ function parseRef(tuple: unknown[]): RefNode {
   }
   return node
 }
+
+/** Writes a parsed node back as tuples; literals always as `%%`, so data stays data. */
+export function toTuples(node: Node): Json {
+  const tuples = (input: Node | undefined, args: Args): Json[] => [
+    ...(input ? [['>>', toTuples(input)]] : []),
+    ...[...args].map(([name, value]): Json => ['$$', name, toTuples(value)]),
+  ]
+  switch (node.kind) {
+    case 'literal':
+      return ['%%', node.value]
+    case 'ref': {
+      const options: { [key: string]: Json } = {}
+      if (node.default) options.default = toTuples(node.default)
+      if (node.type) options.type = node.type
+      return Object.keys(options).length ? ['@@', node.name, options] : ['@@', node.name]
+    }
+    case 'compose':
+      return ['{}', ...tuples(node.input, node.args), ...node.calls.map(toTuples)]
+    case 'call':
+      return ['()', node.name, ...tuples(node.input, node.args)]
+  }
+}
+
+/** A procedure as a composition: a `{}` as is, a `()` wrapped, a tuple tree sent as data parsed. */
+export function asProcedure(node: Node): ComposeNode | undefined {
+  const tree = node.kind === 'literal' ? parseValue(node.value) : node
+  if (tree.kind === 'compose') return tree
+  if (tree.kind === 'call') return { kind: 'compose', args: new Map(), calls: [tree] }
+  return undefined
+}
