@@ -1,10 +1,10 @@
 import { UnsupportedMediaError } from '../errors'
 
 /**
- * The wire formats, by media type: `text` (text/plain), `json` (application/json) and
- * `tuples` (application/vnd.<service>+json).
+ * The wire formats, by media type: `text` (text/plain), `json` (application/json),
+ * `tuples` (application/vnd.<service>+json) and `msgpack` (application/vnd.<service>+msgpack).
  */
-export type Format = 'text' | 'json' | 'tuples'
+export type Format = 'text' | 'json' | 'tuples' | 'msgpack'
 
 export function mediaType(format: Format, serviceName: string): string {
   switch (format) {
@@ -14,6 +14,8 @@ export function mediaType(format: Format, serviceName: string): string {
       return 'application/json'
     case 'tuples':
       return `application/vnd.${serviceName}+json`
+    case 'msgpack':
+      return `application/vnd.${serviceName}+msgpack`
   }
 }
 
@@ -21,6 +23,7 @@ function formatOf(type: string, serviceName: string): Format | undefined {
   if (type === 'text/plain') return 'text'
   if (type === 'application/json') return 'json'
   if (type === `application/vnd.${serviceName}+json`) return 'tuples'
+  if (type === `application/vnd.${serviceName}+msgpack`) return 'msgpack'
   return undefined
 }
 
@@ -32,7 +35,7 @@ export function requestFormat(contentType: string | null, serviceName: string): 
   const format = formatOf(essence(contentType), serviceName)
   if (format) return format
   throw new UnsupportedMediaError(
-    `content type \`${essence(contentType)}' is not supported; use text/plain, application/json or application/vnd.${serviceName}+json`,
+    `content type \`${essence(contentType)}' is not supported; use text/plain, application/json, application/vnd.${serviceName}+json or application/vnd.${serviceName}+msgpack`,
   )
 }
 

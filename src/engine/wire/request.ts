@@ -5,6 +5,7 @@ import type { Json } from '../store'
 import { decodeText, parseJson } from './body'
 import type { Format } from './formats'
 import { assertJsonDepth } from './json-depth'
+import { decodeMsgpack } from './msgpack'
 import { parseTupleBody } from './tuples'
 
 /**
@@ -18,6 +19,8 @@ export function parseCall(body: Uint8Array, format: Format, query: URLSearchPara
 }
 
 function parseBody(body: Uint8Array, format: Format): CallRequest {
+  if (format === 'msgpack')
+    return body.length === 0 ? { args: new Map() } : parseTupleBody(decodeMsgpack(body))
   const text = decodeText(body)
   if (format === 'text')
     return text === '' ? { args: new Map() } : { input: literal(text), args: new Map() }

@@ -1,6 +1,7 @@
 import { ServiceError } from '../errors'
 import type { Json } from '../store'
 import { mediaType, type Format } from './formats'
+import { encodeMsgpack } from './msgpack'
 
 /** Headers every response carries, so browsers may call `serve` across origins. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -33,13 +34,20 @@ export function errorResponse(error: unknown, format: Format, serviceName: strin
   })
 }
 
-function encode(value: Json, format: Format, kind: 'result' | 'error'): string {
+function encode(
+  value: Json,
+  format: Format,
+  kind: 'result' | 'error',
+): string | Uint8Array<ArrayBuffer> {
+  const tuple: Json = [kind === 'result' ? ['<<', value] : ['!!', { message: value }]]
   switch (format) {
     case 'text':
       return typeof value === 'string' ? value : JSON.stringify(value)
     case 'json':
       return JSON.stringify(kind === 'result' ? value : { error: { message: value } })
     case 'tuples':
-      return JSON.stringify([kind === 'result' ? ['<<', value] : ['!!', { message: value }]])
+      return JSON.stringify(tuple)
+    case 'msgpack':
+      return encodeMsgpack(tuple)
   }
 }

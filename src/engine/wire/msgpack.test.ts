@@ -1,0 +1,70 @@
+import { decode, encode } from '@msgpack/msgpack'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { createHarness, type Harness } from '../test-harness'
+
+let h: Harness
+beforeEach(async () => {
+  h = await createHarness({ serviceName: 'proc', baseUrl: 'https://proc.run' })
+})
+
+const MSGPACK = 'application/vnd.proc+msgpack'
+
+async function send(name: string, body: Uint8Array, accept = MSGPACK) {
+  const response = await h.engine.handle(
+    new Request(`${h.baseUrl}/${name.split('.').join('/')}`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${h.secret.key}`, 'content-type': MSGPACK, accept },
+      body,
+    }),
+  )
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  return { status: response.status, type: response.headers.get('content-type'), bytes }
+}
+
+describe('application/vnd.<service>+msgpack', () => {
+  it('carries the same tuple language, request and response', async () => {
+    const proc = [
+      '{}',
+      ['>>', ['%%', 'foo']],
+      ['()', 'type.string.reverse'],
+      ['()', 'type.string.capitalize'],
+    ]
+    const response = await send('core.exec', encode([['$$', 'proc', proc]]))
+    expect([response.status, response.type]).toEqual([200, MSGPACK])
+    expect(decode(response.bytes)).toEqual([['<<', 'Oof']])
+  })
+
+  it('answers errors as !! tuples', async () => {
+    const response = await send('type.string.truncate', encode([['>>', 'foo']]))
+    expect(response.status).toBe(400)
+    expect(decode(response.bytes)).toEqual([
+      ['!!', { message: "invalid argument `length' for `type.string.truncate' (is required)" }],
+    ])
+  })
+
+  it('can be asked for with accept, whatever the request format', async () => {
+    const response = await h.call('type.string.upcase', { body: 'abc', accept: MSGPACK })
+    expect(response.headers.get('content-type')).toBe(MSGPACK)
+    const viaJson = await h.engine.handle(
+      new Request(`${h.baseUrl}/type/string/upcase`, {
+        method: 'POST',
+        headers: { authorization: `bearer ${h.secret.key}`, accept: MSGPACK },
+        body: 'abc',
+      }),
+    )
+    expect(decode(new Uint8Array(await viaJson.arrayBuffer()))).toEqual([['<<', 'ABC']])
+  })
+
+  it('refuses malformed MessagePack and values JSON cannot carry', async () => {
+    const garbage = await send('core.echo', new Uint8Array([0xc1]), 'text/plain')
+    expect(garbage.status).toBe(400)
+    expect(new TextDecoder().decode(garbage.bytes)).toMatch(/the body is not valid MessagePack/)
+    const binary = await send('core.echo', encode([['>>', new Uint8Array([1, 2])]]), 'text/plain')
+    expect([binary.status, new TextDecoder().decode(binary.bytes)]).toEqual([
+      400,
+      'the MessagePack body holds binary data, which has no JSON equivalent',
+    ])
+    const date = await send('core.echo', encode([['>>', new Date(0)]]), 'text/plain')
+    expect(date.status).toBe(400)
+  })
+})
