@@ -14,7 +14,7 @@ async function send(name: string, body: Uint8Array, accept = MSGPACK) {
     new Request(`${h.baseUrl}/${name.split('.').join('/')}`, {
       method: 'POST',
       headers: { authorization: `bearer ${h.secret.key}`, 'content-type': MSGPACK, accept },
-      body,
+      body: new Uint8Array(body),
     }),
   )
   const bytes = new Uint8Array(await response.arrayBuffer())
