@@ -1,0 +1,177 @@
+import { test as base, expect, type Page } from '@playwright/test'
+
+/** Which service the page serves; override with `test.use({ config: ... })`. */
+export interface PlaygroundConfig {
+  baseUrl: string
+  serviceName: string
+}
+
+/** A response as a client in the page saw it. `status` 0 means the request failed (`error`). */
+export interface WireResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+  error?: string
+}
+
+export interface WireInit {
+  method?: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+export interface CallOptions {
+  /** Sent as `authorization: Bearer <token>`. */
+  token?: string
+  /** `text/plain` unless given. */
+  contentType?: string
+  accept?: string
+  /** A query string without the `?`. */
+  query?: string
+  body?: string
+}
+
+export interface Wire {
+  /** `fetch` inside the page, so the service worker sees it. `url` is absolute or below the base URL. */
+  fetch(url: string, init?: WireInit): Promise<WireResponse>
+  /** POSTs to the endpoint `name` (`a.b.c` at `<baseUrl>/a/b/c`). */
+  call(name: string, options?: CallOptions): Promise<WireResponse>
+}
+
+/** A secret as the control plane lists it (the engine's `SecretView`). Times are Unix seconds. */
+export interface SecretView {
+  id: string
+  key: string
+  createdAt: number
+  expiresAt: number | null
+  rolledTo: string | null
+  state: 'active' | 'rolling' | 'expired'
+}
+
+/** The account control plane, called from inside the page. */
+export interface AccountHelpers {
+  secrets(): Promise<SecretView[]>
+  createSecret(): Promise<SecretView>
+  /** Rolls now, or at `at` (Unix seconds on the virtual clock); returns the replacement. */
+  roll(id: string, at?: number): Promise<SecretView>
+  now(): Promise<number>
+  /** Moves the virtual clock forward; returns the new time. */
+  advance(seconds: number): Promise<number>
+}
+
+export interface App {
+  page: Page
+  config: PlaygroundConfig
+  /** Reloads the page and waits for the worker again. */
+  reload(): Promise<void>
+}
+
+interface Fixtures {
+  config: PlaygroundConfig
+  app: App
+  wire: Wire
+  account: AccountHelpers
+}
+
+export const defaultConfig: PlaygroundConfig = {
+  baseUrl: 'https://api.example.test',
+  serviceName: 'service',
+}
+
+/** The playground URL for a configuration. */
+export function playgroundUrl(config: Partial<PlaygroundConfig>): string {
+  return `/?${new URLSearchParams(config as Record<string, string>)}`
+}
+
+async function pageFetch(page: Page, url: string, init: WireInit = {}): Promise<WireResponse> {
+  return page.evaluate(
+    async ({ url, init }) => {
+      try {
+        const response = await fetch(url, init)
+        return {
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          body: await response.text(),
+        }
+      } catch (error) {
+        return { status: 0, headers: {}, body: '', error: String(error) }
+      }
+    },
+    { url, init },
+  )
+}
+
+async function control<T>(
+  wire: Wire,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: object,
+): Promise<T> {
+  const response = await wire.fetch(`_account/${path}`, {
+    method,
+    ...(body
+      ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+      : {}),
+  })
+  expect(response.status, `${method} _account/${path}: ${response.body}`).toBe(200)
+  return JSON.parse(response.body) as T
+}
+
+export const test = base.extend<Fixtures>({
+  config: [defaultConfig, { option: true }],
+
+  async app({ page, config }, use) {
+    page.on('pageerror', (error) => console.error('page error:', error))
+    const ready = () =>
+      expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+    await page.goto(playgroundUrl(config))
+    await ready()
+    await use({
+      page,
+      config,
+      async reload() {
+        await page.reload()
+        await ready()
+      },
+    })
+  },
+
+  async wire({ app }, use) {
+    const { page, config } = app
+    const wire: Wire = {
+      fetch: (url, init) =>
+        pageFetch(page, /^https?:/.test(url) ? url : `${config.baseUrl}/${url}`, init),
+      call(name, { token, contentType = 'text/plain', accept, query, body } = {}) {
+        const headers: Record<string, string> = { 'content-type': contentType }
+        if (accept) headers.accept = accept
+        if (token) headers.authorization = `Bearer ${token}`
+        const path = `${name.replaceAll('.', '/')}${query ? `?${query}` : ''}`
+        return wire.fetch(path, {
+          method: 'POST',
+          headers,
+          ...(body === undefined ? {} : { body }),
+        })
+      },
+    }
+    await use(wire)
+  },
+
+  async account({ wire }, use) {
+    await use({
+      secrets: () => control(wire, 'GET', 'secrets'),
+      createSecret: () => control(wire, 'POST', 'secrets', {}),
+      roll: (id, at) =>
+        control(
+          wire,
+          'POST',
+          `secrets/${encodeURIComponent(id)}/roll`,
+          at === undefined ? {} : { at },
+        ),
+      now: async () => (await control<{ now: number }>(wire, 'GET', 'clock')).now,
+      advance: async (seconds) =>
+        (await control<{ now: number }>(wire, 'POST', 'clock', { advance: seconds })).now,
+    })
+  },
+})
+
+export { expect }
