@@ -16,7 +16,7 @@ import {
 } from './settings'
 import type { Store } from './store'
 import { readBody } from './wire/body'
-import { requestFormat, responseFormat, type Format } from './wire/formats'
+import { bodyFormat, requestFormat, responseFormat, type Format } from './wire/formats'
 import { parseCall } from './wire/request'
 import { CORS_HEADERS, errorResponse, resultResponse } from './wire/response'
 
@@ -73,12 +73,7 @@ export function createEngine(options: EngineOptions): Engine {
     return header
   }
 
-  async function call(
-    request: Request,
-    path: string,
-    format: Format,
-    reply: Format,
-  ): Promise<Response> {
+  async function call(request: Request, path: string, reply: Format): Promise<Response> {
     if (request.method !== 'POST') throw new MethodError('POST')
     const body = await readBody(request, limits.maxBodyBytes)
     await account.syncClock()
@@ -90,6 +85,7 @@ export function createEngine(options: EngineOptions): Engine {
       nowSeconds(clock),
     )
     const headers = rateLimit()
+    const format = requestFormat(request.headers.get('content-type'), serviceName)
     const parsed = parseCall(body, format, new URL(request.url).searchParams)
     const name = path.split('/').join('.')
     const evaluation = new Evaluation(
@@ -113,17 +109,16 @@ export function createEngine(options: EngineOptions): Engine {
     if (path !== undefined && (path === '_account' || path.startsWith('_account/'))) {
       return control(request, path.slice('_account/'.length))
     }
-    let reply: Format = 'text'
+    // Errors answer in the request's family too, even when its body can't be read.
+    const family = bodyFormat(request.headers.get('content-type'), serviceName) ?? 'text'
+    const reply = responseFormat(request.headers.get('accept'), family, serviceName)
     try {
-      const format = requestFormat(request.headers.get('content-type'), serviceName)
-      reply = responseFormat(request.headers.get('accept'), format, serviceName)
       if (request.method === 'OPTIONS') return preflight()
       if (path === undefined || path === '' || !/^[^/]+(\/[^/]+)*$/.test(path)) {
         throw new UndefinedError(`undefined ${serviceName} \`${(path ?? '').split('/').join('.')}'`)
       }
-      return await call(request, path, format, reply)
+      return await call(request, path, reply)
     } catch (error) {
-      reply = responseFormat(request.headers.get('accept'), reply, serviceName)
       return errorResponse(error, reply, serviceName)
     }
   }

@@ -19,6 +19,12 @@ export function mediaType(format: Format, serviceName: string): string {
   }
 }
 
+/** The format of a content type, or `undefined` when it is not one the service reads. */
+export function bodyFormat(contentType: string | null, serviceName: string): Format | undefined {
+  if (contentType === null || contentType.trim() === '') return 'text'
+  return formatOf(essence(contentType), serviceName)
+}
+
 function formatOf(type: string, serviceName: string): Format | undefined {
   if (type === 'text/plain') return 'text'
   if (type === 'application/json') return 'json'
@@ -31,11 +37,10 @@ const essence = (value: string) => value.split(';')[0]!.trim().toLowerCase()
 
 /** The request body's format; a missing content type means text. 415 for anything else. */
 export function requestFormat(contentType: string | null, serviceName: string): Format {
-  if (contentType === null || contentType.trim() === '') return 'text'
-  const format = formatOf(essence(contentType), serviceName)
+  const format = bodyFormat(contentType, serviceName)
   if (format) return format
   throw new UnsupportedMediaError(
-    `content type \`${essence(contentType)}' is not supported; use text/plain, application/json, application/vnd.${serviceName}+json or application/vnd.${serviceName}+msgpack`,
+    `content type \`${essence(contentType!)}' is not supported; use text/plain, application/json, application/vnd.${serviceName}+json or application/vnd.${serviceName}+msgpack`,
   )
 }
 

@@ -191,6 +191,14 @@ describe('routing', () => {
     }
   })
 
+  it('checks method, then size, then credentials, then the content type', async () => {
+    const odd = { contentType: 'image/png', body: 'x' }
+    expect((await h.call('core.ping', { ...odd, method: 'PUT' })).status).toBe(405)
+    expect((await h.call('core.ping', { ...odd, body: 'x'.repeat(131073) })).status).toBe(413)
+    expect((await h.call('core.ping', { ...odd, token: null })).status).toBe(401)
+    expect((await h.call('core.ping', odd)).status).toBe(415)
+  })
+
   it('answers CORS preflights so browsers can call the HTTP server', async () => {
     const response = await h.call('core.ping', { method: 'OPTIONS', token: null })
     expect(response.status).toBe(204)
