@@ -8,7 +8,7 @@ export interface Clock {
   now(): number
   /** Resolves once `ms` have passed on this clock. */
   sleep(ms: number): Promise<void>
-  /** Moves the clock forward; `ms` must not be negative. */
+  /** Moves the clock by `ms`: forward, or back by no more than `offset` (undoing advances). */
   advance(ms: number): void
   /** Total milliseconds this clock has been advanced by. */
   readonly offset: number

@@ -48,7 +48,7 @@ export function createEngine(options: EngineOptions): Engine {
       `service name ${JSON.stringify(serviceName)} must match ${SERVICE_NAME_PATTERN}`,
     )
   }
-  const basePath = new URL(settings.baseUrl).pathname.replace(/\/+$/, '')
+  const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
   const control = createControlPlane(account, registry, serviceName)
@@ -107,13 +107,14 @@ export function createEngine(options: EngineOptions): Engine {
     const url = new URL(request.url)
     const path = relativePath(url.pathname, basePath)
     if (path !== undefined && (path === '_account' || path.startsWith('_account/'))) {
+      if (request.method === 'OPTIONS') return preflight('GET, POST')
       return control(request, path.slice('_account/'.length))
     }
     // Errors answer in the request's family too, even when its body can't be read.
     const family = bodyFormat(request.headers.get('content-type'), serviceName) ?? 'text'
     const reply = responseFormat(request.headers.get('accept'), family, serviceName)
     try {
-      if (request.method === 'OPTIONS') return preflight()
+      if (request.method === 'OPTIONS') return preflight('POST')
       if (path === undefined || path === '' || !/^[^/]+(\/[^/]+)*$/.test(path)) {
         throw new UndefinedError(`undefined ${serviceName} \`${(path ?? '').split('/').join('.')}'`)
       }
@@ -132,12 +133,22 @@ function relativePath(pathname: string, basePath: string): string | undefined {
   return pathname.slice(basePath.length).replace(/^\/+|\/+$/g, '')
 }
 
-function preflight(): Response {
+function pathOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).pathname.replace(/\/+$/, '')
+  } catch {
+    throw new Error(
+      `baseUrl ${JSON.stringify(baseUrl)} must be an absolute URL, such as https://api.example.test`,
+    )
+  }
+}
+
+function preflight(methods: string): Response {
   return new Response(null, {
     status: 204,
     headers: {
       ...CORS_HEADERS,
-      'access-control-allow-methods': 'POST',
+      'access-control-allow-methods': methods,
       'access-control-allow-headers': 'authorization, content-type, accept',
       'access-control-max-age': '600',
     },

@@ -205,6 +205,20 @@ describe('routing', () => {
     expect(response.headers.get('access-control-allow-headers')).toContain('authorization')
   })
 
+  it('answers CORS preflights on the control plane too', async () => {
+    const response = await h.engine.handle(
+      new Request(`${h.baseUrl}/_account/secrets`, { method: 'OPTIONS' }),
+    )
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST')
+  })
+
+  it('refuses a base URL that is not absolute, saying so', async () => {
+    await expect(createHarness({ baseUrl: 'api.test' })).rejects.toThrow(
+      'baseUrl "api.test" must be an absolute URL, such as https://api.example.test',
+    )
+  })
+
   it('uses the service name in content type, errors and messages', async () => {
     const proc = await createHarness({ serviceName: 'proc', baseUrl: 'https://proc.run' })
     const response = await proc.call('foo.bar.baz', { accept: 'application/vnd.proc+json' })

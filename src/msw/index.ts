@@ -1,0 +1,1 @@
+export { createHandlers } from './handlers'

@@ -1,0 +1,143 @@
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startService, type Service } from './index'
+
+/** Calls an endpoint with `token`; `body` is sent as tuples, the answer read as text. */
+async function call(service: Service, token: string, name: string, body: unknown[] = []) {
+  const response = await fetch(`${service.baseUrl}/${name.split('.').join('/')}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `application/vnd.${service.serviceName}+json`,
+      accept: 'text/plain',
+    },
+    body: JSON.stringify(body),
+  })
+  return { status: response.status, text: await response.text() }
+}
+
+async function authorize(service: Service, token: string, abilities: string[]) {
+  const { status, text } = await call(service, token, 'auth.create', [
+    ['$$', 'abilities', abilities],
+  ])
+  expect(status).toBe(200)
+  return text
+}
+
+describe('startService', () => {
+  let service: Service
+  beforeAll(async () => {
+    service = await startService({ secrets: ['first-secret-key', 'second-secret-key'] })
+  })
+  afterAll(() => service.stop())
+
+  it('starts with the configured secrets, the first one as `secret`', async () => {
+    expect(service.secret).toBe('first-secret-key')
+    const keys = (await service.listSecrets()).map((secret) => secret.key)
+    expect(keys.sort()).toEqual(['first-secret-key', 'second-secret-key'])
+    expect(await call(service, service.secret, 'core.ping')).toEqual({ status: 200, text: 'true' })
+  })
+
+  it('creates authorizations that reach only their abilities', async () => {
+    const token = await authorize(service, service.secret, ['type'])
+    expect(token).toMatch(/\S+\.\S+/)
+    const reversed = await call(service, token, 'type.string.reverse', [['>>', 'abc']])
+    expect(reversed).toEqual({ status: 200, text: 'cba' })
+    const refused = await call(service, token, 'keyv.get', [
+      ['$$', 'bucket', 'b'],
+      ['$$', 'key', 'k'],
+    ])
+    expect(refused).toEqual({
+      status: 401,
+      text: "authorization does not have the ability to access service `keyv.get'",
+    })
+  })
+
+  it('keeps a secret rolled in the future alive until then, with its authorizations', async () => {
+    const old = await service.createSecret()
+    const token = await authorize(service, old.key, ['core.ping'])
+    const replacement = await service.rollSecret(old.id, (await service.now()) + 60)
+    for (const key of [old.key, token, replacement.key]) {
+      expect((await call(service, key, 'core.ping')).status).toBe(200)
+    }
+    await service.advanceClock(61)
+    expect(await call(service, old.key, 'core.ping')).toMatchObject({ status: 401 })
+    expect(await call(service, token, 'core.ping')).toMatchObject({ status: 401 })
+    expect(await call(service, replacement.key, 'core.ping')).toMatchObject({ status: 200 })
+  })
+
+  it('resets the data but keeps the configured secrets', async () => {
+    const set = [
+      ['$$', 'bucket', 'users'],
+      ['$$', 'key', 'alice'],
+      ['$$', 'value', 1],
+    ]
+    expect((await call(service, service.secret, 'keyv.set', set)).text).toBe('true')
+    const extra = await service.createSecret()
+    await service.reset()
+    const get = set.slice(0, 2)
+    expect(await call(service, service.secret, 'keyv.get', get)).toEqual({
+      status: 200,
+      text: 'null',
+    })
+    const keys = (await service.listSecrets()).map((secret) => secret.key)
+    expect(keys.sort()).toEqual(['first-secret-key', 'second-secret-key'])
+    expect((await call(service, extra.key, 'core.ping')).status).toBe(401)
+  })
+})
+
+describe('two services side by side', () => {
+  let a: Service
+  let b: Service
+  beforeAll(async () => {
+    a = await startService({ baseUrl: 'https://a.service.test', serviceName: 'alpha' })
+    b = await startService({ baseUrl: 'https://b.service.test/api', serviceName: 'beta' })
+  })
+  afterAll(() => b.stop())
+
+  it('answer each at its own base URL, with its own account', async () => {
+    expect(a.secret).not.toBe(b.secret)
+    expect((await call(a, a.secret, 'core.ping')).text).toBe('true')
+    expect((await call(b, b.secret, 'core.ping')).text).toBe('true')
+    expect(await call(b, a.secret, 'core.ping')).toEqual({
+      status: 401,
+      text: 'authorization is invalid',
+    })
+    expect((await call(a, a.secret, 'foo.bar')).text).toBe("undefined alpha `foo.bar'")
+    expect((await call(b, b.secret, 'foo.bar')).text).toBe("undefined beta `foo.bar'")
+    const entry = [
+      ['$$', 'bucket', 'shared'],
+      ['$$', 'key', 'k'],
+    ]
+    await call(a, a.secret, 'keyv.set', [...entry, ['$$', 'value', 'from a']])
+    expect((await call(b, b.secret, 'keyv.get', entry)).text).toBe('null')
+  })
+
+  it('keep their handlers through resetHandlers, and one stops without the other', async () => {
+    a.server.resetHandlers()
+    expect((await call(a, a.secret, 'core.ping')).text).toBe('true')
+    a.stop()
+    // `.test` never resolves: a network error shows nothing answers `a` any more.
+    await expect(call(a, a.secret, 'core.ping')).rejects.toThrow()
+    expect((await call(b, b.secret, 'core.ping')).text).toBe('true')
+  })
+})
+
+describe('with a server of your own', () => {
+  const server = setupServer(http.get('https://own.test/hello', () => HttpResponse.text('mine')))
+  let service: Service
+  beforeAll(async () => {
+    server.listen({ onUnhandledRequest: 'error' })
+    service = await startService({ server, baseUrl: 'https://joined.service.test' })
+  })
+  afterAll(() => server.close())
+
+  it('adds its handlers next to yours and leaves your server running on stop', async () => {
+    expect(service.server).toBe(server)
+    expect((await call(service, service.secret, 'core.ping')).text).toBe('true')
+    expect(await (await fetch('https://own.test/hello')).text()).toBe('mine')
+    service.stop()
+    expect((await call(service, service.secret, 'core.ping')).text).toBe('true')
+  })
+})
