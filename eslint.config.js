@@ -5,18 +5,48 @@ import tseslint from 'typescript-eslint'
 
 /** What the engine may not reach: it is pure TypeScript over Request and Response. */
 export const engineFence = {
-  imports: ['react', 'react-dom', 'react-dom/*', 'msw', 'msw/*', 'idb', 'idb/*', 'node:*', '@tanstack/*'],
-  globals: ['window', 'document', 'localStorage', 'sessionStorage', 'indexedDB', 'navigator', 'process', 'Buffer'],
+  imports: [
+    'react',
+    'react-dom',
+    'react-dom/*',
+    'msw',
+    'msw/*',
+    'idb',
+    'idb/*',
+    'node:*',
+    '@tanstack/*',
+  ],
+  globals: [
+    'window',
+    'document',
+    'localStorage',
+    'sessionStorage',
+    'indexedDB',
+    'navigator',
+    'process',
+    'Buffer',
+  ],
 }
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'public/mockServiceWorker.js', 'test-results', 'playwright-report'] },
+  {
+    ignores: [
+      'dist',
+      'node_modules',
+      'public/mockServiceWorker.js',
+      'test-results',
+      'playwright-report',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
