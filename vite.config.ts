@@ -21,6 +21,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'fetch',
+          environment: 'node',
+          include: ['src/engine/**/*.test.ts'],
+          exclude: ['src/engine/fence.test.ts'],
+          setupFiles: ['src/msw/fetch-transport.setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['src/ui/**/*.test.{ts,tsx}'],

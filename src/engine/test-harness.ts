@@ -1,6 +1,6 @@
 import { createMemoryStore } from '../storage/memory-store'
 import { createManualClock } from './clock'
-import { createEngine, type EngineOptions } from './engine'
+import { createEngine, type Engine, type EngineOptions } from './engine'
 
 export interface Exchange {
   status: number
@@ -20,18 +20,30 @@ export interface CallOptions {
   headers?: Record<string, string>
 }
 
+/** Turns an engine into a way of sending it requests, e.g. through msw and `fetch`. */
+export type Transport = (engine: Engine) => (request: Request) => Promise<Response>
+
+/** Where a test setup file may install a transport; without one, requests go to `handle`. */
+export const TRANSPORT = Symbol.for('service-playground.test-transport')
+
+let hosts = 0
+
 /**
- * An engine over a memory store and a manual clock, with one secret, and helpers that go
- * through `handle` exactly as a client's request would. For tests only.
+ * An engine over a memory store and a manual clock, with one secret, and helpers that send
+ * requests exactly as a client would: to `handle`, or through the installed transport (the
+ * same suites run both ways). For tests only.
  */
 export async function createHarness(options: Partial<EngineOptions> = {}) {
+  const transport = (globalThis as { [TRANSPORT]?: Transport })[TRANSPORT]
   const clock = createManualClock()
   const engine = createEngine({
     store: createMemoryStore(),
     clock,
-    baseUrl: 'https://api.example.test',
+    // Every harness gets its own host, so handlers of several harnesses never overlap.
+    baseUrl: `https://api-${++hosts}.example.test`,
     ...options,
   })
+  const send = transport ? transport(engine) : (request: Request) => engine.handle(request)
   const secret = await engine.account.createSecret()
   const { serviceName, baseUrl } = engine.settings
   const vnd = `application/vnd.${serviceName}+json`
@@ -44,7 +56,7 @@ export async function createHarness(options: Partial<EngineOptions> = {}) {
     if (token !== null) headers.set('authorization', `bearer ${token}`)
     if (contentType !== undefined && contentType !== null) headers.set('content-type', contentType)
     if (accept) headers.set('accept', accept)
-    const response = await engine.handle(
+    const response = await send(
       new Request(url, { method, headers, body: method === 'GET' ? null : body }),
     )
     const text = await response.text()
@@ -75,7 +87,7 @@ export async function createHarness(options: Partial<EngineOptions> = {}) {
     body?: unknown,
     method = body === undefined ? 'GET' : 'POST',
   ) {
-    const response = await engine.handle(
+    const response = await send(
       new Request(`${baseUrl}/_account/${path}`, {
         method,
         headers: { 'content-type': 'application/json' },
@@ -85,7 +97,19 @@ export async function createHarness(options: Partial<EngineOptions> = {}) {
     return { status: response.status, body: (await response.json()) as unknown }
   }
 
-  return { engine, clock, secret, vnd, call, tuples, authorize, control, serviceName, baseUrl }
+  return {
+    engine,
+    send,
+    clock,
+    secret,
+    vnd,
+    call,
+    tuples,
+    authorize,
+    control,
+    serviceName,
+    baseUrl,
+  }
 }
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>

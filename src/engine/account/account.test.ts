@@ -81,7 +81,7 @@ describe('the control plane', () => {
     expect((await h.control('nothing')).status).toBe(404)
     const method = await h.control('clock', undefined, 'DELETE')
     expect(method.status).toBe(405)
-    const response = await h.engine.handle(
+    const response = await h.send(
       new Request(`${h.baseUrl}/_account/secrets`, { method: 'POST', body: '{oops' }),
     )
     expect(response.status).toBe(400)
@@ -101,7 +101,7 @@ describe('the control plane', () => {
     })
     expect([inner.status, inner.text]).toEqual([404, "undefined service `_account.reset'"])
     expect((await h.control('secrets')).body).toHaveLength(1)
-    const withToken = await h.engine.handle(
+    const withToken = await h.send(
       new Request(`${h.baseUrl}/_account/clock`, { headers: { authorization: 'bearer nonsense' } }),
     )
     expect(withToken.status).toBe(200)

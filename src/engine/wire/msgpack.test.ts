@@ -10,7 +10,7 @@ beforeEach(async () => {
 const MSGPACK = 'application/vnd.proc+msgpack'
 
 async function send(name: string, body: Uint8Array, accept = MSGPACK) {
-  const response = await h.engine.handle(
+  const response = await h.send(
     new Request(`${h.baseUrl}/${name.split('.').join('/')}`, {
       method: 'POST',
       headers: { authorization: `bearer ${h.secret.key}`, 'content-type': MSGPACK, accept },
@@ -45,7 +45,7 @@ describe('application/vnd.<service>+msgpack', () => {
   it('can be asked for with accept, whatever the request format', async () => {
     const response = await h.call('type.string.upcase', { body: 'abc', accept: MSGPACK })
     expect(response.headers.get('content-type')).toBe(MSGPACK)
-    const viaJson = await h.engine.handle(
+    const viaJson = await h.send(
       new Request(`${h.baseUrl}/type/string/upcase`, {
         method: 'POST',
         headers: { authorization: `bearer ${h.secret.key}`, accept: MSGPACK },

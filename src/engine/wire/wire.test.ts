@@ -100,7 +100,7 @@ describe('request bodies', () => {
 
   it('refuses invalid UTF-8 and JSON nested beyond the limit', async () => {
     const bytes = new Uint8Array([0xff, 0xfe, 0x41])
-    const response = await h.engine.handle(
+    const response = await h.send(
       new Request(`${h.baseUrl}/core/echo`, {
         method: 'POST',
         headers: { authorization: `bearer ${h.secret.key}`, 'content-type': 'text/plain' },
@@ -206,7 +206,7 @@ describe('routing', () => {
   })
 
   it('answers CORS preflights on the control plane too', async () => {
-    const response = await h.engine.handle(
+    const response = await h.send(
       new Request(`${h.baseUrl}/_account/secrets`, { method: 'OPTIONS' }),
     )
     expect(response.status).toBe(204)
