@@ -18,6 +18,8 @@ export interface Limits {
   maxDepth: number
   /** How many endpoint calls one request may make, counting every inner call. */
   maxCalls: number
+  /** How large (as JSON, roughly) any value a call produces may grow. */
+  maxValueBytes: number
   rateLimit: RateLimit
 }
 
@@ -36,6 +38,7 @@ export const defaultLimits: Limits = {
   timeLimitMs: 5000,
   maxDepth: 64,
   maxCalls: 10000,
+  maxValueBytes: 8 * 1024 * 1024,
   rateLimit: { limit: 20, windowSeconds: 60, enforce: false },
 }
 

@@ -5,6 +5,7 @@ import { asProcedure } from '../wire/tuples'
 import { literal, type CallNode, type CallRequest, type ComposeNode, type Node } from './ast'
 import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
+import { measure } from './size'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
@@ -49,6 +50,7 @@ const deeper = (frame: Frame): Frame => ({ ...frame, depth: frame.depth + 1 })
  */
 export class Evaluation {
   private calls = 0
+  private readonly sizes = new WeakMap<object, number>()
   private readonly deadline: number
 
   constructor(
@@ -230,7 +232,19 @@ export class Evaluation {
       },
     }
     if (endpoint.target && !frame.elevated) this.authorizeTarget(endpoint, invocation)
-    return endpoint.run(invocation)
+    return this.bounded(await endpoint.run(invocation), name)
+  }
+
+  /** Stops values that grow without bound (compositions can double one at every level). */
+  private bounded(value: Json, site: string): Json {
+    const { maxValueBytes } = this.ctx.settings.limits
+    if (measure(value, maxValueBytes, this.sizes) > maxValueBytes) {
+      throw new InvalidError(
+        `the output of \`${site}' is larger than ${maxValueBytes} bytes`,
+        'value_too_large',
+      )
+    }
+    return value
   }
 
   /** The input as the endpoint declares it, or the 400 that says why not. */

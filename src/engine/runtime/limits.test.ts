@@ -43,6 +43,44 @@ describe('runaway trees', () => {
   })
 })
 
+describe('values that grow without bound', () => {
+  it('are stopped when a call output passes the size limit', async () => {
+    const h = await createHarness()
+    // Each level appends its argument to itself: the string doubles, 40 levels reach 2^40.
+    let node: unknown = ['%%', 'x'.repeat(1024)]
+    for (let i = 0; i < 40; i++) {
+      node = [
+        '{}',
+        ['$$', 'x', node],
+        ['()', 'type.string.append', ['>>', ['@@', 'x']], ['$$', 'value', ['@@', 'x']]],
+      ]
+    }
+    const started = Date.now()
+    const response = await h.tuples('type.string.length', [['>>', node]], { accept: 'text/plain' })
+    expect([response.status, response.text]).toEqual([
+      400,
+      "the output of `type.string.append' is larger than 8388608 bytes",
+    ])
+    expect(Date.now() - started).toBeLessThan(5000)
+  })
+
+  it('count repeated references in full, and let ordinary results through', async () => {
+    const h = await createHarness({ limits: { maxValueBytes: 100_000 } })
+    const big = Array.from({ length: 1000 }, (_, i) => i)
+    const repeated = await h.tuples('enum.map', [
+      ['>>', ['%%', big]],
+      ['$$', 'all', ['%%', big]],
+      ['$$', 'proc', ['{}', ['()', 'core.echo', ['>>', ['@@', 'all']]]]],
+    ])
+    expect(repeated.status).toBe(400)
+    const small = await h.tuples('enum.map', [
+      ['>>', ['%%', big]],
+      ['$$', 'proc', ['{}', ['()', 'core.echo']]],
+    ])
+    expect(small.json()).toEqual([['<<', big]])
+  })
+})
+
 describe('the rate limit', () => {
   it('is announced but not enforced by default', async () => {
     const h = await createHarness()
