@@ -6,6 +6,7 @@ import { LimitedError, MethodError, UndefinedError } from './errors'
 import { createRegistry, type Registry } from './packages'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
+import { createOverlay } from './runtime/overlay'
 import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
@@ -88,18 +89,20 @@ export function createEngine(options: EngineOptions): Engine {
     const format = requestFormat(request.headers.get('content-type'), serviceName)
     const parsed = parseCall(body, format, new URL(request.url).searchParams)
     const name = path.split('/').join('.')
+    const overlay = createOverlay(store)
     const evaluation = new Evaluation(
       {
         settings,
-        store,
+        store: overlay,
         clock,
         signer,
         principal,
         setHeader: (key, value) => (headers[key] = value),
       },
-      (endpoint) => registry.resolve(endpoint, store),
+      (endpoint) => registry.resolve(endpoint, overlay),
     )
     const result = await evaluation.run(name, parsed)
+    await overlay.flush()
     return resultResponse(result === NONE ? null : result, reply, serviceName, headers)
   }
 

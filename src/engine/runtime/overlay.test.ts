@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { createMemoryStore } from '../../storage/memory-store'
+import { createHarness } from '../test-harness'
+import { createOverlay } from './overlay'
+
+describe('a request writes all or nothing', () => {
+  it('leaves nothing behind when a later call fails', async () => {
+    const h = await createHarness()
+    const response = await h.tuples('core.exec', [
+      [
+        '$$',
+        'proc',
+        [
+          '{}',
+          ['()', 'keyv.set', ['>>', 'a'], ['$$', 'value', 1]],
+          ['()', 'service.create', ['$$', 'name', 'p'], ['$$', 'proc', ['()', 'core.ping']]],
+          ['()', 'type.string.reverse'],
+        ],
+      ],
+    ])
+    expect(response.status).toBe(400)
+    expect((await h.tuples('keyv.get', [['>>', 'a']])).json()).toEqual([['<<', null]])
+    expect((await h.call('lib.p')).status).toBe(404)
+  })
+
+  it('lets later calls of the same request read its earlier writes', async () => {
+    const h = await createHarness()
+    await h.tuples('keyv.set', [
+      ['>>', 'gone'],
+      ['$$', 'value', 0],
+    ])
+    const response = await h.tuples('core.exec', [
+      [
+        '$$',
+        'proc',
+        [
+          '{}',
+          ['()', 'keyv.set', ['>>', 'k'], ['$$', 'value', { n: 1 }]],
+          ['()', 'keyv.delete', ['>>', 'gone']],
+          ['()', 'service.create', ['$$', 'name', 'p'], ['$$', 'proc', ['()', 'keyv.scan']]],
+          ['()', 'lib.p'],
+          ['()', 'enum.map', ['$$', 'proc', ['{}', ['()', 'keyv.get']]]],
+        ],
+      ],
+    ])
+    expect(response.json()).toEqual([['<<', [{ n: 1 }]]])
+    expect((await h.call('lib.p')).text).toBe('["k"]')
+  })
+})
+
+describe('overlay scans', () => {
+  it('merge pending writes and deletions with the store in key order', async () => {
+    const store = createMemoryStore()
+    await store.commit(
+      ['a', 'b', 'c', 'd', 'e'].map((key) => ({ op: 'setKey', bucket: 'x', key, value: 1 })),
+    )
+    const overlay = createOverlay(store)
+    await overlay.commit([
+      { op: 'deleteKey', bucket: 'x', key: 'a' },
+      { op: 'deleteKey', bucket: 'x', key: 'b' },
+      { op: 'setKey', bucket: 'x', key: 'bb', value: 2 },
+      { op: 'setKey', bucket: 'x', key: 'z', value: 2 },
+    ])
+    expect(await overlay.scanKeys('x', { prefix: '', limit: 3 })).toEqual(['bb', 'c', 'd'])
+    expect(await overlay.scanKeys('x', { prefix: '', after: 'd', limit: 3 })).toEqual(['e', 'z'])
+    expect(await store.scanKeys('x', { prefix: '', limit: 10 })).toEqual(['a', 'b', 'c', 'd', 'e'])
+    await overlay.flush()
+    expect(await store.scanKeys('x', { prefix: '', limit: 10 })).toEqual(['bb', 'c', 'd', 'e', 'z'])
+  })
+})

@@ -1,0 +1,84 @@
+import type { Json, Mutation, ProcRecord, ScanOptions, Store } from '../store'
+
+/** A store whose writes wait for `flush`, so a request writes all or nothing. */
+export interface Overlay extends Store {
+  /** Commits every buffered write in one atomic commit; nothing when none were made. */
+  flush(): Promise<void>
+}
+
+type Pending<T> = { value: T } | null
+
+/**
+ * Buffers the writes of one request over `store`. Reads see the request's own writes first,
+ * scans included; a failed request is simply never flushed, so it leaves nothing behind.
+ */
+export function createOverlay(store: Store): Overlay {
+  const keys = new Map<string, Map<string, Pending<Json>>>()
+  const procs = new Map<string, Pending<ProcRecord>>()
+  const log: Mutation[] = []
+
+  const bucketOf = (bucket: string) => {
+    let pending = keys.get(bucket)
+    if (!pending) keys.set(bucket, (pending = new Map()))
+    return pending
+  }
+
+  async function scanKeys(bucket: string, options: ScanOptions): Promise<string[]> {
+    const { prefix, after, limit } = options
+    const inRange = [...(keys.get(bucket) ?? [])].filter(
+      ([key]) => key.startsWith(prefix) && (after === undefined || key > after),
+    )
+    if (inRange.length === 0) return store.scanKeys(bucket, options)
+    const deleted = new Set(inRange.filter(([, entry]) => entry === null).map(([key]) => key))
+    // Asking for as many more as were deleted keeps the first `limit` survivors in view.
+    const base = await store.scanKeys(bucket, { ...options, limit: limit + deleted.size })
+    const merged = new Set(base.filter((key) => !deleted.has(key)))
+    for (const [key, entry] of inRange) if (entry !== null) merged.add(key)
+    return [...merged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit)
+  }
+
+  return {
+    getMeta: (key) => store.getMeta(key),
+    getSecret: (id) => store.getSecret(id),
+    listSecrets: () => store.listSecrets(),
+    listProcs: () => store.listProcs(),
+    snapshot: () => store.snapshot(),
+    close: () => store.close(),
+    async getKey(bucket, key) {
+      const pending = keys.get(bucket)?.get(key)
+      if (pending !== undefined)
+        return pending === null ? undefined : structuredClone(pending.value)
+      return store.getKey(bucket, key)
+    },
+    scanKeys,
+    async getProc(name) {
+      const pending = procs.get(name)
+      if (pending !== undefined) return pending === null ? undefined : pending.value
+      return store.getProc(name)
+    },
+    async commit(mutations) {
+      for (const mutation of mutations) {
+        switch (mutation.op) {
+          case 'setKey':
+            bucketOf(mutation.bucket).set(mutation.key, { value: structuredClone(mutation.value) })
+            break
+          case 'deleteKey':
+            bucketOf(mutation.bucket).set(mutation.key, null)
+            break
+          case 'putProc':
+            procs.set(mutation.proc.name, { value: mutation.proc })
+            break
+          case 'deleteProc':
+            procs.set(mutation.name, null)
+            break
+          default:
+            throw new Error(`a request may not ${mutation.op} while it runs`)
+        }
+      }
+      log.push(...mutations)
+    },
+    async flush() {
+      if (log.length > 0) await store.commit(log)
+    },
+  }
+}
