@@ -31,6 +31,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'idb',
+          environment: 'node',
+          include: ['src/engine/**/*.test.ts'],
+          exclude: ['src/engine/fence.test.ts'],
+          setupFiles: ['src/storage/idb-harness.setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'dom',
           environment: 'jsdom',
           include: ['src/ui/**/*.test.{ts,tsx}'],

@@ -1,6 +1,7 @@
 import { createMemoryStore } from '../storage/memory-store'
 import { createManualClock } from './clock'
 import { createEngine, type Engine, type EngineOptions } from './engine'
+import type { Store } from './store'
 
 export interface Exchange {
   status: number
@@ -26,18 +27,24 @@ export type Transport = (engine: Engine) => (request: Request) => Promise<Respon
 /** Where a test setup file may install a transport; without one, requests go to `handle`. */
 export const TRANSPORT = Symbol.for('service-playground.test-transport')
 
+/** Where a test setup file may install a store factory; without one, stores are in memory. */
+export const STORE = Symbol.for('service-playground.test-store')
+
+type Installed = { [TRANSPORT]?: Transport; [STORE]?: () => Promise<Store> }
+
 let hosts = 0
 
 /**
  * An engine over a memory store and a manual clock, with one secret, and helpers that send
- * requests exactly as a client would: to `handle`, or through the installed transport (the
- * same suites run both ways). For tests only.
+ * requests exactly as a client would: to `handle`, or through the installed transport; over
+ * the installed store (the same suites run every way). For tests only.
  */
 export async function createHarness(options: Partial<EngineOptions> = {}) {
-  const transport = (globalThis as { [TRANSPORT]?: Transport })[TRANSPORT]
+  const installed = globalThis as Installed
+  const transport = installed[TRANSPORT]
   const clock = createManualClock()
   const engine = createEngine({
-    store: createMemoryStore(),
+    store: installed[STORE] ? await installed[STORE]() : createMemoryStore(),
     clock,
     // Every harness gets its own host, so handlers of several harnesses never overlap.
     baseUrl: `https://api-${++hosts}.example.test`,
