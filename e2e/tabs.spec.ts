@@ -1,0 +1,45 @@
+import { expect, test, type WireResponse } from './fixtures'
+
+/** Two tabs of one configuration share one account through IndexedDB; neither serves stale state. */
+test('a second tab sees the data, time and rolls of the first', async ({
+  app,
+  wire,
+  account,
+  context,
+}) => {
+  const secret = await account.createSecret()
+  const set = await wire.call('keyv.set', {
+    token: secret.key,
+    query: 'key=shared&value=one',
+  })
+  expect(set.status).toBe(200)
+  const authorization = await wire.call('auth.create', {
+    token: secret.key,
+    accept: 'text/plain',
+    query: 'abilities=keyv.get&ttl=60',
+  })
+
+  const second = await context.newPage()
+  await second.goto(app.page.url())
+  await expect(second.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+  const call = (name: string, token: string, query = '') =>
+    second.evaluate(
+      async ({ url, token }): Promise<WireResponse> => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization: `bearer ${token}` },
+        })
+        return { status: response.status, headers: {}, body: await response.text() }
+      },
+      { url: `${app.config.baseUrl}/${name.replaceAll('.', '/')}?${query}`, token },
+    )
+
+  expect((await call('keyv.get', authorization.body, 'key=shared')).body).toBe('one')
+
+  await account.advance(61)
+  const expired = await call('keyv.get', authorization.body, 'key=shared')
+  expect([expired.status, expired.body]).toEqual([401, 'authorization is expired'])
+
+  await account.roll(secret.id)
+  expect((await call('core.ping', secret.key)).status).toBe(401)
+})
