@@ -234,6 +234,18 @@ describe('evaluation rules', () => {
     ])
   })
 
+  it('reads a procedure from the query string as JSON text', async () => {
+    const proc = JSON.stringify(['{}', ['()', 'type.string.reverse'], ['()', 'type.string.upcase']])
+    const response = await h.call('enum.map', {
+      contentType: 'application/json',
+      body: '["ab","cd"]',
+      query: { proc },
+    })
+    expect(response.json()).toEqual(['BA', 'DC'])
+    const words = await h.call('core.exec', { body: 'x', query: { proc: 'reverse' } })
+    expect(words.status).toBe(400)
+  })
+
   it('answers 404 for an unknown endpoint at any depth', async () => {
     const response = await h.tuples('core.exec', [
       ['$$', 'proc', ['{}', ['>>', 1], ['()', 'no.such.thing']]],

@@ -1,4 +1,5 @@
 import { InvalidError } from '../errors'
+import { assertJsonDepth } from './json-depth'
 import type { Args, CallNode, CallRequest, ComposeNode, Node, RefNode } from '../runtime/ast'
 import { literal } from '../runtime/ast'
 import type { Json } from '../store'
@@ -162,10 +163,25 @@ export function toTuples(node: Node): Json {
   }
 }
 
-/** A procedure as a composition: a `{}` as is, a `()` wrapped, a tuple tree sent as data parsed. */
+/**
+ * A procedure as a composition: a `{}` as is, a `()` wrapped, a tuple tree sent as data parsed
+ * (also as JSON text, as a query string carries it).
+ */
 export function asProcedure(node: Node): ComposeNode | undefined {
-  const tree = node.kind === 'literal' ? parseValue(node.value) : node
+  const tree = node.kind === 'literal' ? parseValue(fromText(node.value)) : node
   if (tree.kind === 'compose') return tree
   if (tree.kind === 'call') return { kind: 'compose', args: new Map(), calls: [tree] }
   return undefined
+}
+
+function fromText(value: Json): unknown {
+  if (typeof value !== 'string' || !value.trimStart().startsWith('[')) return value
+  try {
+    const parsed: unknown = JSON.parse(value)
+    assertJsonDepth(parsed)
+    return parsed
+  } catch (error) {
+    if (error instanceof InvalidError) throw error
+    return value
+  }
 }
