@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { createEngine } from '../engine'
 import { startWorker } from '../msw/browser'
 import { openIdbStore } from '../storage'
-import { App, StartupError } from './App'
+import { App, StartupError } from './app'
 import { databaseName, parseConfig } from './config'
 import { messageOf } from './format'
 

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SecretView } from '../../engine'
-import { AccountPanel } from './AccountPanel'
+import { AccountPanel } from './account-panel'
 
 const baseUrl = 'https://api.example.test'
 const now = Date.UTC(2030, 0, 1) / 1000

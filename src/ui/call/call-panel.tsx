@@ -1,10 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { secretsQuery } from '../account/queries'
-import { Field } from '../Field'
+import { Field } from '../field'
 import { messageOf } from '../format'
 import { sendCall, type CallRequest } from './api'
-import { CallResponse } from './CallResponse'
+import { CallResponse } from './call-response'
 
 const PASTE = 'paste'
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { messageOf } from '../format'
 import { createSecret } from './api'
-import { ClockControl } from './ClockControl'
+import { ClockControl } from './clock-control'
 import { secretsQuery, useAccountMutation } from './queries'
-import { SecretRow } from './SecretRow'
+import { SecretRow } from './secret-row'
 
 /** Account settings: the secrets that reach every endpoint, and the virtual clock. */
 export function AccountPanel({ baseUrl }: { baseUrl: string }) {

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
-import { AccountPanel } from './account/AccountPanel'
-import { CallPanel } from './call/CallPanel'
+import { AccountPanel } from './account/account-panel'
+import { CallPanel } from './call/call-panel'
 import type { PlaygroundConfig } from './config'
 
 /** The playground: the service's settings, its account and a way to call it. */
