@@ -26,6 +26,17 @@ describe('authentication', () => {
     expect([unknown.status, unknown.text]).toEqual([401, 'authorization is invalid'])
   })
 
+  it('treats a bearer scheme with no token as a missing token', async () => {
+    for (const authorization of ['bearer', 'Bearer   ', '  ']) {
+      const response = await h.call('core.ping', { token: null, headers: { authorization } })
+      expect([authorization, response.status, response.text]).toEqual([
+        authorization,
+        401,
+        'authorization is missing',
+      ])
+    }
+  })
+
   it('reads the bearer scheme case-insensitively', async () => {
     const upper = await h.call('core.ping', {
       token: null,

@@ -41,8 +41,9 @@ export async function authenticate(
   signer: Signer,
   now: number,
 ): Promise<Principal> {
-  if (header === null || header.trim() === '')
+  if (header === null || /^\s*(bearer\s*)?$/i.test(header)) {
     throw new UnauthorizedError('authorization is missing', 'missing')
+  }
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header)
   if (!match) {
     throw new UnauthorizedError("the authorization header must be `bearer <token>'", 'malformed')
