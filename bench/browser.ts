@@ -1,0 +1,103 @@
+/**
+ * Browser benchmarks: the built playground in Debian's Chromium, every call through MSW's
+ * service worker into the engine over real IndexedDB. Figures are ratios to a baseline taken
+ * in the same run: a `fetch` of a small static file from the preview server on 127.0.0.1.
+ */
+import { chromium } from '@playwright/test'
+import { build, preview } from 'vite'
+
+const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 200)
+const BASE = 'https://bench.example.test'
+
+await build({ logLevel: 'warn' })
+const server = await preview({ preview: { host: '127.0.0.1', port: 0 }, logLevel: 'warn' })
+const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+  ],
+})
+
+// tsx names functions with a `__name` helper that pages evaluating them do not have.
+const context = await browser.newContext()
+await context.addInitScript('globalThis.__name = (fn) => fn')
+
+try {
+  // The baseline page is on another origin (localhost), where no service worker runs.
+  const plain = await context.newPage()
+  const other = origin.replace('127.0.0.1', 'localhost')
+  await plain.goto(`${other}/index.html`)
+  const baselineMs = await plain.evaluate(async (calls) => {
+    const get = () => fetch('/index.html', { cache: 'no-store' }).then((r) => r.text())
+    for (let i = 0; i < 20; i++) await get()
+    const started = performance.now()
+    for (let i = 0; i < calls; i++) await get()
+    return (performance.now() - started) / calls
+  }, CALLS)
+
+  const page = await context.newPage()
+  await page.goto(`${origin}/?baseUrl=${encodeURIComponent(BASE)}`)
+  await page.locator('html[data-ready="true"]').waitFor({ state: 'attached', timeout: 30_000 })
+  const rows = await page.evaluate(
+    async ({ base, calls }) => {
+      const post = (path: string, token: string, body = '', type = 'text/plain') =>
+        fetch(`${base}/${path}`, {
+          method: 'POST',
+          headers: { authorization: `bearer ${token}`, 'content-type': type },
+          body,
+        }).then((response) => response.text())
+      const { key } = await (await fetch(`${base}/_account/secrets`, { method: 'POST' })).json()
+      const token = await post('auth/create?abilities=type,keyv,core', key)
+      const proc = JSON.stringify([
+        [
+          '$$',
+          'proc',
+          [
+            '{}',
+            ['>>', ['%%', 'foo']],
+            ['()', 'type.string.reverse'],
+            ['()', 'type.string.capitalize'],
+          ],
+        ],
+      ])
+      let n = 0
+      const cases: Array<[string, () => Promise<unknown>]> = [
+        ['core.ping, secret', () => post('core/ping', key)],
+        ['type.string.reverse, authorization', () => post('type/string/reverse', token, 'hello')],
+        [
+          'core.exec of a 2-call composition',
+          () => post('core/exec', key, proc, 'application/vnd.service+json'),
+        ],
+        ['keyv.set (an IndexedDB write)', () => post(`keyv/set?key=k${n++ % 100}&value=v`, key)],
+        ['keyv.get', () => post('keyv/get?key=k1', key)],
+      ]
+      const results: Array<[string, number]> = []
+      for (const [name, run] of cases) {
+        for (let i = 0; i < 20; i++) await run()
+        const started = performance.now()
+        for (let i = 0; i < calls; i++) await run()
+        results.push([name, (performance.now() - started) / calls])
+      }
+      return results
+    },
+    { base: BASE, calls: CALLS },
+  )
+  console.log(`Chromium, ${CALLS} sequential calls each, mean per call`)
+  console.log('ratio to baseline  ms/call  what')
+  const all: Array<[string, number]> = [
+    ['baseline: fetch index.html from 127.0.0.1, no worker', baselineMs],
+    ...rows,
+  ]
+  for (const [name, ms] of all) {
+    console.log(
+      `${(ms / baselineMs).toFixed(2).padStart(17)}  ${ms.toFixed(2).padStart(7)}  ${name}`,
+    )
+  }
+} finally {
+  await browser.close()
+  await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+}
