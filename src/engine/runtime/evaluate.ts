@@ -5,36 +5,12 @@ import { asProcedure } from '../wire/tuples'
 import { literal, type CallNode, type CallRequest, type ComposeNode, type Node } from './ast'
 import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
+import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
 export type Resolver = (name: string) => Promise<Endpoint | undefined>
-
-type Lazy = () => Promise<Input>
-
-/** Arguments in scope for `@@`: evaluated on first use, looked up through enclosing scopes. */
-class Scope {
-  private readonly cache = new Map<string, Promise<Input>>()
-
-  constructor(
-    private readonly entries: Map<string, Lazy>,
-    private readonly parent?: Scope,
-  ) {}
-
-  resolve(name: string): Promise<Input> | undefined {
-    const lazy = this.entries.get(name)
-    if (!lazy) return this.parent?.resolve(name)
-    let value = this.cache.get(name)
-    if (!value) {
-      value = lazy()
-      this.cache.set(name, value)
-    }
-    return value
-  }
-}
-
-const EMPTY = new Scope(new Map())
 
 /** Where evaluation stands: how deep, and whether calls run with the account's authority. */
 interface Frame {

@@ -1,0 +1,27 @@
+import type { Input } from './endpoint'
+
+export type Lazy = () => Promise<Input>
+
+/** Arguments in scope for `@@`: evaluated on first use, looked up through enclosing scopes. */
+export class Scope {
+  private readonly cache = new Map<string, Promise<Input>>()
+
+  constructor(
+    private readonly entries: Map<string, Lazy>,
+    private readonly parent?: Scope,
+  ) {}
+
+  resolve(name: string): Promise<Input> | undefined {
+    const lazy = this.entries.get(name)
+    if (!lazy) return this.parent?.resolve(name)
+    let value = this.cache.get(name)
+    if (!value) {
+      value = lazy()
+      this.cache.set(name, value)
+    }
+    return value
+  }
+}
+
+/** The scope with nothing in it: where stored procedures start. */
+export const EMPTY = new Scope(new Map())
