@@ -53,16 +53,16 @@ export function createEngine(options: EngineOptions): Engine {
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
   const control = createControlPlane(account, registry, serviceName)
-  const window = { start: -Infinity, count: 0 }
+  const rateWindow = { start: -Infinity, count: 0 }
 
   function rateLimit(): Record<string, string> {
     const { limit, windowSeconds, enforce } = limits.rateLimit
     const header = { 'x-rate-limit': `${limit};window=${windowSeconds}` }
     const now = nowSeconds(clock)
-    if (now - window.start >= windowSeconds) Object.assign(window, { start: now, count: 0 })
-    window.count++
-    if (enforce && window.count > limit) {
-      const retry = Math.max(1, Math.ceil(window.start + windowSeconds - now))
+    if (now - rateWindow.start >= windowSeconds) Object.assign(rateWindow, { start: now, count: 0 })
+    rateWindow.count++
+    if (enforce && rateWindow.count > limit) {
+      const retry = Math.max(1, Math.ceil(rateWindow.start + windowSeconds - now))
       throw new LimitedError(
         `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
         {

@@ -80,7 +80,7 @@ export class UnsupportedMediaError extends ServiceError {
   }
 }
 
-/** 429: too many calls in the rate-limit window. */
+/** 429: more calls than the rate limit allows. */
 export class LimitedError extends ServiceError {
   constructor(message: string, headers: Record<string, string>) {
     super(429, 'rate_limited', message, headers)

@@ -2,7 +2,7 @@ import type { Clock } from './clock'
 import type { Store } from './store'
 
 export interface RateLimit {
-  /** Calls allowed per window. */
+  /** Calls allowed in each window of `windowSeconds`. */
   limit: number
   windowSeconds: number
   /** When false the header is still sent, but no call is refused. */
