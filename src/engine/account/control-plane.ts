@@ -30,12 +30,12 @@ export function createControlPlane(account: Account, registry: Registry, service
     [
       'POST',
       /^clock$/,
-      async (body) => ({ now: await account.advanceClock(required(body, 'advance')) }),
+      async (body) => ({ now: await account.advanceClock(required(body, 'advance', 'number')) }),
     ],
     ['POST', /^reset$/, async () => (await account.reset(), { ok: true })],
     ['GET', /^export$/, () => account.exportSnapshot()],
     ['POST', /^import$/, async (body) => (await account.importSnapshot(body), { ok: true })],
-    ['POST', /^inspect$/, (body) => account.inspect(requiredString(body, 'token'))],
+    ['POST', /^inspect$/, (body) => account.inspect(required(body, 'token', 'string'))],
     ['GET', /^endpoints$/, async () => describeEndpoints(registry)],
   ]
 
@@ -72,17 +72,11 @@ function optional(body: Record<string, Json>, field: string, type: 'string' | 'n
   return value
 }
 
-function required(body: Record<string, Json>, field: string): number {
+function required(body: Record<string, Json>, field: string, type: 'string'): string
+function required(body: Record<string, Json>, field: string, type: 'number'): number
+function required(body: Record<string, Json>, field: string, type: 'string' | 'number') {
   const value = body[field]
-  if (typeof value !== 'number')
-    throw new InvalidError(`\`${field}' is required and must be a number`)
-  return value
-}
-
-function requiredString(body: Record<string, Json>, field: string): string {
-  const value = body[field]
-  if (typeof value !== 'string')
-    throw new InvalidError(`\`${field}' is required and must be a string`)
+  if (typeof value !== type) throw new InvalidError(`\`${field}' is required and must be a ${type}`)
   return value
 }
 

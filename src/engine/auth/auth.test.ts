@@ -165,6 +165,15 @@ describe('abilities', () => {
 })
 
 describe('insecure abilities', () => {
+  it('are read off the endpoints that are flagged insecure', () => {
+    expect([...h.engine.registry.insecure].sort()).toEqual([
+      'auth.create',
+      'service.create',
+      'service.delete',
+      'service.update',
+    ])
+  })
+
   it.each([
     ['auth.create'],
     ['auth'],

@@ -10,7 +10,7 @@ import { defineEndpoint, type Invocation } from '../runtime/endpoint'
  * secret. Insecure abilities (those covering an endpoint in `insecure`) need `insecure: true`.
  * 400 on malformed abilities, insecure abilities without `insecure`, or a bad expiry or ttl.
  */
-export function authPackage(insecure: readonly string[]) {
+export function authPackage(insecure: () => readonly string[]) {
   return [
     defineEndpoint({
       name: 'auth.create',
@@ -30,7 +30,7 @@ export function authPackage(insecure: readonly string[]) {
           )
         }
         const parsed = abilities.map(parseAbility)
-        const dangerous = parsed.filter((a) => insecure.some((name) => covers(a.name, name)))
+        const dangerous = parsed.filter((a) => insecure().some((name) => covers(a.name, name)))
         if (dangerous.length > 0 && call.args.insecure !== true) {
           const names = dangerous.map((a) => `\`${a.raw}'`).join(', ')
           throw new InvalidError(

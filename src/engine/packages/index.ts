@@ -18,22 +18,25 @@ export interface Registry {
 }
 
 export function createRegistry(serviceName: string): Registry {
-  const procs = procsPackage(serviceName)
-  const insecure = ['auth.create', ...procs.map((endpoint) => endpoint.name)]
   const endpoints = new Map<string, Endpoint>()
+  // The insecure list is read off the endpoints' own flags, once they all exist.
+  let insecure: readonly string[] = []
   const all = [
     ...corePackage,
     ...typePackage,
     ...enumPackage,
     ...keyvPackage,
-    ...authPackage(insecure),
-    ...procs,
+    ...authPackage(() => insecure),
+    ...procsPackage(serviceName),
   ]
   for (const endpoint of all) endpoints.set(endpoint.name, endpoint)
+  insecure = all.filter((endpoint) => endpoint.insecure).map((endpoint) => endpoint.name)
   return {
     get: (name) => endpoints.get(name),
     resolve: async (name, store) => endpoints.get(name) ?? storedProcedure(store, name),
     list: () => [...endpoints.values()],
-    insecure,
+    get insecure() {
+      return insecure
+    },
   }
 }
