@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test'
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const port = 4173
+// E2E_PORT lets several checkouts run their browser tests side by side.
+const port = Number(process.env.E2E_PORT ?? 4173)
 
 export default defineConfig({
   testDir: 'e2e',
