@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import { describe, expect, it, vi } from 'vitest'
+import type { Store } from '../engine/store'
 import { openDatabase } from './idb-open'
 import type { Migration } from './idb-schema'
 import { migrations } from './idb-schema'
@@ -8,7 +9,33 @@ import { openIdbStore } from './idb-store'
 import { describeStoreContract } from './store-contract'
 import { fill, setKeys } from './store-contract-fixtures'
 
-describeStoreContract('openIdbStore', () => openIdbStore('store', { indexedDB: new IDBFactory() }))
+const factories = new WeakMap<Store, IDBFactory>()
+
+/**
+ * fake-indexeddb's own bookkeeping: each database keeps the transactions it has not yet
+ * removed, finished or not. Read here only, to prove the store leaves none unfinished.
+ */
+interface FakeDatabases {
+  _databases: Map<string, { transactions: { _state: string }[] }>
+}
+
+describeStoreContract(
+  'openIdbStore',
+  async () => {
+    const indexedDB = new IDBFactory()
+    const store = await openIdbStore('store', { indexedDB })
+    factories.set(store, indexedDB)
+    return store
+  },
+  {
+    openTransactions(store) {
+      const factory = factories.get(store) as unknown as FakeDatabases
+      return [...factory._databases.values()]
+        .flatMap((db) => db.transactions)
+        .filter((tx) => tx._state !== 'finished').length
+    },
+  },
+)
 
 describe('openIdbStore', () => {
   it('keeps its data across reopening the same database', async () => {

@@ -1,8 +1,8 @@
-import type { IDBPDatabase } from 'idb'
+import type { IDBPDatabase, IDBPTransaction } from 'idb'
 import type { Json, ScanOptions, Store, StoreSnapshot } from '../engine/store'
 import { commitMutations } from './idb-commit'
 import { openDatabase } from './idb-open'
-import type { StoreDB } from './idb-schema'
+import type { StoreDB, StoreName } from './idb-schema'
 import { migrations, storeNames } from './idb-schema'
 import { compareSecrets, prefixEnd, scanLimit } from './key-order'
 
@@ -20,7 +20,24 @@ const maxCount = 0xffffffff
  * `[bucket, prefix]` up to `[bucket, prefixEnd(prefix)]`, or up to `[bucket, []]` (arrays sort
  * after strings) when the prefix has no end.
  */
-async function scan(db: IDBPDatabase<StoreDB>, bucket: string, options: ScanOptions) {
+type Read<T> = (tx: IDBPTransaction<StoreDB, StoreName[], 'readonly'>) => Promise<T>
+
+/**
+ * Runs `read` in a readonly transaction over `names` and answers once the transaction has
+ * finished, not merely once its request has: a transaction left to finish later piles up behind
+ * a busy caller (fake-indexeddb then rescans every unfinished one on each new transaction).
+ */
+async function readIn<T>(db: IDBPDatabase<StoreDB>, names: StoreName[], read: Read<T>): Promise<T> {
+  const tx = db.transaction(names, 'readonly')
+  const [value] = await Promise.all([read(tx), tx.done])
+  return value
+}
+
+async function scan(
+  db: IDBPDatabase<StoreDB>,
+  bucket: string,
+  options: ScanOptions,
+): Promise<string[]> {
   const { prefix, after } = options
   const count = scanLimit(options.limit)
   if (count === 0) return []
@@ -29,7 +46,9 @@ async function scan(db: IDBPDatabase<StoreDB>, bucket: string, options: ScanOpti
   const end = prefixEnd(prefix)
   if (end !== undefined && start >= end) return []
   const range = IDBKeyRange.bound([bucket, start], [bucket, end ?? []], afterOpen, true)
-  const keys = await db.getAllKeys('keyv', range, count > maxCount ? undefined : count)
+  const keys = await readIn(db, ['keyv'], (tx) =>
+    tx.objectStore('keyv').getAllKeys(range, count > maxCount ? undefined : count),
+  )
   return keys.map(([, key]) => key)
 }
 
@@ -71,13 +90,17 @@ export async function openIdbStore(name: string, options: IdbStoreOptions = {}):
   }
 
   return {
-    getMeta: async (key) => live().get('meta', key),
-    getSecret: async (id) => live().get('secrets', id),
-    listSecrets: async () => (await live().getAll('secrets')).sort(compareSecrets),
-    getKey: async (bucket, key) => (await live().get('keyv', [bucket, key]))?.value,
+    getMeta: async (key) => readIn(live(), ['meta'], (tx) => tx.objectStore('meta').get(key)),
+    getSecret: async (id) => readIn(live(), ['secrets'], (tx) => tx.objectStore('secrets').get(id)),
+    listSecrets: async () =>
+      (await readIn(live(), ['secrets'], (tx) => tx.objectStore('secrets').getAll())).sort(
+        compareSecrets,
+      ),
+    getKey: async (bucket, key) =>
+      (await readIn(live(), ['keyv'], (tx) => tx.objectStore('keyv').get([bucket, key])))?.value,
     scanKeys: async (bucket, options) => scan(live(), bucket, options),
-    getProc: async (name) => live().get('procs', name),
-    listProcs: async () => live().getAll('procs'),
+    getProc: async (name) => readIn(live(), ['procs'], (tx) => tx.objectStore('procs').get(name)),
+    listProcs: async () => readIn(live(), ['procs'], (tx) => tx.objectStore('procs').getAll()),
     // Not awaited first, so the transaction is created in call order.
     commit: async (mutations) => commitMutations(live(), mutations),
     snapshot: async () => snapshot(live()),

@@ -3,13 +3,23 @@ import type { Store } from '../engine/store'
 import { commitContract } from './store-contract-commit'
 import type { ContractContext } from './store-contract-fixtures'
 import { keyvContract } from './store-contract-keyv'
+import { loadContract, type OpenTransactions } from './store-contract-load'
 import { recordContract } from './store-contract-records'
+
+export interface ContractOptions {
+  /** How to count a store's unfinished transactions, for implementations that have them. */
+  openTransactions?: OpenTransactions
+}
 
 /**
  * Registers the `Store` contract suite for one implementation. `makeStore` must return a new,
  * empty store each time, independent of every other; the suite closes what it opens.
  */
-export function describeStoreContract(name: string, makeStore: () => Promise<Store>): void {
+export function describeStoreContract(
+  name: string,
+  makeStore: () => Promise<Store>,
+  options: ContractOptions = {},
+): void {
   describe(`${name} meets the Store contract`, () => {
     let opened: Store[] = []
     let current: Store | undefined
@@ -40,5 +50,7 @@ export function describeStoreContract(name: string, makeStore: () => Promise<Sto
     describe('meta, secrets and procedures', () => recordContract(context))
     describe('keys', () => keyvContract(context))
     describe('commits, snapshots and lifecycle', () => commitContract(context))
+    describe('under load, through the engine', () =>
+      loadContract(context, options.openTransactions))
   })
 }
