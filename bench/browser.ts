@@ -5,6 +5,7 @@
  */
 import { chromium } from '@playwright/test'
 import { build, preview } from 'vite'
+import { printRatios } from './lib'
 
 const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 200)
 const BASE = 'https://bench.example.test'
@@ -50,7 +51,13 @@ try {
           headers: { authorization: `bearer ${token}`, 'content-type': type },
           body,
         }).then((response) => response.text())
-      const { key } = await (await fetch(`${base}/_account/secrets`, { method: 'POST' })).json()
+      const { key } = await (
+        await fetch(`${base}/_account/secrets`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).json()
       const token = await post('auth/create?abilities=type,keyv,core', key)
       const proc = JSON.stringify([
         [
@@ -86,17 +93,10 @@ try {
     },
     { base: BASE, calls: CALLS },
   )
-  console.log(`Chromium, ${CALLS} sequential calls each, mean per call`)
-  console.log('ratio to baseline  ms/call  what')
-  const all: Array<[string, number]> = [
+  printRatios(`Chromium, ${CALLS} sequential calls each, mean per call`, 'ms/call', [
     ['baseline: fetch index.html from 127.0.0.1, no worker', baselineMs],
     ...rows,
-  ]
-  for (const [name, ms] of all) {
-    console.log(
-      `${(ms / baselineMs).toFixed(2).padStart(17)}  ${ms.toFixed(2).padStart(7)}  ${name}`,
-    )
-  }
+  ])
 } finally {
   await browser.close()
   await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
