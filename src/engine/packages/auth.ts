@@ -1,4 +1,4 @@
-import { covers, parseAbility } from '../auth/abilities'
+import { covers, MAX_ABILITIES_LENGTH, parseAbility } from '../auth/abilities'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
 import { nowSeconds } from '../clock'
@@ -27,6 +27,14 @@ export function authPackage(insecure: () => readonly string[]) {
         if (abilities.length === 0) {
           throw new InvalidError(
             "invalid argument `abilities' for `auth.create' (must name at least one ability)",
+          )
+        }
+        // A token travels in a header: keep it well under what HTTP servers accept there.
+        if (
+          abilities.reduce((total, ability) => total + ability.length, 0) > MAX_ABILITIES_LENGTH
+        ) {
+          throw new InvalidError(
+            `invalid argument \`abilities' for \`auth.create' (at most ${MAX_ABILITIES_LENGTH} characters in all)`,
           )
         }
         const parsed = abilities.map(parseAbility)
