@@ -1,5 +1,6 @@
 import { fromBase64Url, randomBytes, toBase64Url } from '../auth/bytes'
 import { identify, type TokenDetails } from '../auth/credentials'
+import { secretsChanged } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
@@ -138,7 +139,7 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
           `invalid snapshot: meta.${CLOCK_OFFSET} must be milliseconds from 0 to ${MAX_CLOCK_ADVANCE * 1000}`,
         )
       }
-      await store.commit([{ op: 'restore', snapshot }])
+      await store.commit([{ op: 'restore', snapshot }, secretsChanged()])
       cached = undefined
       await syncClock()
     },
