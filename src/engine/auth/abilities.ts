@@ -1,4 +1,5 @@
 import { InvalidError } from '../errors'
+import { LIB } from '../packages/procs'
 
 /**
  * Abilities name a package or an endpoint by whole dotted segments (`type` grants
@@ -75,9 +76,14 @@ export function parseAbility(raw: string): Ability {
   return ability
 }
 
-/** Whether the ability named `grant` reaches the endpoint or package named `name`. */
+/**
+ * Whether the ability named `grant` reaches the endpoint or package named `name`. Below `lib`
+ * an ability names one stored procedure: `lib.foo` never reaches `lib.foo.admin`, which is
+ * another procedure, not a part of `lib.foo`; only `lib` reaches them all.
+ */
 export function covers(grant: string, name: string): boolean {
-  return name === grant || name.startsWith(`${grant}.`)
+  if (name === grant) return true
+  return name.startsWith(`${grant}.`) && !grant.startsWith(`${LIB}.`)
 }
 
 /** Whether one of `abilities` reaches `endpoint`, ignoring limits. */

@@ -61,10 +61,17 @@ export function authPackage(insecure: () => readonly string[]) {
   ]
 }
 
-/** The earlier of `expiry` and creation plus `ttl`; `null` when neither is given. */
+/**
+ * The earliest of `expiry`, creation plus `ttl` and, when an authorization mints it, that
+ * authorization's own expiry (a child never outlives its parent); `null` when none applies.
+ */
 function expiresAt(call: Invocation, now: number): number | null {
   const { expiry, ttl } = call.args as { expiry?: number; ttl?: number }
+  const { principal } = call.ctx
   const moments: number[] = []
+  if (principal.kind === 'authorization' && principal.expiresAt !== null) {
+    moments.push(principal.expiresAt)
+  }
   if (expiry !== undefined) {
     if (!(expiry > now)) {
       throw new InvalidError(
