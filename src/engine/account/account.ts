@@ -5,6 +5,7 @@ import { createSigner, type Signer } from '../auth/signer'
 import { nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
 import type { Store } from '../store'
+import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
 import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
 
@@ -139,7 +140,7 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
           `invalid snapshot: meta.${CLOCK_OFFSET} must be milliseconds from 0 to ${MAX_CLOCK_ADVANCE * 1000}`,
         )
       }
-      await store.commit([{ op: 'restore', snapshot }, secretsChanged()])
+      await store.commit([{ op: 'restore', snapshot }, secretsChanged(), usageRecord(snapshot)])
       cached = undefined
       await syncClock()
     },
