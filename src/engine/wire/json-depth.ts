@@ -14,7 +14,7 @@ export function assertJsonDepth(value: unknown, limit = MAX_JSON_DEPTH, what = '
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!
     if (typeof current === 'number' && !Number.isFinite(current)) {
-      throw new InvalidError(`${what} holds a number too large to represent`, 'number_overflow')
+      throw new InvalidError(`${what} holds a number out of range`, 'number_overflow')
     }
     if (current === null || typeof current !== 'object') continue
     if (depth > limit) {
