@@ -190,7 +190,7 @@ export class Evaluation {
       passThrough: async () => {
         const passed = new Map<string, Input>()
         for (const [arg, given] of node.args) {
-          if (arg in declared) continue
+          if (Object.hasOwn(declared, arg)) continue
           const value = await this.value(given, scope, name, frame)
           if (value !== NONE) passed.set(arg, value)
         }
