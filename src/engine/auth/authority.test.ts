@@ -76,3 +76,51 @@ describe('an authorization minted by an authorization', () => {
     expect((await inspect(timed)).details.expiresAt).toBe(h.clock.now() / 1000 + 10)
   })
 })
+
+describe('code that arrives in arguments', () => {
+  const stolen = ['{}', ['()', 'keyv.get', ['>>', 'secret']]]
+
+  beforeEach(async () => {
+    await h.call('keyv.set', { body: 'secret', query: { value: 'the payroll' } })
+    await store('runner', ['{}', ['()', 'core.exec', ['$$', 'proc', ['@@', 'code']]]])
+    await store('inputs', ['{}', ['()', 'core.exec', ['>>', ['@@', 'code']]]])
+    await store('reader', ['{}', ['()', 'keyv.get', ['>>', 'secret']]])
+  })
+
+  it("runs with the caller's authority inside a stored procedure, never the account's", async () => {
+    const token = await h.authorize({ abilities: ['lib.runner', 'lib.inputs'] })
+    for (const name of ['lib.runner', 'lib.inputs']) {
+      const response = await h.tuples(name, [['$$', 'code', ['%%', stolen]]], {
+        token,
+        accept: 'text/plain',
+      })
+      expect([name, response.status, response.text]).toEqual([
+        name,
+        401,
+        "authorization does not have the ability to access service `keyv.get'",
+      ])
+      const asText = await h.call(name, {
+        token,
+        query: { code: JSON.stringify(stolen) },
+        contentType: h.vnd,
+        body: '[]',
+      })
+      expect([name, asText.status]).toEqual([name, 401])
+    }
+  })
+
+  it('runs when the caller holds the abilities it uses', async () => {
+    const token = await h.authorize({ abilities: ['lib.runner', 'keyv.get'] })
+    const response = await h.tuples('lib.runner', [['$$', 'code', ['%%', stolen]]], {
+      token,
+      accept: 'text/plain',
+    })
+    expect([response.status, response.text]).toEqual([200, 'the payroll'])
+  })
+
+  it("leaves a stored procedure's own calls with the account's authority", async () => {
+    const token = await h.authorize({ abilities: ['lib.reader'] })
+    const response = await h.call('lib.reader', { token })
+    expect([response.status, response.text]).toEqual([200, 'the payroll'])
+  })
+})

@@ -154,7 +154,10 @@ export class Evaluation {
         'not_a_proc',
       )
     }
-    return this.compose(node, input, scope, site, deeper(frame), args)
+    // Code that arrives as data (a reference's value, a tuple tree given as input) is the
+    // caller's, whoever runs it: it runs with the caller's authority, never a procedure's.
+    const authority = resolved.kind === 'literal' ? { ...frame, elevated: false } : frame
+    return this.compose(node, input, scope, site, deeper(authority), args)
   }
 
   private async call(node: CallNode, piped: Input, scope: Scope, frame: Frame): Promise<Input> {
