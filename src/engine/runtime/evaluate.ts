@@ -30,7 +30,10 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'>,
+    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'> & {
+      /** Counts one endpoint call against the rate limit; throws past it. */
+      countCall?: () => void
+    },
     private readonly resolveEndpoint: Resolver,
   ) {
     this.deadline = ctx.clock.now() + ctx.settings.limits.timeLimitMs
@@ -165,6 +168,7 @@ export class Evaluation {
     const { name } = node
     const endpoint = await this.resolveEndpoint(name)
     if (!endpoint) throw new UndefinedError(`undefined ${this.ctx.settings.serviceName} \`${name}'`)
+    this.ctx.countCall?.()
     if (!frame.elevated) this.authorize(name)
 
     const input =
