@@ -7,6 +7,7 @@ import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
+import { yieldWhenDue } from './turns'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
@@ -169,6 +170,7 @@ export class Evaluation {
     const endpoint = await this.resolveEndpoint(name)
     if (!endpoint) throw new UndefinedError(`undefined ${this.ctx.settings.serviceName} \`${name}'`)
     this.ctx.countCall?.()
+    await yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (!frame.elevated) this.authorize(name)
 
     const input =
