@@ -1,5 +1,6 @@
 import { createAccount, type Account } from './account/account'
 import { createControlPlane } from './account/control-plane'
+import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'
 import { MethodError, UndefinedError } from './errors'
@@ -72,7 +73,9 @@ export function createEngine(options: EngineOptions): Engine {
     const format = requestFormat(request.headers.get('content-type'), serviceName)
     const parsed = parseCall(body, format, new URL(request.url).searchParams)
     const name = path.split('/').join('.')
-    const overlay = createOverlay(store)
+    const overlay = createOverlay(store, (writes) =>
+      commitWithUsage(store, writes, limits.maxAccountBytes),
+    )
     const evaluation = new Evaluation(
       {
         settings,
