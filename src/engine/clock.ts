@@ -21,6 +21,7 @@ export function createSystemClock(offset = 0): Clock {
     now: () => Date.now() + skew,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
     advance(ms) {
+      if (!Number.isFinite(ms)) throw new RangeError(`cannot advance a clock by ${ms} ms`)
       skew += ms
     },
     get offset() {
@@ -43,6 +44,7 @@ export function createManualClock(start = Date.UTC(2030, 0, 1)): Clock {
       time += Math.max(0, ms)
     },
     advance(ms) {
+      if (!Number.isFinite(ms)) throw new RangeError(`cannot advance a clock by ${ms} ms`)
       time += ms
       skew += ms
     },

@@ -1,12 +1,14 @@
 import { createAccount, type Account } from './account/account'
 import { createControlPlane } from './account/control-plane'
+import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'
-import { LimitedError, MethodError, UndefinedError } from './errors'
+import { MethodError, UndefinedError } from './errors'
 import { createRegistry, type Registry } from './packages'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
 import { createOverlay } from './runtime/overlay'
+import { createRateWindow } from './rate-window'
 import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
@@ -53,26 +55,7 @@ export function createEngine(options: EngineOptions): Engine {
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
   const control = createControlPlane(account, registry, serviceName)
-  const rateWindow = { start: -Infinity, count: 0 }
-
-  function rateLimit(): Record<string, string> {
-    const { limit, windowSeconds, enforce } = limits.rateLimit
-    const header = { 'x-rate-limit': `${limit};window=${windowSeconds}` }
-    const now = nowSeconds(clock)
-    if (now - rateWindow.start >= windowSeconds) Object.assign(rateWindow, { start: now, count: 0 })
-    rateWindow.count++
-    if (enforce && rateWindow.count > limit) {
-      const retry = Math.max(1, Math.ceil(rateWindow.start + windowSeconds - now))
-      throw new LimitedError(
-        `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
-        {
-          ...header,
-          'retry-after': String(retry),
-        },
-      )
-    }
-    return header
-  }
+  const rate = createRateWindow(() => limits.rateLimit, clock)
 
   async function call(request: Request, path: string, reply: Format): Promise<Response> {
     if (request.method !== 'POST') throw new MethodError('POST')
@@ -85,11 +68,14 @@ export function createEngine(options: EngineOptions): Engine {
       signer,
       nowSeconds(clock),
     )
-    const headers = rateLimit()
+    rate.check()
+    const headers = rate.header()
     const format = requestFormat(request.headers.get('content-type'), serviceName)
     const parsed = parseCall(body, format, new URL(request.url).searchParams)
     const name = path.split('/').join('.')
-    const overlay = createOverlay(store)
+    const overlay = createOverlay(store, (writes) =>
+      commitWithUsage(store, writes, limits.maxAccountBytes),
+    )
     const evaluation = new Evaluation(
       {
         settings,
@@ -98,6 +84,7 @@ export function createEngine(options: EngineOptions): Engine {
         signer,
         principal,
         setHeader: (key, value) => (headers[key] = value),
+        countCall: () => rate.count(),
       },
       (endpoint) => registry.resolve(endpoint, overlay),
     )

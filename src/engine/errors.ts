@@ -66,10 +66,10 @@ export class ConflictError extends ServiceError {
   }
 }
 
-/** 413: the body is larger than the limit. */
+/** 413: the body, or a value to be stored, is larger than the limit. */
 export class TooLargeError extends ServiceError {
-  constructor(limit: number) {
-    super(413, 'too_large', `request size exceeded the allowed ${limit} bytes`)
+  constructor(limit: number, message = `request size exceeded the allowed ${limit} bytes`) {
+    super(413, 'too_large', message)
   }
 }
 

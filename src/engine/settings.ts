@@ -21,6 +21,13 @@ export interface Limits {
   /** How large (as JSON, roughly) any value a call produces may grow. */
   maxValueBytes: number
   rateLimit: RateLimit
+  /**
+   * Real milliseconds an evaluation runs before it yields to the event loop, so one heavy
+   * request cannot starve the others; `Infinity` never yields.
+   */
+  sliceMs: number
+  /** Bytes of keys, values and stored procedures the account may hold, measured as JSON. */
+  maxAccountBytes: number
 }
 
 export interface EngineSettings {
@@ -40,6 +47,8 @@ export const defaultLimits: Limits = {
   maxCalls: 10000,
   maxValueBytes: 8 * 1024 * 1024,
   rateLimit: { limit: 20, windowSeconds: 60, enforce: false },
+  sliceMs: 10,
+  maxAccountBytes: 64 * 1024 * 1024,
 }
 
 export const DEFAULT_SERVICE_NAME = 'service'

@@ -77,6 +77,37 @@ describe('the control plane', () => {
     expect((await h.control('clock', { advance: 'soon' })).status).toBe(400)
   })
 
+  it('keeps the clock within 100 years of real time, whatever it is asked', async () => {
+    const before = (await h.control('clock')).body as { now: number }
+    const token = await h.authorize({ abilities: ['core'], ttl: 60 })
+    for (const advance of [1e306, 1e20, 100 * 365 * 24 * 3600 + 1]) {
+      const refused = await h.control('clock', { advance })
+      expect(refused.status).toBe(400)
+      expect((refused.body as { error: { message: string } }).error.message).toMatch(
+        /more than 3153600000 seconds \(about 100 years\) ahead of real time/,
+      )
+    }
+    expect((await h.control('clock')).body).toEqual(before)
+    expect((await h.call('core.ping', { token })).text).toBe('true')
+    const longest = await h.control('clock', { advance: 100 * 365 * 24 * 3600 })
+    expect(longest.status).toBe(200)
+    expect((await h.control('clock', { advance: 1 })).status).toBe(400)
+    expect((await h.authorize({ abilities: ['core'], ttl: 60 })).length).toBeGreaterThan(0)
+  })
+
+  it('ignores a clock offset stored out of bounds, and reset restores the clock', async () => {
+    const before = (await h.control('clock')).body as { now: number }
+    for (const value of [Number.POSITIVE_INFINITY, Number.NaN, -5000, 1e300]) {
+      await h.engine.settings.store.commit([{ op: 'putMeta', key: 'clockOffset', value }])
+      const clock = (await h.control('clock')).body as { now: number }
+      expect(clock.now).toBe(before.now)
+      expect((await h.call('core.ping')).text).toBe('true')
+    }
+    expect((await h.control('reset', {})).status).toBe(200)
+    expect((await h.control('clock')).body).toEqual(before)
+    expect((await h.control('clock', { advance: 10 })).body).toEqual({ now: before.now + 10 })
+  })
+
   it('refuses unknown routes, wrong methods and malformed bodies clearly', async () => {
     expect((await h.control('nothing')).status).toBe(404)
     const method = await h.control('clock', undefined, 'DELETE')
@@ -163,6 +194,22 @@ describe('reset, export and import', () => {
     expect((await other.control('import', exported)).status).toBe(200)
     expect((await other.call('keyv.get', { token, body: 'k' })).text).toBe('{"deep":[1,"two"]}')
     expect((await other.call('core.ping', { token: h.secret.key })).text).toBe('true')
+  })
+
+  it('refuses a snapshot whose clock offset is out of bounds', async () => {
+    const exported = (await h.control('export')).body as { meta: Record<string, unknown> }
+    for (const clockOffset of [1e306, -1, 'soon']) {
+      const response = await h.control('import', {
+        ...exported,
+        meta: { ...exported.meta, clockOffset },
+      })
+      expect(response.status).toBe(400)
+      expect(JSON.stringify(response.body)).toMatch(/clockOffset/)
+    }
+    const fine = { ...exported, meta: { ...exported.meta, clockOffset: 3600_000 } }
+    const before = (await h.control('clock')).body as { now: number }
+    expect((await h.control('import', fine)).status).toBe(200)
+    expect(((await h.control('clock')).body as { now: number }).now).toBe(before.now + 3600)
   })
 
   it('refuses a malformed snapshot and keeps what was stored', async () => {

@@ -1,14 +1,23 @@
 import { fromBase64Url, randomBytes, toBase64Url } from '../auth/bytes'
 import { identify, type TokenDetails } from '../auth/credentials'
+import { secretsChanged } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
 import type { Store } from '../store'
+import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
 import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
 
 const SIGNING_KEY = 'signingKey'
 const CLOCK_OFFSET = 'clockOffset'
+
+/** The virtual clock stays within this many seconds ahead of real time (about 100 years). */
+export const MAX_CLOCK_ADVANCE = 100 * 365 * 24 * 3600
+
+/** A stored clock offset (milliseconds) the clock may take: finite, 0 or more, in bounds. */
+const isClockOffset = (value: unknown): value is number =>
+  typeof value === 'number' && value >= 0 && value <= MAX_CLOCK_ADVANCE * 1000
 
 /** What the playground may learn about a token it holds. */
 export interface TokenReport {
@@ -61,7 +70,8 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
     const stored = await store.getMeta(CLOCK_OFFSET)
     // Time only moves forward: another tab may have advanced it, and the clock itself may
     // have been advanced directly (tests do) without the store knowing.
-    if (typeof stored === 'number' && stored > clock.offset) clock.advance(stored - clock.offset)
+    // An offset out of bounds (written before bounds were kept) is ignored, never followed.
+    if (isClockOffset(stored) && stored > clock.offset) clock.advance(stored - clock.offset)
   }
 
   const now = async () => {
@@ -89,6 +99,12 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       }
       await syncClock()
       const offset = clock.offset + seconds * 1000
+      if (!isClockOffset(offset)) {
+        const left = Math.max(0, Math.floor(MAX_CLOCK_ADVANCE - clock.offset / 1000))
+        throw new InvalidError(
+          `\`advance' would move the clock more than ${MAX_CLOCK_ADVANCE} seconds (about 100 years) ahead of real time; at most ${left} more`,
+        )
+      }
       await store.commit([{ op: 'putMeta', key: CLOCK_OFFSET, value: offset }])
       clock.advance(seconds * 1000)
       return nowSeconds(clock)
@@ -118,7 +134,13 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       ) {
         throw new InvalidError('invalid snapshot: meta.signingKey is malformed')
       }
-      await store.commit([{ op: 'restore', snapshot }])
+      const offset = snapshot.meta[CLOCK_OFFSET]
+      if (offset !== undefined && !isClockOffset(offset)) {
+        throw new InvalidError(
+          `invalid snapshot: meta.${CLOCK_OFFSET} must be milliseconds from 0 to ${MAX_CLOCK_ADVANCE * 1000}`,
+        )
+      }
+      await store.commit([{ op: 'restore', snapshot }, secretsChanged(), usageRecord(snapshot)])
       cached = undefined
       await syncClock()
     },

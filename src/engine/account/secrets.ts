@@ -1,5 +1,6 @@
 import { isAlive } from '../auth/credentials'
 import { randomBytes, toBase64Url } from '../auth/bytes'
+import { findSecret, secretsChanged } from '../auth/secret-index'
 import { ConflictError, InvalidError, UndefinedError } from '../errors'
 import { StoreConflictError, type SecretRecord, type Store } from '../store'
 
@@ -37,10 +38,10 @@ function newSecret(now: number, key?: string): SecretRecord {
 
 export async function createSecret(store: Store, now: number, key?: string): Promise<SecretView> {
   const secret = newSecret(now, key)
-  if (key !== undefined && (await store.listSecrets()).some((other) => other.key === key)) {
+  if (key !== undefined && (await findSecret(store, key))) {
     throw new ConflictError('the account already has that secret key')
   }
-  await store.commit([{ op: 'putSecret', secret }])
+  await store.commit([{ op: 'putSecret', secret }, secretsChanged()])
   return viewSecret(secret, now)
 }
 
@@ -82,6 +83,7 @@ export async function rollSecret(
       await store.commit([
         expect,
         { op: 'putSecret', secret: replacement },
+        secretsChanged(),
         { op: 'putSecret', secret: { ...old, expiresAt, rolledTo: replacement.id } },
       ])
       return viewSecret(replacement, now)

@@ -1,6 +1,7 @@
 import { InvalidError } from '../errors'
 import { isObject } from '../runtime/types'
 import type { Json, StoreSnapshot } from '../store'
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../wire/json-depth'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'
 export const SNAPSHOT_VERSION = 1
@@ -53,6 +54,14 @@ export function readSnapshot(value: unknown): StoreSnapshot {
       for (const [field, check] of Object.entries(shape)) {
         if (!(field in item) || !check(item[field]))
           throw fail(`${list}[${index}].${field} is missing or malformed`)
+      }
+      if (list !== 'secrets') {
+        const value = item[list === 'keyv' ? 'value' : 'proc']
+        assertJsonDepth(
+          value,
+          MAX_JSON_DEPTH,
+          `invalid snapshot: ${list}[${index}].${list === 'keyv' ? 'value' : 'proc'}`,
+        )
       }
     })
   }

@@ -1,4 +1,5 @@
 import { InvalidError } from '../errors'
+import { LIB } from '../packages/procs'
 
 /**
  * Abilities name a package or an endpoint by whole dotted segments (`type` grants
@@ -21,10 +22,18 @@ export interface KeyvTarget {
 }
 
 export const NAME_PATTERN = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/
+/** The longest ability, limits included, and the most text all of a token's abilities take. */
+export const MAX_ABILITY_LENGTH = 256
+export const MAX_ABILITIES_LENGTH = 4096
 const LIMITS = ['bucket', 'prefix'] as const
 
 /** Parses one ability; a malformed one is a 400 that quotes it. */
 export function parseAbility(raw: string): Ability {
+  if (raw.length > MAX_ABILITY_LENGTH) {
+    throw new InvalidError(
+      `invalid ability ${JSON.stringify(raw.slice(0, 32))}…: longer than ${MAX_ABILITY_LENGTH} characters`,
+    )
+  }
   const mark = raw.indexOf('?')
   const name = mark === -1 ? raw : raw.slice(0, mark)
   if (!NAME_PATTERN.test(name)) {
@@ -40,6 +49,11 @@ export function parseAbility(raw: string): Ability {
     )
   }
   const params = new URLSearchParams(raw.slice(mark + 1))
+  if (params.size === 0) {
+    throw new InvalidError(
+      `invalid ability ${JSON.stringify(raw)}: a \`?' must be followed by limits, such as \`keyv?bucket=users'`,
+    )
+  }
   for (const key of new Set(params.keys())) {
     if (!(LIMITS as readonly string[]).includes(key)) {
       throw new InvalidError(
@@ -52,14 +66,24 @@ export function parseAbility(raw: string): Ability {
         `invalid ability ${JSON.stringify(raw)}: limit \`${key}' is given more than once`,
       )
     }
+    if (values[0] === '') {
+      throw new InvalidError(
+        `invalid ability ${JSON.stringify(raw)}: limit \`${key}' needs a value`,
+      )
+    }
     ability[key as (typeof LIMITS)[number]] = values[0]
   }
   return ability
 }
 
-/** Whether the ability named `grant` reaches the endpoint or package named `name`. */
+/**
+ * Whether the ability named `grant` reaches the endpoint or package named `name`. Below `lib`
+ * an ability names one stored procedure: `lib.foo` never reaches `lib.foo.admin`, which is
+ * another procedure, not a part of `lib.foo`; only `lib` reaches them all.
+ */
 export function covers(grant: string, name: string): boolean {
-  return name === grant || name.startsWith(`${grant}.`)
+  if (name === grant) return true
+  return name.startsWith(`${grant}.`) && !grant.startsWith(`${LIB}.`)
 }
 
 /** Whether one of `abilities` reaches `endpoint`, ignoring limits. */

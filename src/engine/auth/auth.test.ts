@@ -132,12 +132,37 @@ describe('abilities', () => {
     ['type.'],
     ['type?bucket=a'],
     ['keyv?color=red'],
+    ['keyv?'],
+    ['keyv?bucket'],
+    ['keyv.get?bucket=&prefix=a'],
+    ['keyv?prefix='],
   ])('refuse the malformed ability %j with a 400', async (ability) => {
     const response = await h.tuples('auth.create', [['$$', 'abilities', [ability]]])
     expect(response.status).toBe(400)
     expect((response.json() as [[string, { message: string }]])[0][1].message).toContain(
       JSON.stringify(ability),
     )
+  })
+
+  it('refuse an ability longer than 256 characters, or more than 4096 characters in all', async () => {
+    const long = await h.tuples('auth.create', [['$$', 'abilities', [`type.${'a'.repeat(252)}`]]], {
+      accept: 'text/plain',
+    })
+    expect([long.status, long.text]).toEqual([
+      400,
+      'invalid ability "type.aaaaaaaaaaaaaaaaaaaaaaaaaaa"…: longer than 256 characters',
+    ])
+    const longest = `type.${'a'.repeat(250)}`
+    expect(await h.authorize({ abilities: [longest] })).toContain('.')
+    const many = Array.from({ length: 17 }, () => longest)
+    const all = await h.tuples('auth.create', [['$$', 'abilities', many]], { accept: 'text/plain' })
+    expect([all.status, all.text]).toEqual([
+      400,
+      "invalid argument `abilities' for `auth.create' (at most 4096 characters in all)",
+    ])
+    const token = await h.authorize({ abilities: many.slice(0, 16) })
+    expect(token.length).toBeLessThan(8192)
+    expect((await h.call('core.ping', { token })).status).toBe(401)
   })
 
   it('refuse an empty list and a list that is not of strings', async () => {

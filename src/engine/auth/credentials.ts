@@ -2,7 +2,7 @@ import { UnauthorizedError } from '../errors'
 import type { Principal } from '../runtime/endpoint'
 import type { SecretRecord, Store } from '../store'
 import { parseAbility } from './abilities'
-import { timingSafeEqual, utf8 } from './bytes'
+import { findSecret } from './secret-index'
 import type { Signer } from './signer'
 
 /** What a presented token turned out to be. */
@@ -61,12 +61,7 @@ export async function identify(
   now: number,
 ): Promise<Identity> {
   if (token.includes('.')) return identifyAuthorization(token, store, signer, now)
-  const presented = utf8(token)
-  let found: SecretRecord | undefined
-  // Every secret is compared, matched or not, so timing tells nothing about which or where.
-  for (const secret of await store.listSecrets()) {
-    if (timingSafeEqual(presented, utf8(secret.key)) && !found) found = secret
-  }
+  const found = await findSecret(store, token)
   if (!found) return { state: 'invalid', reason: 'unknown_token' }
   const details: TokenDetails = {
     kind: 'secret',

@@ -1,4 +1,4 @@
-import { covers, parseAbility } from '../auth/abilities'
+import { covers, MAX_ABILITIES_LENGTH, parseAbility } from '../auth/abilities'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
 import { nowSeconds } from '../clock'
@@ -29,6 +29,14 @@ export function authPackage(insecure: () => readonly string[]) {
             "invalid argument `abilities' for `auth.create' (must name at least one ability)",
           )
         }
+        // A token travels in a header: keep it well under what HTTP servers accept there.
+        if (
+          abilities.reduce((total, ability) => total + ability.length, 0) > MAX_ABILITIES_LENGTH
+        ) {
+          throw new InvalidError(
+            `invalid argument \`abilities' for \`auth.create' (at most ${MAX_ABILITIES_LENGTH} characters in all)`,
+          )
+        }
         const parsed = abilities.map(parseAbility)
         const dangerous = parsed.filter((a) => insecure().some((name) => covers(a.name, name)))
         if (dangerous.length > 0 && call.args.insecure !== true) {
@@ -53,10 +61,17 @@ export function authPackage(insecure: () => readonly string[]) {
   ]
 }
 
-/** The earlier of `expiry` and creation plus `ttl`; `null` when neither is given. */
+/**
+ * The earliest of `expiry`, creation plus `ttl` and, when an authorization mints it, that
+ * authorization's own expiry (a child never outlives its parent); `null` when none applies.
+ */
 function expiresAt(call: Invocation, now: number): number | null {
   const { expiry, ttl } = call.args as { expiry?: number; ttl?: number }
+  const { principal } = call.ctx
   const moments: number[] = []
+  if (principal.kind === 'authorization' && principal.expiresAt !== null) {
+    moments.push(principal.expiresAt)
+  }
   if (expiry !== undefined) {
     if (!(expiry > now)) {
       throw new InvalidError(

@@ -30,8 +30,8 @@ export const corePackage = [
         throw new InvalidError("`core.exec' runs a procedure: give it as `proc' or as the input")
       }
       // A tuple tree that arrived as data runs; a value already evaluated is the result.
-      const tree = asProcedure(literal(input))
-      return tree ? orNull(await ctx.runProc(tree, NONE, passed)) : input
+      const tree = literal(input)
+      return asProcedure(tree) ? orNull(await ctx.runProc(tree, NONE, passed)) : input
     },
   }),
   defineEndpoint({

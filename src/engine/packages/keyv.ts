@@ -1,12 +1,15 @@
 import type { KeyvTarget } from '../auth/abilities'
 import { isAlive } from '../auth/credentials'
 import { nowSeconds } from '../clock'
-import { InvalidError } from '../errors'
+import { InvalidError, TooLargeError } from '../errors'
 import { defineEndpoint, NONE, type Invocation } from '../runtime/endpoint'
+import { measure } from '../runtime/size'
 import type { Json } from '../store'
 
 export const DEFAULT_BUCKET = 'default'
 export const MAX_KEY_LENGTH = 1024
+/** The largest value `keyv.set` stores, measured as JSON. */
+export const MAX_STORED_VALUE_BYTES = 1024 * 1024
 const MAX_PAGE = 1000
 
 const bucketArg = { type: 'string', default: DEFAULT_BUCKET, doc: 'the bucket' } as const
@@ -67,7 +70,14 @@ export const keyvPackage = [
     target: keyTarget,
     async run(call) {
       const { bucket, key } = keyTarget(call)
-      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value: call.args.value as Json }])
+      const value = call.args.value as Json
+      if (measure(value, MAX_STORED_VALUE_BYTES, new WeakMap()) > MAX_STORED_VALUE_BYTES) {
+        throw new TooLargeError(
+          MAX_STORED_VALUE_BYTES,
+          `the value for key \`${key}' is larger than the allowed ${MAX_STORED_VALUE_BYTES} bytes`,
+        )
+      }
+      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value }])
       return true
     },
   }),

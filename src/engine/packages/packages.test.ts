@@ -87,6 +87,31 @@ describe('keyv', () => {
     expect(await result('keyv.get', 'k')).toEqual([200, ['<<', null]])
   })
 
+  it('stores values up to 1 MiB, and refuses a larger one with 413, naming the limit', async () => {
+    const grown = (appends: number) => [
+      '{}',
+      ['>>', ['@@', 's']],
+      ...Array.from({ length: appends }, () => [
+        '()',
+        'type.string.append',
+        ['$$', 'value', ['@@', 's']],
+      ]),
+    ]
+    const s = 'x'.repeat(100_000)
+    expect(await result('keyv.set', 'k', { s, value: grown(11) })).toEqual([
+      413,
+      ['!!', { message: "the value for key `k' is larger than the allowed 1048576 bytes" }],
+    ])
+    expect(await result('keyv.get', 'k')).toEqual([200, ['<<', null]])
+    expect(await result('keyv.set', 'k', { s, value: grown(9) })).toEqual([200, ['<<', true]])
+    const stored = await h.call('type.string.length', {
+      contentType: h.vnd,
+      body: JSON.stringify([['>>', ['()', 'keyv.get', ['>>', 'k']]]]),
+      accept: 'text/plain',
+    })
+    expect(stored.text).toBe('1000000')
+  })
+
   it('stores integer keys as strings', async () => {
     await result('keyv.set', 42, { value: 'answer' })
     expect(await result('keyv.get', '42')).toEqual([200, ['<<', 'answer']])

@@ -66,7 +66,13 @@ export const typePackage = [
     summary: 'Adds `value` to the input number.',
     input: { type: 'number', required: true },
     args: { value: { type: 'number', required: true, doc: 'the number to add' } },
-    run: ({ input, args }) => (input as number) + (args.value as number),
+    run: ({ input, args }) => {
+      const sum = (input as number) + (args.value as number)
+      if (!Number.isFinite(sum)) {
+        throw new InvalidError("the output of `type.number.add' holds a number out of range")
+      }
+      return sum
+    },
   }),
   defineEndpoint({
     name: 'type.array.flatten',

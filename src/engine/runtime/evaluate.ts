@@ -7,6 +7,7 @@ import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
+import { yieldWhenDue } from './turns'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
@@ -30,7 +31,10 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'>,
+    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'> & {
+      /** Counts one endpoint call against the rate limit; throws past it. */
+      countCall?: () => void
+    },
     private readonly resolveEndpoint: Resolver,
   ) {
     this.deadline = ctx.clock.now() + ctx.settings.limits.timeLimitMs
@@ -154,7 +158,10 @@ export class Evaluation {
         'not_a_proc',
       )
     }
-    return this.compose(node, input, scope, site, deeper(frame), args)
+    // Code that arrives as data (a reference's value, a tuple tree given as input) is the
+    // caller's, whoever runs it: it runs with the caller's authority, never a procedure's.
+    const authority = resolved.kind === 'literal' ? { ...frame, elevated: false } : frame
+    return this.compose(node, input, scope, site, deeper(authority), args)
   }
 
   private async call(node: CallNode, piped: Input, scope: Scope, frame: Frame): Promise<Input> {
@@ -162,6 +169,8 @@ export class Evaluation {
     const { name } = node
     const endpoint = await this.resolveEndpoint(name)
     if (!endpoint) throw new UndefinedError(`undefined ${this.ctx.settings.serviceName} \`${name}'`)
+    this.ctx.countCall?.()
+    await yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (!frame.elevated) this.authorize(name)
 
     const input =
@@ -190,7 +199,7 @@ export class Evaluation {
       passThrough: async () => {
         const passed = new Map<string, Input>()
         for (const [arg, given] of node.args) {
-          if (arg in declared) continue
+          if (Object.hasOwn(declared, arg)) continue
           const value = await this.value(given, scope, name, frame)
           if (value !== NONE) passed.set(arg, value)
         }

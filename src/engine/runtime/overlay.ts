@@ -11,8 +11,13 @@ type Pending<T> = { value: T } | null
 /**
  * Buffers the writes of one request over `store`. Reads see the request's own writes first,
  * scans included; a failed request is simply never flushed, so it leaves nothing behind.
+ * `flush` hands the writes to `commit` (the store's own, unless told otherwise).
  */
-export function createOverlay(store: Store): Overlay {
+export function createOverlay(
+  store: Store,
+  commit: (mutations: readonly Mutation[]) => Promise<void> = (mutations) =>
+    store.commit(mutations),
+): Overlay {
   const keys = new Map<string, Map<string, Pending<Json>>>()
   const procs = new Map<string, Pending<ProcRecord>>()
   const log: Mutation[] = []
@@ -78,7 +83,7 @@ export function createOverlay(store: Store): Overlay {
       log.push(...mutations)
     },
     async flush() {
-      if (log.length > 0) await store.commit(log)
+      if (log.length > 0) await commit(log)
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { Json } from '../store'
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../wire/json-depth'
 
 /**
  * Declared types of inputs and arguments, and the one coercion every value goes through.
@@ -19,6 +20,8 @@ export const REFERENCE_TYPES: readonly TypeName[] = [
   'object',
 ]
 
+const DECIMAL = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
+
 export const NOT_COERCIBLE: unique symbol = Symbol('not coercible')
 
 /** `value` as `type`, or `NOT_COERCIBLE`. */
@@ -31,7 +34,8 @@ export function coerce(value: Json, type: TypeName): Json | typeof NOT_COERCIBLE
       return typeof value === 'string' ? value : NOT_COERCIBLE
     case 'number':
       if (typeof value === 'number') return value
-      if (typeof value === 'string' && value.trim() !== '') {
+      // Decimal notation only: `Number` would also read "0x10" as 16 and "0b1" as 1.
+      if (typeof value === 'string' && DECIMAL.test(value)) {
         const number = Number(value)
         if (Number.isFinite(number)) return number
       }
@@ -67,16 +71,14 @@ export function isObject(value: unknown): value is { [key: string]: Json } {
 
 function parsedFromText(value: Json, opener: '[' | '{'): Json | undefined {
   if (typeof value !== 'string' || !value.trim().startsWith(opener)) return undefined
+  let parsed: Json
   try {
-    const parsed = JSON.parse(value) as Json
-    return opener === '['
-      ? Array.isArray(parsed)
-        ? parsed
-        : undefined
-      : isObject(parsed)
-        ? parsed
-        : undefined
+    parsed = JSON.parse(value) as Json
   } catch {
     return undefined
   }
+  // Text parses into values as deep as it likes: hold them to the limit bodies have.
+  assertJsonDepth(parsed, MAX_JSON_DEPTH, 'the value')
+  if (opener === '[') return Array.isArray(parsed) ? parsed : undefined
+  return isObject(parsed) ? parsed : undefined
 }

@@ -67,4 +67,26 @@ describe('application/vnd.<service>+msgpack', () => {
     const date = await send('core.echo', encode([['>>', new Date(0)]]), 'text/plain')
     expect(date.status).toBe(400)
   })
+
+  it('reads an array of 125,000 elements', async () => {
+    const many = new Array(125_000).fill(1)
+    const response = await send('core.echo', encode([['>>', many]]))
+    expect(response.status).toBe(200)
+    expect((decode(response.bytes) as [[string, number[]]])[0][1]).toHaveLength(125_000)
+  })
+
+  it('refuses strings that are not valid UTF-8, as values and as map keys', async () => {
+    const echo = (...tail: number[]) => new Uint8Array([0x91, 0x92, 0xa2, 0x3e, 0x3e, ...tail])
+    const message = 'the MessagePack body holds a string that is not valid UTF-8'
+    for (const body of [
+      echo(0xa2, 0xff, 0xfe),
+      echo(0xd9, 40, ...new Array(39).fill(0x61), 0xc3),
+      echo(0x81, 0xa2, 0xff, 0xfe, 0x01),
+    ]) {
+      const response = await send('core.echo', body, 'text/plain')
+      expect([response.status, new TextDecoder().decode(response.bytes)]).toEqual([400, message])
+    }
+    const valid = await send('core.echo', encode([['>>', { é: 'ü\u{1F600}' }]]))
+    expect(decode(valid.bytes)).toEqual([['<<', { é: 'ü\u{1F600}' }]])
+  })
 })

@@ -1,0 +1,27 @@
+/**
+ * Fair turns on the event loop. Calls over a memory store never leave the microtask queue, so
+ * a CPU-heavy request would hold the loop until it ends. `yieldWhenDue` measures how long
+ * evaluations (all of them together) have run since the loop last had a turn, and once that
+ * passes the slice, waits for a macrotask so that I/O and timers get in.
+ */
+
+type Schedule = (run: () => void) => void
+
+// Node's setImmediate runs right after pending I/O; elsewhere a zero timeout does the same.
+const { setImmediate: immediate } = globalThis as { setImmediate?: Schedule }
+const nextTurn: Schedule = immediate ?? ((run) => setTimeout(run, 0))
+
+/** When the current run of microtasks began; `undefined` once the loop has had a turn. */
+let runStarted: number | undefined
+
+/** Waits for the event loop's next turn when evaluations have run `sliceMs` without one. */
+export async function yieldWhenDue(sliceMs: number): Promise<void> {
+  const now = performance.now()
+  if (runStarted === undefined) {
+    runStarted = now
+    nextTurn(() => (runStarted = undefined))
+    return
+  }
+  if (now - runStarted < sliceMs) return
+  await new Promise<void>((resolve) => nextTurn(resolve))
+}
