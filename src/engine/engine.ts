@@ -87,6 +87,7 @@ export function createEngine(options: EngineOptions): Engine {
         countCall: () => rate.count(),
       },
       (endpoint) => registry.resolve(endpoint, overlay),
+      (endpoint) => registry.neighbours(endpoint),
     )
     const result = await evaluation.run(name, parsed)
     await overlay.flush()

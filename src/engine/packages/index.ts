@@ -15,6 +15,12 @@ export interface Registry {
   list(): Endpoint[]
   /** Endpoints whose abilities need `insecure: true`. */
   insecure: readonly string[]
+  /**
+   * What the package of `name` holds (`type.string.missing` → the endpoints and packages right
+   * under `type.string`), in order; for a package's own name, what it holds (`type` → `type.*`);
+   * none when no built-in lives under that package.
+   */
+  neighbours(name: string): string[]
 }
 
 export function createRegistry(serviceName: string): Registry {
@@ -35,6 +41,18 @@ export function createRegistry(serviceName: string): Registry {
     get: (name) => endpoints.get(name),
     resolve: async (name, store) => endpoints.get(name) ?? storedProcedure(store, name),
     list: () => [...endpoints.values()],
+    neighbours(name) {
+      const holds = (pkg: string) => [...endpoints.keys()].some((n) => n.startsWith(`${pkg}.`))
+      const parent = holds(name) ? name : name.slice(0, Math.max(0, name.lastIndexOf('.')))
+      if (parent === '') return []
+      const below = new Set<string>()
+      for (const known of endpoints.keys()) {
+        if (!known.startsWith(`${parent}.`)) continue
+        const next = known.slice(parent.length + 1).split('.')[0]!
+        below.add(`${parent}.${next}`)
+      }
+      return [...below].sort()
+    },
     get insecure() {
       return insecure
     },

@@ -7,6 +7,8 @@ export type Node = LiteralNode | RefNode | ComposeNode | CallNode
 export interface LiteralNode {
   kind: 'literal'
   value: Json
+  /** The value arrived as text (a query string): a declared type may read it, `"1"` as `1`. */
+  text?: true
 }
 
 /** `["@@", name, { default, type }]`: an argument in scope. */
@@ -14,7 +16,8 @@ export interface RefNode {
   kind: 'ref'
   name: string
   default?: Node
-  type?: string
+  /** A value like any other (`"integer"`, `["%%", "integer"]`, a call...), read as a type name. */
+  type?: Node
 }
 
 /** `["{}", ...]`: optional input, arguments, then calls piped one into the next. */
@@ -43,4 +46,9 @@ export interface CallRequest {
 
 export function literal(value: Json): LiteralNode {
   return { kind: 'literal', value }
+}
+
+/** A literal that arrived as text, which declared types may read (`"1"` as an integer). */
+export function textLiteral(value: string): LiteralNode {
+  return { kind: 'literal', value, text: true }
 }

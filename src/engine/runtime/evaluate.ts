@@ -8,10 +8,13 @@ import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
 import { yieldWhenDue } from './turns'
-import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
+import { coerce, isObject, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
 export type Resolver = (name: string) => Promise<Endpoint | undefined>
+
+/** The names beside an undefined one, to suggest in its 404 (none when its package is unknown). */
+export type Neighbours = (name: string) => string[]
 
 /** Where evaluation stands: how deep, and whether calls run with the account's authority. */
 interface Frame {
@@ -36,6 +39,7 @@ export class Evaluation {
       countCall?: () => void
     },
     private readonly resolveEndpoint: Resolver,
+    private readonly neighbours: Neighbours = () => [],
   ) {
     this.deadline = ctx.clock.now() + ctx.settings.limits.timeLimitMs
   }
@@ -88,13 +92,22 @@ export class Evaluation {
     return new Scope(entries, parent)
   }
 
-  /** Evaluates a value position: literal, reference, composition or call. */
-  private async value(node: Node, scope: Scope, site: string, frame: Frame): Promise<Input> {
+  /**
+   * Evaluates a value position: literal, reference, composition or call. A composition with no
+   * input of its own receives `piped`, the value flowing into the call it feeds.
+   */
+  private async value(
+    node: Node,
+    scope: Scope,
+    site: string,
+    frame: Frame,
+    piped: Input = NONE,
+  ): Promise<Input> {
     switch (node.kind) {
       case 'literal':
         return node.value
       case 'compose':
-        return this.compose(node, NONE, scope, site, deeper(frame))
+        return this.compose(node, piped, scope, site, deeper(frame))
       case 'call':
         return this.call(node, NONE, scope, deeper(frame))
       case 'ref': {
@@ -104,19 +117,21 @@ export class Evaluation {
           value = await this.value(node.default, scope, site, deeper(frame))
         }
         if (node.type === undefined || value === NONE) return value
-        if (!REFERENCE_TYPES.includes(node.type as TypeName)) {
+        const type = await this.value(node.type, scope, site, deeper(frame))
+        if (typeof type !== 'string' || !REFERENCE_TYPES.includes(type as TypeName)) {
           throw new InvalidError(
-            `reference \`${node.name}' names an unknown type \`${node.type}'; use one of ${REFERENCE_TYPES.join(', ')}`,
+            `reference \`${node.name}' names an unknown type ${typeof type === 'string' ? `\`${type}'` : JSON.stringify(asJson(type))}; use one of ${REFERENCE_TYPES.join(', ')}`,
           )
         }
-        return coerced(value, node.type as TypeName, node.name, site)
+        return coerced(value, type as TypeName, node.name, site)
       }
     }
   }
 
   /**
-   * Runs a composition: its own input (or the one piped in), its arguments in a new scope
-   * (those in `given` win over its own), then its calls in order, each fed the last output.
+   * Runs a composition: its arguments in a new scope (those in `given` win over its own), its
+   * own input evaluated in that scope (or the one piped in), then its calls in order, each fed
+   * the last output.
    */
   private async compose(
     node: ComposeNode,
@@ -127,12 +142,12 @@ export class Evaluation {
     given?: Map<string, Input>,
   ): Promise<Input> {
     this.step(frame)
-    let current =
-      node.input !== undefined ? await this.value(node.input, scope, site, frame) : piped
     const inner = this.scopeOf(node.args, scope, site, frame)
     const scoped = given?.size
       ? new Scope(new Map([...given].map(([name, value]) => [name, async () => value])), inner)
       : inner
+    let current =
+      node.input !== undefined ? await this.value(node.input, scoped, site, frame, piped) : piped
     for (const call of node.calls) current = await this.call(call, current, scoped, deeper(frame))
     return current
   }
@@ -168,13 +183,19 @@ export class Evaluation {
     this.step(frame)
     const { name } = node
     const endpoint = await this.resolveEndpoint(name)
-    if (!endpoint) throw new UndefinedError(`undefined ${this.ctx.settings.serviceName} \`${name}'`)
+    if (!endpoint) throw this.undefined(name)
     this.ctx.countCall?.()
     await yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (!frame.elevated) this.authorize(name)
 
-    const input =
-      node.input !== undefined ? await this.value(node.input, scope, name, frame) : piped
+    // The order of checks: the endpoint exists, an ability covers it, the input's type, then
+    // each argument (required, then its type).
+    const input = this.accepted(
+      endpoint,
+      node.input !== undefined ? await this.value(node.input, scope, name, frame, piped) : piped,
+    )
+    // An endpoint that takes no input reads the members of an object input as arguments.
+    const members = !endpoint.input && isObject(input) ? input : undefined
     const declared = endpoint.args ?? {}
     const args: Record<string, Json> = {}
     const procs: Record<string, Node> = {}
@@ -182,18 +203,24 @@ export class Evaluation {
       const given = node.args.get(arg)
       if (spec.type === 'proc') {
         if (given) procs[arg] = given
+        else if (members && Object.hasOwn(members, arg)) procs[arg] = literal(members[arg]!)
         else if (spec.required) throw required(arg, name)
         continue
       }
-      const value = given ? await this.value(given, scope, name, frame) : NONE
-      if (value !== NONE) args[arg] = coerced(value, spec.type, arg, name)
+      let value = given ? await this.value(given, scope, name, frame, input) : NONE
+      let fromText = given?.kind === 'literal' && given.text === true
+      if (value === NONE && members && Object.hasOwn(members, arg)) {
+        value = members[arg]!
+        fromText = false
+      }
+      if (value !== NONE) args[arg] = coerced(value, spec.type, arg, name, fromText)
       else if (spec.default !== undefined) args[arg] = spec.default
       else if (spec.required) throw required(arg, name)
     }
 
     const invocation: Invocation = {
       name,
-      input: this.accepted(endpoint, input),
+      input,
       args,
       procs,
       passThrough: async () => {
@@ -247,6 +274,14 @@ export class Evaluation {
     return value
   }
 
+  /** The 404 for `name`, suggesting what its package holds when the package is known. */
+  private undefined(name: string): UndefinedError {
+    const message = `undefined ${this.ctx.settings.serviceName} \`${name}'`
+    const near = this.neighbours(name)
+    if (near.length === 0) return new UndefinedError(message)
+    return new UndefinedError(`${message}; try one of: ${near.map((n) => `\`${n}'`).join(', ')}`)
+  }
+
   private authorize(name: string): void {
     const { principal } = this.ctx
     if (principal.kind === 'authorization' && !reaches(principal.abilities, name)) {
@@ -275,8 +310,8 @@ function required(arg: string, site: string): InvalidError {
   return new InvalidError(`invalid argument \`${arg}' for \`${site}' (is required)`, 'required')
 }
 
-function coerced(value: Json, type: TypeName, arg: string, site: string): Json {
-  const result = coerce(value, type)
+function coerced(value: Json, type: TypeName, arg: string, site: string, fromText = true): Json {
+  const result = coerce(value, type, fromText)
   if (result === NOT_COERCIBLE) {
     throw new InvalidError(
       `invalid argument \`${arg}' for \`${site}' (given value could not be coerced into the defined type)`,

@@ -3,8 +3,8 @@ import { assertJsonDepth, MAX_JSON_DEPTH } from '../wire/json-depth'
 
 /**
  * Declared types of inputs and arguments, and the one coercion every value goes through.
- * Query strings and text bodies are text, so text coerces into every other type; nothing
- * else is converted.
+ * Query strings and text bodies are text, so text coerces into every other type; a value that
+ * arrived as data (a JSON or MessagePack value) keeps its type, strictly.
  */
 export type TypeName =
   'any' | 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'strings' | 'proc'
@@ -24,8 +24,20 @@ const DECIMAL = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/
 
 export const NOT_COERCIBLE: unique symbol = Symbol('not coercible')
 
-/** `value` as `type`, or `NOT_COERCIBLE`. */
-export function coerce(value: Json, type: TypeName): Json | typeof NOT_COERCIBLE {
+/**
+ * `value` as `type`, or `NOT_COERCIBLE`. Text is read into the type (`"1"` as an integer) only
+ * when `fromText`: the value arrived as text, or a reference's `type` asks for the reading.
+ */
+export function coerce(value: Json, type: TypeName, fromText = true): Json | typeof NOT_COERCIBLE {
+  if (
+    !fromText &&
+    typeof value === 'string' &&
+    type !== 'string' &&
+    type !== 'any' &&
+    type !== 'proc'
+  ) {
+    return NOT_COERCIBLE
+  }
   switch (type) {
     case 'any':
     case 'proc':

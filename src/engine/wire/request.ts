@@ -1,6 +1,6 @@
 import { InvalidError } from '../errors'
 import type { Args, CallRequest } from '../runtime/ast'
-import { literal } from '../runtime/ast'
+import { literal, textLiteral } from '../runtime/ast'
 import type { Json } from '../store'
 import { decodeText, parseJson } from './body'
 import type { Format } from './formats'
@@ -23,7 +23,7 @@ function parseBody(body: Uint8Array, format: Format): CallRequest {
     return body.length === 0 ? { args: new Map() } : parseTupleBody(decodeMsgpack(body))
   const text = decodeText(body)
   if (format === 'text')
-    return text === '' ? { args: new Map() } : { input: literal(text), args: new Map() }
+    return text === '' ? { args: new Map() } : { input: textLiteral(text), args: new Map() }
   if (text.trim() === '') return { args: new Map() }
   const value = parseJson(text)
   assertJsonDepth(value)
@@ -43,6 +43,6 @@ function mergeQuery(args: Args, query: URLSearchParams): void {
         `argument \`${name}' is given both in the query string and in the body`,
       )
     }
-    args.set(name, literal(values[0]!))
+    args.set(name, textLiteral(values[0]!))
   }
 }

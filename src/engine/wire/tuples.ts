@@ -127,12 +127,8 @@ function parseRef(tuple: unknown[]): RefNode {
   }
   for (const [key, value] of Object.entries(options)) {
     if (key === 'default') node.default = parseValue(value)
-    else if (key === 'type') {
-      if (typeof value !== 'string') {
-        throw new InvalidError(`the type of reference \`${name}' must be a type name`)
-      }
-      node.type = value
-    } else {
+    else if (key === 'type') node.type = parseValue(value)
+    else {
       throw new InvalidError(
         `reference \`${name}' has an unknown option \`${key}'; use default or type`,
       )
@@ -153,7 +149,11 @@ export function toTuples(node: Node): Json {
     case 'ref': {
       const options: { [key: string]: Json } = {}
       if (node.default) options.default = toTuples(node.default)
-      if (node.type) options.type = node.type
+      if (node.type) {
+        const { type } = node
+        options.type =
+          type.kind === 'literal' && typeof type.value === 'string' ? type.value : toTuples(type)
+      }
       return Object.keys(options).length ? ['@@', node.name, options] : ['@@', node.name]
     }
     case 'compose':

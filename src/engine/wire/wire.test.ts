@@ -179,8 +179,11 @@ describe('responses', () => {
 describe('routing', () => {
   it('answers 404 for an empty path, a package, or an unknown name', async () => {
     expect((await h.call('')).text).toBe("undefined service `'")
-    const pkg = await h.call('type.string')
-    expect([pkg.status, pkg.text]).toEqual([404, "undefined service `type.string'"])
+    const pkg = await h.call('type')
+    expect(pkg.status).toBe(404)
+    expect(pkg.text).toMatch(/^undefined service `type'; try one of: `type\.array', /)
+    const unknown = await h.call('foo.bar.baz')
+    expect([unknown.status, unknown.text]).toEqual([404, "undefined service `foo.bar.baz'"])
   })
 
   it('answers 405 with allow: POST to other methods', async () => {
