@@ -6,6 +6,7 @@
 import { createEngine } from '../src/engine'
 import { listen } from '../src/node'
 import { createMemoryStore } from '../src/storage'
+import { median } from './lib'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const HEAVY = 4
@@ -60,7 +61,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
-const median = (values: number[]) => percentile(values, 50)
 
 async function measure(label: string, sliceMs: number, load: boolean) {
   const engine = createEngine({
