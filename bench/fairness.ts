@@ -6,6 +6,7 @@
 import { createEngine } from '../src/engine'
 import { listen } from '../src/node'
 import { createMemoryStore } from '../src/storage'
+import { median } from './lib'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const HEAVY = 4
@@ -27,7 +28,7 @@ interface Round {
 }
 
 async function round(url: string, key: string, load: boolean): Promise<Round> {
-  const post = (path: string, body?: string) =>
+  const send = (path: string, body?: string) =>
     fetch(`${url}/${path}`, {
       method: 'POST',
       headers: { authorization: `bearer ${key}`, 'content-type': 'application/vnd.service+json' },
@@ -37,6 +38,14 @@ async function round(url: string, key: string, load: boolean): Promise<Round> {
       if (response.status !== 200)
         throw new Error(`${path}: ${response.status} ${text.slice(0, 200)}`)
       return text
+    })
+  // A server that held its event loop for seconds closes idle keep-alive sockets as soon as it
+  // wakes, under a request the client just sent on one: send that request again (the latency
+  // measured still runs from the first attempt).
+  const post = (path: string, body?: string) =>
+    send(path, body).catch((error: unknown) => {
+      if (error instanceof TypeError && error.message === 'fetch failed') return send(path, body)
+      throw error
     })
   const started = performance.now()
   let done = !load
@@ -60,7 +69,6 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
-const median = (values: number[]) => percentile(values, 50)
 
 async function measure(label: string, sliceMs: number, load: boolean) {
   const engine = createEngine({
