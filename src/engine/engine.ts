@@ -54,7 +54,7 @@ export function createEngine(options: EngineOptions): Engine {
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
-  const control = createControlPlane(account, registry, serviceName)
+  const control = createControlPlane(account, registry, serviceName, limits.maxBodyBytes)
   const rate = createRateWindow(() => limits.rateLimit, clock)
 
   async function call(request: Request, path: string, reply: Format): Promise<Response> {
@@ -98,7 +98,9 @@ export function createEngine(options: EngineOptions): Engine {
     const url = new URL(request.url)
     const path = relativePath(url.pathname, basePath)
     if (path !== undefined && (path === '_account' || path.startsWith('_account/'))) {
-      if (request.method === 'OPTIONS') return preflight('GET, POST')
+      // No CORS preflight is granted: another origin may not use the control plane.
+      if (request.method === 'OPTIONS')
+        return new Response(null, { status: 204, headers: { allow: 'GET, POST' } })
       return control(request, path.slice('_account/'.length))
     }
     // Errors answer in the request's family too, even when its body can't be read.

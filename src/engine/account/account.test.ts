@@ -113,7 +113,11 @@ describe('the control plane', () => {
     const method = await h.control('clock', undefined, 'DELETE')
     expect(method.status).toBe(405)
     const response = await h.send(
-      new Request(`${h.baseUrl}/_account/secrets`, { method: 'POST', body: '{oops' }),
+      new Request(`${h.baseUrl}/_account/secrets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{oops',
+      }),
     )
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({
@@ -225,5 +229,26 @@ describe('reset, export and import', () => {
       expect((await h.control('import', bad)).status).toBe(400)
     }
     expect((await h.call('keyv.get', { body: 'k' })).text).toBe('1')
+  })
+
+  it('refuses on import what the API refuses, naming the field', async () => {
+    const exported = (await h.control('export')).body as {
+      secrets: Array<Record<string, unknown>>
+      procs: unknown[]
+    }
+    const badKey = { ...exported, secrets: [{ ...exported.secrets[0], key: 'a' }] }
+    expect(await h.control('import', badKey)).toEqual({
+      status: 400,
+      body: { error: { message: 'invalid snapshot: secrets[0].key is missing or malformed' } },
+    })
+    const badProc = {
+      ...exported,
+      procs: [{ name: 'not a name', proc: ['{}'], createdAt: 1, updatedAt: 1 }],
+    }
+    expect(await h.control('import', badProc)).toEqual({
+      status: 400,
+      body: { error: { message: 'invalid snapshot: procs[0].name is missing or malformed' } },
+    })
+    expect((await h.call('core.ping')).text).toBe('true')
   })
 })

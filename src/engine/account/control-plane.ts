@@ -1,4 +1,4 @@
-import { InvalidError, MethodError, UndefinedError } from '../errors'
+import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
@@ -6,18 +6,28 @@ import { decodeText, parseJson, readBody } from '../wire/body'
 import { errorResponse, resultResponse } from '../wire/response'
 import type { Account } from './account'
 
-const CONTROL_BODY_LIMIT = 64 * 1024 * 1024
+/** An import carries the whole account; every other control-plane body is small. */
+const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
 type Route = (body: Record<string, Json>, params: string[]) => Promise<unknown>
 
 /**
- * The account control plane under `<baseUrl>/_account/`: JSON in, JSON out, no bearer token.
+ * The account control plane under `<baseUrl>/_account/`: JSON in, JSON out. It answers no
+ * other origin (no CORS headers), and a POST must say `content-type: application/json`, which
+ * a page on another origin cannot send without a preflight that is refused: no web page the
+ * user visits can read the secrets or wipe the account. Over HTTP, `serve` also asks for its
+ * control token.
  *
  * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
  * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
  * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
  */
-export function createControlPlane(account: Account, registry: Registry, serviceName: string) {
+export function createControlPlane(
+  account: Account,
+  registry: Registry,
+  serviceName: string,
+  maxBodyBytes: number,
+) {
   const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
     ['GET', /^secrets$/, () => account.listSecrets()],
     ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
@@ -47,16 +57,31 @@ export function createControlPlane(account: Account, registry: Registry, service
       if (!found) throw new MethodError(matching.map(([method]) => method).join(', '))
       const [, pattern, route] = found
       const params = pattern.exec(path)!.slice(1).map(decodeSegment)
-      const body = request.method === 'GET' ? {} : await readJsonObject(request)
-      return resultResponse((await route(body, params)) as Json, 'json', serviceName)
+      const limit = path === 'import' ? IMPORT_BODY_LIMIT : maxBodyBytes
+      const body = request.method === 'GET' ? {} : await readJsonObject(request, limit)
+      return sameOrigin(resultResponse((await route(body, params)) as Json, 'json', serviceName))
     } catch (error) {
-      return errorResponse(error, 'json', serviceName)
+      return sameOrigin(errorResponse(error, 'json', serviceName))
     }
   }
 }
 
-async function readJsonObject(request: Request): Promise<Record<string, Json>> {
-  const text = decodeText(await readBody(request, CONTROL_BODY_LIMIT))
+/** Takes off the headers that would let another origin read the answer. */
+function sameOrigin(response: Response): Response {
+  for (const name of [...response.headers.keys()]) {
+    if (name.startsWith('access-control-')) response.headers.delete(name)
+  }
+  return response
+}
+
+async function readJsonObject(request: Request, limit: number): Promise<Record<string, Json>> {
+  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
+  if (type !== 'application/json') {
+    throw new UnsupportedMediaError(
+      `the account control plane reads JSON: send the body with content-type: application/json${type ? `, not ${type}` : ''}`,
+    )
+  }
+  const text = decodeText(await readBody(request, limit))
   if (text.trim() === '') return {}
   const value = parseJson(text)
   if (!isObject(value)) throw new InvalidError('the body must be a JSON object')

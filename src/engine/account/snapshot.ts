@@ -1,7 +1,9 @@
 import { InvalidError } from '../errors'
 import { isObject } from '../runtime/types'
 import type { Json, StoreSnapshot } from '../store'
+import { PROC_NAME } from '../packages/procs'
 import { assertJsonDepth, MAX_JSON_DEPTH } from '../wire/json-depth'
+import { SECRET_KEY_PATTERN } from './secrets'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'
 export const SNAPSHOT_VERSION = 1
@@ -22,17 +24,22 @@ const orNull =
   (v) =>
     v === null || check(v)
 const anything: Check = () => true
+const matching =
+  (pattern: RegExp): Check =>
+  (v) =>
+    typeof v === 'string' && pattern.test(v)
 
 const shapes: Record<'secrets' | 'keyv' | 'procs', Record<string, Check>> = {
   secrets: {
     id: isString,
-    key: isString,
+    // What the API would refuse is refused here too: an import is no back door.
+    key: matching(SECRET_KEY_PATTERN),
     createdAt: isNumber,
     expiresAt: orNull(isNumber),
     rolledTo: orNull(isString),
   },
   keyv: { bucket: isString, key: isString, value: anything },
-  procs: { name: isString, proc: anything, createdAt: isNumber, updatedAt: isNumber },
+  procs: { name: matching(PROC_NAME), proc: anything, createdAt: isNumber, updatedAt: isNumber },
 }
 
 /** Checks an imported snapshot field by field; the 400 names the first thing wrong. */

@@ -208,12 +208,55 @@ describe('routing', () => {
     expect(response.headers.get('access-control-allow-headers')).toContain('authorization')
   })
 
-  it('answers CORS preflights on the control plane too', async () => {
-    const response = await h.send(
-      new Request(`${h.baseUrl}/_account/secrets`, { method: 'OPTIONS' }),
+  it('grants no other origin the control plane: no CORS preflight, no CORS headers', async () => {
+    const preflight = await h.send(
+      new Request(`${h.baseUrl}/_account/secrets`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://elsewhere.test', 'access-control-request-method': 'POST' },
+      }),
     )
-    expect(response.status).toBe(204)
-    expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST')
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull()
+    const exported = await h.send(new Request(`${h.baseUrl}/_account/export`))
+    expect(exported.status).toBe(200)
+    expect([...exported.headers.keys()].filter((k) => k.startsWith('access-control-'))).toEqual([])
+    // Endpoint calls keep answering any origin: they need a token.
+    const call = await h.call('core.ping')
+    expect(call.headers.get('access-control-allow-origin')).toBe('*')
+  })
+
+  it('refuses a control-plane POST that is not application/json, as a no-cors form would send', async () => {
+    for (const contentType of [undefined, 'text/plain', 'application/x-www-form-urlencoded']) {
+      const response = await h.send(
+        new Request(`${h.baseUrl}/_account/reset`, {
+          method: 'POST',
+          ...(contentType ? { headers: { 'content-type': contentType } } : {}),
+          body: '{}',
+        }),
+      )
+      expect(response.status).toBe(415)
+      expect(await response.json()).toEqual({
+        error: {
+          message: expect.stringMatching(
+            /^the account control plane reads JSON: send the body with content-type: application\/json/,
+          ),
+        },
+      })
+    }
+    expect((await h.control('secrets')).body).toHaveLength(1)
+  })
+
+  it('holds control-plane bodies to the body limit, all but an import', async () => {
+    const big = JSON.stringify({ key: 'x'.repeat(200_000) })
+    const response = await h.send(
+      new Request(`${h.baseUrl}/_account/secrets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: big,
+      }),
+    )
+    expect(response.status).toBe(413)
   })
 
   it('refuses a base URL that is not absolute, saying so', async () => {
