@@ -1,8 +1,9 @@
 import { serve } from '@hono/node-server'
 import type { AddressInfo } from 'node:net'
 import type { Engine } from '../engine'
+import { gate, type GateOptions } from './gate'
 
-export interface ListenOptions {
+export interface ListenOptions extends Partial<GateOptions> {
   /** 0 picks a free port. */
   port: number
   /** Default `127.0.0.1`. */
@@ -22,12 +23,14 @@ export interface Listener {
  */
 export function listen(
   engine: Engine,
-  { port, host = '127.0.0.1' }: ListenOptions,
+  { port, host = '127.0.0.1', ...guard }: ListenOptions,
 ): Promise<Listener> {
+  const fetch = gate(engine.handle, { host, ...guard })
+  const origin = host.includes(':') ? `[${host}]` : host
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: engine.handle, port, hostname: host }, ({ port }: AddressInfo) =>
+    const server = serve({ fetch, port, hostname: host }, ({ port }: AddressInfo) =>
       resolve({
-        url: `http://${host}:${port}`,
+        url: `http://${origin}:${port}`,
         port,
         close: () =>
           new Promise<void>((done, fail) =>

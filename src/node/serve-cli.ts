@@ -1,12 +1,17 @@
 /**
  * `npm run serve -- [--port 8787] [--host 127.0.0.1] [--service-name service] [--secret KEY]...
- * [--rate-limit]`: the whole service over HTTP, in memory, until SIGINT or SIGTERM.
+ * [--rate-limit] [--control-token T] [--allowed-host NAME]... [--data FILE] [--import FILE]
+ * [--export-on-exit FILE]`: the whole service over HTTP until SIGINT or SIGTERM.
  * Bad flags exit with code 2, a server that cannot start with code 1.
  */
+import { randomBytes } from 'node:crypto'
+import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { createEngine, defaultLimits } from '../engine'
 import { createMemoryStore } from '../storage'
+import { isLoopback } from './gate'
 import { listen } from './http'
+import { openSqliteStore } from './sqlite-store'
 
 /** Reads the flags and sets up the account; throws with a message a user can act on. */
 async function configure(args: string[]) {
@@ -18,23 +23,55 @@ async function configure(args: string[]) {
       'service-name': { type: 'string', default: 'service' },
       secret: { type: 'string', multiple: true, default: [] },
       'rate-limit': { type: 'boolean', default: false },
+      'control-token': { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true, default: [] },
+      data: { type: 'string' },
+      import: { type: 'string' },
+      'export-on-exit': { type: 'string' },
     },
   })
   const port = Number(values.port)
   if (!/^\d+$/.test(values.port) || port > 65535) {
     throw new Error(`--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`)
   }
+  const given = values['control-token']
+  if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
+    throw new Error('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
+  }
+  if (given === undefined && !isLoopback(values.host)) {
+    throw new Error(
+      `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
+    )
+  }
+  const store = values.data ? openSqliteStore(values.data) : createMemoryStore()
   const engine = createEngine({
-    store: createMemoryStore(),
+    store,
     serviceName: values['service-name'],
     // Only the path of the base URL matters to the engine; the server answers at its own URL.
     baseUrl: `http://${values.host}`,
     limits: { rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] } },
   })
-  for (const key of values.secret) await engine.account.createSecret({ key })
-  const secrets =
-    values.secret.length > 0 ? values.secret : [(await engine.account.createSecret()).key]
-  return { engine, port, host: values.host, secrets }
+  const { account } = engine
+  if (values.import) {
+    const text = await readFile(values.import, 'utf8')
+    await account.importSnapshot(JSON.parse(text)).catch((error: Error) => {
+      throw new Error(`--import ${values.import}: ${error.message}`)
+    })
+  }
+  const known = new Set((await account.listSecrets()).map((secret) => secret.key))
+  for (const key of values.secret) if (!known.has(key)) await account.createSecret({ key })
+  const active = (await account.listSecrets()).filter((secret) => secret.state !== 'expired')
+  if (active.length === 0) active.push(await account.createSecret())
+  return {
+    engine,
+    port,
+    host: values.host,
+    secrets: active.map((secret) => secret.key),
+    controlToken: given ?? randomBytes(24).toString('base64url'),
+    allowedHosts: values['allowed-host'],
+    data: values.data,
+    exportOnExit: values['export-on-exit'],
+  }
 }
 
 function exit(code: number) {
@@ -44,13 +81,33 @@ function exit(code: number) {
   }
 }
 
-const { engine, port, host, secrets } = await configure(process.argv.slice(2)).catch(exit(2))
-const server = await listen(engine, { port, host }).catch(exit(1))
+const config = await configure(process.argv.slice(2)).catch(exit(2))
+const { engine, port, host, controlToken, allowedHosts } = config
+const server = await listen(engine, { port, host, controlToken, allowedHosts }).catch(exit(1))
 console.log(`listening on ${server.url}`)
-for (const key of secrets) console.log(`secret: ${key}`)
+for (const key of config.secrets) console.log(`secret: ${key}`)
+console.log(`control token: ${controlToken}`)
 console.log(
-  `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints)`,
+  `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints), with authorization: bearer <control token>`,
 )
-const stop = () => void server.close().then(() => process.exit(0), exit(1))
-process.once('SIGINT', stop)
-process.once('SIGTERM', stop)
+console.log(
+  config.data
+    ? `data: ${config.data} (SQLite; every write is on disk before it is answered)`
+    : 'data: in memory (gone when serve stops; keep it with --data <file>)',
+)
+
+let stopping = false
+async function stop() {
+  if (stopping) return
+  stopping = true
+  await server.close()
+  if (config.exportOnExit) {
+    const snapshot = await engine.account.exportSnapshot()
+    await writeFile(config.exportOnExit, JSON.stringify(snapshot))
+    console.log(`exported the account to ${config.exportOnExit}`)
+  }
+  await engine.settings.store.close()
+  process.exit(0)
+}
+process.once('SIGINT', () => void stop().catch(exit(1)))
+process.once('SIGTERM', () => void stop().catch(exit(1)))

@@ -1,69 +1,32 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { once } from 'node:events'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
+import { request as httpRequest } from 'node:http'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listening, post, ROOT, serve, stopAll } from './serve-process'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const children: ChildProcess[] = []
-
-/** Runs `npm run serve -- ...args` in its own process group, so the whole tree can be killed. */
-function serve(args: string[]) {
-  const child = spawn('npm', ['run', 'serve', '--', ...args], {
-    cwd: ROOT,
-    shell: false,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(child)
-  const output = { stderr: '' }
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
-  return { child, output }
-}
-
-/** Resolves with the server's URL once it prints `listening on <url>`. */
-function listening({ child, output }: ReturnType<typeof serve>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no `listening on` line within 30s')), 30_000)
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const url = /^listening on (http:\/\/\S+)$/.exec(line)?.[1]
-      if (!url) return
-      clearTimeout(timer)
-      resolve(url)
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited with ${code} before listening: ${output.stderr}`))
-    })
-  })
-}
-
-function post(url: string, token: string, body: string, headers: Record<string, string> = {}) {
-  return fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, ...headers },
-    body,
-  })
-}
-
-afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue
-    const exited = once(child, 'exit')
-    process.kill(-child.pid!, 'SIGTERM')
-    await exited
-  }
-})
+afterAll(stopAll)
 
 describe('npm run serve', () => {
   const SECRET = 'smoke-secret-123'
+  const CONTROL = 'control-token-0123456789'
   let proc: string
   let service: string
 
   beforeAll(async () => {
     ;[proc, service] = await Promise.all([
-      listening(serve(['--port', '0', '--service-name', 'proc', '--secret', SECRET])),
+      listening(
+        serve([
+          '--port',
+          '0',
+          '--service-name',
+          'proc',
+          '--secret',
+          SECRET,
+          '--control-token',
+          CONTROL,
+        ]),
+      ),
       listening(serve(['--port', '0', '--secret', 'walkthrough-secret'])),
     ])
   }, 35_000)
@@ -93,10 +56,52 @@ describe('npm run serve', () => {
     )
   })
 
-  it('serves the account control plane', async () => {
-    const response = await fetch(`${proc}/_account/clock`)
+  it('serves the account control plane to the holder of the control token only', async () => {
+    const open = await fetch(`${proc}/_account/export`)
+    expect(open.status).toBe(401)
+    expect(await open.json()).toEqual({
+      error: {
+        message: expect.stringMatching(/^the account control plane needs the control token/),
+      },
+    })
+    expect(open.headers.get('access-control-allow-origin')).toBeNull()
+    const wrong = await fetch(`${proc}/_account/clock`, {
+      headers: { authorization: 'Bearer not-the-control-token' },
+    })
+    expect(wrong.status).toBe(401)
+    const response = await fetch(`${proc}/_account/clock`, {
+      headers: { authorization: `Bearer ${CONTROL}` },
+    })
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ now: expect.any(Number) })
+  })
+
+  it('answers no other Host than its own, against DNS rebinding', async () => {
+    const { port } = new URL(proc)
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/core/ping',
+          method: 'POST',
+          headers: { host: `rebound.example:${port}`, authorization: `Bearer ${SECRET}` },
+        },
+        (response) => {
+          let body = ''
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+        },
+      )
+      request.on('error', reject)
+      request.end()
+    })
+    expect(answer.status).toBe(403)
+    expect(JSON.parse(answer.body)).toEqual({
+      error: {
+        message: `this server does not answer for host \`rebound.example:${port}'; start serve with --allowed-host rebound.example to allow it`,
+      },
+    })
   })
 
   it('runs the curl walkthrough', async () => {
@@ -116,5 +121,14 @@ describe('npm run serve with a bad flag', () => {
     const [code] = (await once(child, 'exit')) as [number | null]
     expect(code).toBe(2)
     expect(output.stderr).toContain('error: --port must be a number from 0 to 65535, not "eighty"')
+  }, 30_000)
+
+  it('refuses to listen beyond this machine without a control token', async () => {
+    const { child, output } = serve(['--port', '0', '--host', '0.0.0.0'])
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect(code).toBe(2)
+    expect(output.stderr).toContain(
+      'error: --host 0.0.0.0 lets other machines reach the service: give --control-token <token> too',
+    )
   }, 30_000)
 })

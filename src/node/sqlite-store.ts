@@ -9,7 +9,7 @@ import type {
   StoreSnapshot,
 } from '../engine/store'
 import { StoreConflictError } from '../engine/store'
-import { compareSecrets, compareStrings, prefixEnd, scanLimit } from './key-order'
+import { compareSecrets, compareStrings, prefixEnd, scanLimit } from '../storage/key-order'
 
 /**
  * A key as SQLite orders it: UTF-16BE bytes, whose byte order (SQLite compares blobs with
