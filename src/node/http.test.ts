@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest'
+import { connect } from 'node:net'
+import { describe, expect, it, vi } from 'vitest'
 import { createEngine } from '../engine'
 import { createMemoryStore } from '../storage'
 import { listen } from './http'
@@ -31,4 +32,69 @@ describe('listen', () => {
     await expect(listen(engine, { port: first.port })).rejects.toThrow(/EADDRINUSE/)
     await first.close()
   })
+
+  it('answers what Node itself refuses in the engine’s error format', async () => {
+    const engine = createEngine({ store: createMemoryStore(), baseUrl: 'http://127.0.0.1' })
+    const server = await listen(engine, { port: 0 })
+    const odd = await raw(server.port, 'BREW /core/ping HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n')
+    expect(odd).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(JSON.parse(odd.split('\r\n\r\n')[1]!)).toEqual({
+      error: { message: expect.stringMatching(/^the request is not well-formed HTTP\/1\.1/) },
+    })
+    const huge = await raw(
+      server.port,
+      `POST /core/ping?x=${'a'.repeat(20_000)} HTTP/1.1\r\nhost: 127.0.0.1\r\n\r\n`,
+    )
+    expect(huge).toMatch(/^HTTP\/1\.1 431 /)
+    expect(huge).toContain('send long arguments in the body, not the query string')
+    await server.close()
+  })
+
+  it('closes a keep-alive connection after a 413, so the unread body is not a request', async () => {
+    const engine = createEngine({ store: createMemoryStore(), baseUrl: 'http://127.0.0.1' })
+    const { key } = await engine.account.createSecret()
+    const server = await listen(engine, { port: 0 })
+    const body = 'x'.repeat(200_000)
+    const answer = await raw(
+      server.port,
+      `POST /core/echo HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${key}\r\ncontent-type: text/plain\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    )
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /)
+    expect(answer.toLowerCase()).toContain('connection: close')
+    // Exactly one response on the connection: the rest of the body was not read as requests.
+    expect(answer.match(/HTTP\/1\.1 /g)).toHaveLength(1)
+    await server.close()
+  })
+
+  it('does not log a client that goes away mid-body as an engine fault', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const engine = createEngine({ store: createMemoryStore(), baseUrl: 'http://127.0.0.1' })
+    const { key } = await engine.account.createSecret()
+    const server = await listen(engine, { port: 0 })
+    const socket = connect(server.port, '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    socket.write(
+      `POST /core/echo HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${key}\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nabc`,
+    )
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    socket.destroy()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(errors.mock.calls.filter(([first]) => String(first).includes('engine fault'))).toEqual(
+      [],
+    )
+    errors.mockRestore()
+    await server.close()
+  })
 })
+
+/** Sends `text` on a fresh connection and reads everything until the server closes it. */
+function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text))
+    let received = ''
+    socket.on('data', (chunk) => (received += chunk.toString()))
+    socket.on('end', () => resolve(received))
+    socket.on('error', reject)
+    setTimeout(() => (socket.destroy(), resolve(received)), 3000)
+  })
+}

@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { Engine } from '../engine'
 import { gate, type GateOptions } from './gate'
 
@@ -25,7 +25,8 @@ export function listen(
   engine: Engine,
   { port, host = '127.0.0.1', ...guard }: ListenOptions,
 ): Promise<Listener> {
-  const fetch = gate(engine.handle, { host, ...guard })
+  const guarded = gate(engine.handle, { host, ...guard })
+  const fetch = async (request: Request) => closingAfterRefusedBody(await guarded(request))
   const origin = host.includes(':') ? `[${host}]` : host
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: host }, ({ port }: AddressInfo) =>
@@ -39,5 +40,43 @@ export function listen(
       }),
     )
     server.once('error', reject)
+    server.on('clientError', answerClientError)
   })
+}
+
+/**
+ * A 413 is answered before the rest of its body is read; whatever the client still sends
+ * would be read as the next request on the connection. Close it instead.
+ */
+function closingAfterRefusedBody(response: Response): Response {
+  if (response.status === 413) response.headers.set('connection', 'close')
+  return response
+}
+
+/**
+ * Requests Node's own parser refuses (a method it does not know, headers or a URL past its
+ * size limit) never reach the engine: answer them in the engine's JSON error format anyway,
+ * saying what to change, rather than with Node's empty 400.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW'
+  const [status, reason, message] = tooLarge
+    ? [
+        431,
+        'Request Header Fields Too Large',
+        'the request line and headers are larger than 16 KiB: send long arguments in the body, not the query string',
+      ]
+    : [
+        400,
+        'Bad Request',
+        `the request is not well-formed HTTP/1.1 (${error.code ?? error.message}); endpoints are called with POST`,
+      ]
+  const body = JSON.stringify({ error: { message } })
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  )
 }

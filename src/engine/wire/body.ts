@@ -9,7 +9,14 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      // The client went away (or its body broke off) mid-request: its fault, not the engine's.
+      throw new InvalidError('the request body ended before it was complete', 'body_incomplete')
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {
