@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'conformance/**/*.test.ts'],
           exclude: ['src/ui/**'],
         },
       },

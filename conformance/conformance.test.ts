@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createEngine } from '../src/engine'
+import { createMemoryStore } from '../src/storage'
+import { loadCases, parseCaseFile } from './cases'
+import { runCase, runCases, type Target } from './run'
+import { handleTarget, mswTarget, serveTarget } from './targets'
+
+const cases = loadCases()
+const root = fileURLToPath(new URL('..', import.meta.url))
+
+it('has a case for every rule: at least 300', () => {
+  expect(cases.length).toBeGreaterThanOrEqual(300)
+})
+
+function describeTarget(name: string, open: () => Promise<Target & { close?: () => unknown }>) {
+  describe(`conformance on ${name}`, () => {
+    let target: Target & { close?: () => unknown }
+    beforeAll(async () => {
+      target = await open()
+    }, 60_000)
+    afterAll(() => target?.close?.())
+    for (const c of cases) {
+      it(c.id, async () => {
+        const result = await runCase(target, c)
+        expect(result.reason ?? '').toBe('')
+        expect(result.status).toBe('passed')
+      })
+    }
+  })
+}
+
+describeTarget('handle', async () => handleTarget())
+describeTarget('msw setupServer', async () => mswTarget())
+describeTarget('serve over HTTP', () => serveTarget(root))
+
+describe('the runner', () => {
+  it('fails a broken engine, naming the case and the step', async () => {
+    // This engine answers one endpoint with another's work: a rule flipped.
+    const broken = handleTarget((options) => {
+      const engine = createEngine({ store: createMemoryStore(), ...options })
+      const handle = engine.handle
+      engine.handle = (request) => {
+        const url = request.url.replace('/type/string/reverse', '/type/string/upcase')
+        return handle(new Request(url, request))
+      }
+      return engine
+    })
+    const results = await runCases(
+      broken,
+      cases.filter((c) => c.id.includes('type.string.reverse answers')),
+    )
+    const failed = results.filter((r) => r.status === 'failed')
+    expect(failed.length).toBeGreaterThan(0)
+    expect(failed[0]!.id).toMatch(/^02-endpoints\.json › type\.string\.reverse answers \[/)
+    expect(failed[0]!.reason).toMatch(
+      /^step 1 \(type\.string\.reverse\): expected result "olleh", got "HELLO"$/,
+    )
+  })
+
+  it('refuses a bad case file, naming the file and the field', () => {
+    const bad = JSON.stringify({
+      description: 'x',
+      cases: [{ name: 'n', steps: [{ call: 'core.ping', expect: { status: 'ok' } }] }],
+    })
+    expect(() => parseCaseFile('bad.json', bad)).toThrow(/^bad\.json: \/cases\/0\/steps\/0/)
+    expect(() => parseCaseFile('broken.json', '{')).toThrow(/^broken\.json: not valid JSON/)
+  })
+})

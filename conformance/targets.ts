@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { createInterface } from 'node:readline'
+import { setupServer } from 'msw/node'
+import { createEngine, type Engine } from '../src/engine'
+import { createHandlers } from '../src/msw/handlers'
+import { createMemoryStore } from '../src/storage'
+import type { Target, WireRequest, WireResponse } from './run'
+
+export const SERVICE_NAME = 'proc'
+const BASE_URL = 'https://conformance.proc.test'
+
+function toRequest({ url, method, headers, body }: WireRequest): Request {
+  return new Request(url, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: Buffer.from(body, 'base64') }),
+  })
+}
+
+async function fromResponse(response: Response): Promise<WireResponse> {
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: Buffer.from(await response.arrayBuffer()).toString('base64'),
+  }
+}
+
+/** The control plane reached with `send`, as any target serves it under its base URL. */
+function controlOver(
+  send: (request: Request) => Promise<Response>,
+  baseUrl: string,
+  headers: Record<string, string> = {},
+): NonNullable<Target['control']> {
+  return async (path, body) => {
+    const response = await send(
+      new Request(`${baseUrl}/_account/${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: {
+          ...headers,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    )
+    const text = await response.text()
+    if (!response.ok) throw new Error(`control plane ${path}: ${response.status} ${text}`)
+    return JSON.parse(text) as unknown
+  }
+}
+
+/** Builds the engine targets run against: any `createEngine`, so a test may pass a broken one. */
+export type EngineFactory = (options: { baseUrl: string; serviceName: string }) => Engine
+
+const defaultEngine: EngineFactory = (options) =>
+  createEngine({ store: createMemoryStore(), ...options })
+
+/** The engine in this process: requests go straight to `handle`. */
+export function handleTarget(makeEngine = defaultEngine): Target {
+  const engine = makeEngine({ baseUrl: BASE_URL, serviceName: SERVICE_NAME })
+  const send = (request: Request) => engine.handle(request)
+  return {
+    name: 'handle',
+    baseUrl: BASE_URL,
+    serviceName: SERVICE_NAME,
+    send: async (request) => fromResponse(await send(toRequest(request))),
+    control: controlOver(send, BASE_URL),
+  }
+}
+
+/** The engine behind msw's `setupServer`: requests go through the global `fetch`. */
+export function mswTarget(makeEngine = defaultEngine): Target & { close(): void } {
+  const engine = makeEngine({ baseUrl: BASE_URL, serviceName: SERVICE_NAME })
+  const server = setupServer(...createHandlers(engine))
+  server.listen({ onUnhandledRequest: 'error' })
+  const send = (request: Request) => fetch(request)
+  return {
+    name: 'msw',
+    baseUrl: BASE_URL,
+    serviceName: SERVICE_NAME,
+    send: async (request) => fromResponse(await send(toRequest(request))),
+    control: controlOver(send, BASE_URL),
+    close: () => server.close(),
+  }
+}
+
+/** `npm run serve` in its own process, over real HTTP on 127.0.0.1, control token and all. */
+export async function serveTarget(root: string): Promise<Target & { close(): Promise<void> }> {
+  const token = 'conformance-control-token'
+  const child = spawn(
+    'npm',
+    ['run', 'serve', '--', '--port', '0', '--service-name', SERVICE_NAME, '--control-token', token],
+    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const lines = createInterface({ input: child.stdout! })
+  const url = await new Promise<string>((resolve, reject) => {
+    lines.on('line', (line) => {
+      const found = /^listening on (http:\/\/\S+)$/.exec(line)?.[1]
+      if (found) resolve(found)
+    })
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening`)))
+  })
+  const send = (request: Request) => fetch(request)
+  return {
+    name: 'serve',
+    baseUrl: url,
+    serviceName: SERVICE_NAME,
+    send: async (request) => fromResponse(await send(toRequest(request))),
+    control: controlOver(send, url, { authorization: `Bearer ${token}` }),
+    async close() {
+      const exited = once(child, 'exit')
+      process.kill(-child.pid!, 'SIGTERM')
+      await exited
+    },
+  }
+}
+
+/** A running service we only hold a secret for: steps that need the control plane are skipped. */
+export function baseUrlTarget(baseUrl: string, secret: string, serviceName = SERVICE_NAME): Target {
+  const send = (request: Request) => fetch(request)
+  return {
+    name: 'base-url',
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    serviceName,
+    secret,
+    send: async (request) => fromResponse(await send(toRequest(request))),
+  }
+}
