@@ -36,6 +36,7 @@ export default tseslint.config(
       'public/mockServiceWorker.js',
       'test-results',
       'playwright-report',
+      'kit',
     ],
   },
   js.configs.recommended,

@@ -37,12 +37,14 @@ export interface Case {
   id: string
   file: string
   format: Format
+  /** Needs an empty account: skipped where no control plane can reset one. */
+  fresh: boolean
   steps: Step[]
 }
 
 interface CaseFile {
   description: string
-  cases: Array<{ name: string; formats?: Format[]; steps: Step[] }>
+  cases: Array<{ name: string; formats?: Format[]; fresh?: boolean; steps: Step[] }>
 }
 
 export const CASES_DIR = new URL('./cases/', import.meta.url).pathname
@@ -71,13 +73,14 @@ export function parseCaseFile(file: string, text: string): Case[] {
     throw new CaseFileError(file, `${where} ${first?.message ?? 'does not match the schema'}`)
   }
   const seen = new Set<string>()
-  return data.cases.flatMap(({ name, formats, steps }) => {
+  return data.cases.flatMap(({ name, formats, fresh = false, steps }) => {
     if (seen.has(name)) throw new CaseFileError(file, `two cases are named "${name}"`)
     seen.add(name)
     return (formats ?? ['tuples']).map((format) => ({
       id: formats ? `${file} › ${name} [${format}]` : `${file} › ${name}`,
       file,
       format,
+      fresh,
       steps,
     }))
   })

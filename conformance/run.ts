@@ -261,6 +261,9 @@ export async function runCase(target: Target, c: Case): Promise<CaseResult> {
     ms: performance.now() - started,
   })
   const bound = new Map<string, unknown>()
+  if (c.fresh && !target.control) {
+    return result('skipped', 'needs an empty account, which only the control plane can give')
+  }
   if (target.control) {
     await target.control('reset', {})
     bound.set('secret', ((await target.control('secrets', {})) as { key: string }).key)

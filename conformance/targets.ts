@@ -84,12 +84,20 @@ export function mswTarget(makeEngine = defaultEngine): Target & { close(): void 
   }
 }
 
-/** `npm run serve` in its own process, over real HTTP on 127.0.0.1, control token and all. */
+let serveCommand = ['npm', 'run', 'serve', '--']
+
+/** How to start `serve` (the installed kit runs its own command instead of `npm run serve`). */
+export function setServeCommand(command: string[]): void {
+  serveCommand = command
+}
+
+/** `serve` in its own process, over real HTTP on 127.0.0.1, control token and all. */
 export async function serveTarget(root: string): Promise<Target & { close(): Promise<void> }> {
   const token = 'conformance-control-token'
+  const [program, ...args] = serveCommand
   const child = spawn(
-    'npm',
-    ['run', 'serve', '--', '--port', '0', '--service-name', SERVICE_NAME, '--control-token', token],
+    program!,
+    [...args, '--port', '0', '--service-name', SERVICE_NAME, '--control-token', token],
     { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
   )
   const lines = createInterface({ input: child.stdout! })

@@ -11,7 +11,6 @@ import { createEngine, defaultLimits } from '../engine'
 import { createMemoryStore } from '../storage'
 import { isLoopback } from './gate'
 import { listen } from './http'
-import { openSqliteStore } from './sqlite-store'
 
 /** Reads the flags and sets up the account; throws with a message a user can act on. */
 async function configure(args: string[]) {
@@ -43,7 +42,9 @@ async function configure(args: string[]) {
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
   }
-  const store = values.data ? openSqliteStore(values.data) : createMemoryStore()
+  const store = values.data
+    ? await (await import('./sqlite-store')).openSqliteStore(values.data)
+    : createMemoryStore()
   const engine = createEngine({
     store,
     serviceName: values['service-name'],

@@ -10,16 +10,16 @@ const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'))
 let files = 0
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-describeStoreContract('openSqliteStore', async () => openSqliteStore(join(dir, `${++files}.db`)))
+describeStoreContract('openSqliteStore', () => openSqliteStore(join(dir, `${++files}.db`)))
 
 describe('openSqliteStore', () => {
   it('keeps everything across closing and reopening the file', async () => {
     const path = join(dir, 'reopen.db')
-    const first = openSqliteStore(path)
+    const first = await openSqliteStore(path)
     await fill(first)
     const saved = await first.snapshot()
     await first.close()
-    const second = openSqliteStore(path)
+    const second = await openSqliteStore(path)
     expect(await second.snapshot()).toStrictEqual(saved)
     await second.close()
   })

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3'
 import type {
   Json,
   Mutation,
@@ -38,7 +37,13 @@ const parse = <T>(text: string): T => JSON.parse(text) as T
  * commit is one transaction, written to disk before `commit` resolves (WAL, synchronous FULL),
  * so whatever the service acknowledged survives a crash. `:memory:` gives a throwaway one.
  */
-export function openSqliteStore(path: string): Store {
+export async function openSqliteStore(path: string): Promise<Store> {
+  // Loaded on demand: better-sqlite3 is an optional dependency, needed only for `--data`.
+  const { default: Database } = await import('better-sqlite3').catch(() => {
+    throw new Error(
+      'keeping data needs the optional dependency better-sqlite3: install it (npm install better-sqlite3) or leave out --data',
+    )
+  })
   const db = new Database(path)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = FULL')
