@@ -4,6 +4,7 @@ import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'
 import { MethodError, UndefinedError } from './errors'
+import { createFaults, InjectedFault } from './faults'
 import { createRegistry, type Registry } from './packages'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
@@ -54,12 +55,23 @@ export function createEngine(options: EngineOptions): Engine {
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
-  const control = createControlPlane(account, registry, serviceName, limits.maxBodyBytes)
+  const faults = createFaults()
+  const control = createControlPlane(account, registry, serviceName, limits.maxBodyBytes, {
+    faults,
+    limits,
+  })
   const rate = createRateWindow(() => limits.rateLimit, clock)
 
   async function call(request: Request, path: string, reply: Format): Promise<Response> {
     if (request.method !== 'POST') throw new MethodError('POST')
     const body = await readBody(request, limits.maxBodyBytes)
+    const fault = faults.take(path.split('/').join('.'))
+    if (fault) {
+      if (fault.delayMs > 0) await clock.sleep(fault.delayMs)
+      if (fault.status === 429)
+        throw new InjectedFault(429, { 'retry-after': String(fault.retryAfter) })
+      if (fault.status !== 0) throw new InjectedFault(fault.status, {})
+    }
     await account.syncClock()
     const signer = await account.signer()
     const principal = await authenticate(

@@ -1,5 +1,7 @@
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
+import { readFaultRule, type Faults } from '../faults'
 import type { Registry } from '../packages'
+import type { Limits } from '../settings'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
@@ -21,13 +23,17 @@ type Route = (body: Record<string, Json>, params: string[]) => Promise<unknown>
  * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
  * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
  * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
+ * - `GET faults`, `POST faults` `{ status, count?, endpoint?, delayMs?, retryAfter? }`,
+ *   `POST faults/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
  */
 export function createControlPlane(
   account: Account,
   registry: Registry,
   serviceName: string,
   maxBodyBytes: number,
+  { faults, limits }: { faults: Faults; limits: Limits },
 ) {
+  const initialRateLimit = { ...limits.rateLimit }
   const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
     ['GET', /^secrets$/, () => account.listSecrets()],
     ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
@@ -42,7 +48,37 @@ export function createControlPlane(
       /^clock$/,
       async (body) => ({ now: await account.advanceClock(required(body, 'advance', 'number')) }),
     ],
-    ['POST', /^reset$/, async () => (await account.reset(), { ok: true })],
+    [
+      'POST',
+      /^reset$/,
+      async () => {
+        await account.reset()
+        faults.clear()
+        limits.rateLimit = { ...initialRateLimit }
+        return { ok: true }
+      },
+    ],
+    ['GET', /^faults$/, async () => faults.list()],
+    ['POST', /^faults$/, async (body) => (faults.add(readFaultRule(body)), faults.list())],
+    ['POST', /^faults\/clear$/, async () => (faults.clear(), [])],
+    ['GET', /^rate-limit$/, async () => limits.rateLimit],
+    [
+      'POST',
+      /^rate-limit$/,
+      async (body) => {
+        const enforce = required(body, 'enforce', 'boolean')
+        const limit = optional(body, 'limit', 'number') ?? limits.rateLimit.limit
+        const windowSeconds =
+          optional(body, 'windowSeconds', 'number') ?? limits.rateLimit.windowSeconds
+        if (!Number.isInteger(limit) || limit < 1 || !(windowSeconds > 0)) {
+          throw new InvalidError(
+            "`limit' must be a whole number of calls, at least 1, and `windowSeconds' more than 0",
+          )
+        }
+        limits.rateLimit = { enforce, limit, windowSeconds }
+        return limits.rateLimit
+      },
+    ],
     ['GET', /^export$/, () => account.exportSnapshot()],
     ['POST', /^import$/, async (body) => (await account.importSnapshot(body), { ok: true })],
     ['POST', /^inspect$/, (body) => account.inspect(required(body, 'token', 'string'))],
@@ -90,7 +126,11 @@ async function readJsonObject(request: Request, limit: number): Promise<Record<s
 
 function optional(body: Record<string, Json>, field: string, type: 'string'): string | undefined
 function optional(body: Record<string, Json>, field: string, type: 'number'): number | undefined
-function optional(body: Record<string, Json>, field: string, type: 'string' | 'number') {
+function optional(
+  body: Record<string, Json>,
+  field: string,
+  type: 'string' | 'number' | 'boolean',
+) {
   const value = body[field]
   if (value === undefined || value === null) return undefined
   if (typeof value !== type) throw new InvalidError(`\`${field}' must be a ${type}`)
@@ -99,7 +139,12 @@ function optional(body: Record<string, Json>, field: string, type: 'string' | 'n
 
 function required(body: Record<string, Json>, field: string, type: 'string'): string
 function required(body: Record<string, Json>, field: string, type: 'number'): number
-function required(body: Record<string, Json>, field: string, type: 'string' | 'number') {
+function required(body: Record<string, Json>, field: string, type: 'boolean'): boolean
+function required(
+  body: Record<string, Json>,
+  field: string,
+  type: 'string' | 'number' | 'boolean',
+) {
   const value = body[field]
   if (typeof value !== type) throw new InvalidError(`\`${field}' is required and must be a ${type}`)
   return value

@@ -6,7 +6,7 @@ import { encodeMsgpack } from './msgpack'
 /** Headers every response carries, so browsers may call `serve` across origins. */
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-cursor, x-rate-limit, allow',
+  'access-control-expose-headers': 'x-cursor, x-rate-limit, retry-after, x-fault, allow',
 }
 
 /** A successful result in the chosen format. */
