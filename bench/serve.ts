@@ -9,8 +9,8 @@ import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { median } from './lib'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 
 async function start(kind: string) {
   const child = spawn('npx', ['tsx', 'bench/serve-target.ts', kind], {

@@ -5,6 +5,7 @@ import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'
 import { MethodError, UndefinedError } from './errors'
 import { createFaults, InjectedFault } from './faults'
+import { createStrictReport, StrictError, strictDeviations } from './strict'
 import { createRegistry, type Registry } from './packages'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
@@ -27,6 +28,12 @@ import { CORS_HEADERS, errorResponse, resultResponse } from './wire/response'
 export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | 'store'>> {
   store: Store
   limits?: Partial<Limits>
+  /**
+   * Refuse what a lenient server tolerates but the interface does not promise (a body with
+   * no content type, JSON sent as text, an `accept` no format answers, unknown tuple
+   * markers), and report every request; also switched at `POST /_account/strict`.
+   */
+  strict?: boolean
 }
 
 export interface Engine {
@@ -56,15 +63,27 @@ export function createEngine(options: EngineOptions): Engine {
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
   const faults = createFaults()
+  const strict = { enabled: options.strict ?? false, report: createStrictReport() }
   const control = createControlPlane(account, registry, serviceName, limits.maxBodyBytes, {
     faults,
     limits,
+    strict,
   })
   const rate = createRateWindow(() => limits.rateLimit, clock)
 
   async function call(request: Request, path: string, reply: Format): Promise<Response> {
     if (request.method !== 'POST') throw new MethodError('POST')
     const body = await readBody(request, limits.maxBodyBytes)
+    if (strict.enabled) {
+      const deviations = strictDeviations(request, body, serviceName)
+      strict.report.record({
+        method: request.method,
+        url: request.url,
+        at: clock.now(),
+        deviations,
+      })
+      if (deviations.length > 0) throw new StrictError(deviations)
+    }
     const fault = faults.take(path.split('/').join('.'))
     if (fault) {
       if (fault.delayMs > 0) await clock.sleep(fault.delayMs)

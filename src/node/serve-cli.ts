@@ -1,6 +1,6 @@
 /**
  * `npm run serve -- [--port 8787] [--host 127.0.0.1] [--service-name service] [--secret KEY]...
- * [--rate-limit] [--control-token T] [--allowed-host NAME]... [--data FILE] [--import FILE]
+ * [--rate-limit] [--strict] [--control-token T] [--allowed-host NAME]... [--data FILE] [--import FILE]
  * [--export-on-exit FILE]`: the whole service over HTTP until SIGINT or SIGTERM.
  * Bad flags exit with code 2, a server that cannot start with code 1.
  */
@@ -22,6 +22,7 @@ async function configure(args: string[]) {
       'service-name': { type: 'string', default: 'service' },
       secret: { type: 'string', multiple: true, default: [] },
       'rate-limit': { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
       'control-token': { type: 'string' },
       'allowed-host': { type: 'string', multiple: true, default: [] },
       data: { type: 'string' },
@@ -51,6 +52,7 @@ async function configure(args: string[]) {
     // Only the path of the base URL matters to the engine; the server answers at its own URL.
     baseUrl: `http://${values.host}`,
     limits: { rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] } },
+    strict: values.strict,
   })
   const { account } = engine
   if (values.import) {

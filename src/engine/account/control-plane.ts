@@ -2,6 +2,7 @@ import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from
 import { readFaultRule, type Faults } from '../faults'
 import type { Registry } from '../packages'
 import type { Limits } from '../settings'
+import type { createStrictReport } from '../strict'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
@@ -25,15 +26,25 @@ type Route = (body: Record<string, Json>, params: string[]) => Promise<unknown>
  * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
  * - `GET faults`, `POST faults` `{ status, count?, endpoint?, delayMs?, retryAfter? }`,
  *   `POST faults/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
+ * - `GET strict` → `{ enabled, requests }` (each request and its deviations), `POST strict` `{ enabled }`
  */
 export function createControlPlane(
   account: Account,
   registry: Registry,
   serviceName: string,
   maxBodyBytes: number,
-  { faults, limits }: { faults: Faults; limits: Limits },
+  {
+    faults,
+    limits,
+    strict,
+  }: {
+    faults: Faults
+    limits: Limits
+    strict: { enabled: boolean; report: ReturnType<typeof createStrictReport> }
+  },
 ) {
   const initialRateLimit = { ...limits.rateLimit }
+  const initialStrict = strict.enabled
   const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
     ['GET', /^secrets$/, () => account.listSecrets()],
     ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
@@ -55,6 +66,8 @@ export function createControlPlane(
         await account.reset()
         faults.clear()
         limits.rateLimit = { ...initialRateLimit }
+        strict.enabled = initialStrict
+        strict.report.clear()
         return { ok: true }
       },
     ],
@@ -62,6 +75,16 @@ export function createControlPlane(
     ['POST', /^faults$/, async (body) => (faults.add(readFaultRule(body)), faults.list())],
     ['POST', /^faults\/clear$/, async () => (faults.clear(), [])],
     ['GET', /^rate-limit$/, async () => limits.rateLimit],
+    ['GET', /^strict$/, async () => ({ enabled: strict.enabled, requests: strict.report.list() })],
+    [
+      'POST',
+      /^strict$/,
+      async (body) => {
+        strict.enabled = required(body, 'enabled', 'boolean')
+        strict.report.clear()
+        return { enabled: strict.enabled, requests: [] }
+      },
+    ],
     [
       'POST',
       /^rate-limit$/,

@@ -1,0 +1,106 @@
+import { ServiceError } from './errors'
+import { bodyFormat } from './wire/formats'
+
+/** One request as strict mode saw it: what the client sent and what it did wrong. */
+export interface StrictEntry {
+  method: string
+  url: string
+  /** Unix milliseconds on the engine clock. */
+  at: number
+  deviations: string[]
+}
+
+const MARKERS = new Set(['>>', '$$', '%%', '()', '{}', '@@'])
+const MARKER_LIKE = /^[^\w\s]{2}$/
+
+function acceptable(accept: string, serviceName: string): boolean {
+  return accept.split(',').some((part) => {
+    const type = part.split(';')[0]!.trim().toLowerCase()
+    return (
+      type === '*/*' ||
+      type === 'text/*' ||
+      type === 'application/*' ||
+      bodyFormat(type, serviceName) !== undefined
+    )
+  })
+}
+
+/** Arrays that start like a tuple but with a marker the language does not have, anywhere. */
+function unknownMarkers(value: unknown, found: Set<string>, depth = 0): void {
+  if (!Array.isArray(value) || depth > 256) return
+  const [first] = value
+  if (typeof first === 'string' && MARKER_LIKE.test(first) && !MARKERS.has(first)) found.add(first)
+  for (const item of value) unknownMarkers(item, found, depth + 1)
+}
+
+function parses(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * What a lenient server tolerates but the interface does not promise: a body without a
+ * content type, a text body that is tuples or JSON sent as text, an `accept` no format
+ * answers, tuples with markers the language does not have. Each says what to change.
+ */
+export function strictDeviations(
+  request: Request,
+  body: Uint8Array,
+  serviceName: string,
+): string[] {
+  const deviations: string[] = []
+  const vnd = `application/vnd.${serviceName}+json`
+  const contentType = request.headers.get('content-type')
+  const text = body.length > 0 ? new TextDecoder().decode(body) : ''
+  if (body.length > 0 && (contentType === null || contentType.trim() === '')) {
+    deviations.push('the body has no content-type: say text/plain, application/json or ' + vnd)
+  }
+  const format = bodyFormat(contentType, serviceName)
+  if (format === 'text' && /^\s*[[{]/.test(text) && parses(text) !== undefined) {
+    deviations.push(
+      `the body is JSON sent as text: send it as application/json, or tuples as ${vnd}`,
+    )
+  }
+  const accept = request.headers.get('accept')
+  if (accept && !acceptable(accept, serviceName)) {
+    deviations.push(
+      `accept \`${accept}' names no format the service answers in: ask for text/plain, application/json, ${vnd} or application/vnd.${serviceName}+msgpack`,
+    )
+  }
+  if (format === 'tuples') {
+    const found = new Set<string>()
+    unknownMarkers(parses(text), found)
+    for (const marker of found) {
+      deviations.push(
+        `"${marker}" is not a marker of the tuple language (>> $$ %% () {} @@): wrap data that looks like a tuple in ["%%", …]`,
+      )
+    }
+  }
+  return deviations
+}
+
+/** A request strict mode refuses: 406 when only its `accept` is wrong, 400 otherwise. */
+export class StrictError extends ServiceError {
+  constructor(deviations: string[]) {
+    const onlyAccept = deviations.every((d) => d.startsWith('accept '))
+    super(onlyAccept ? 406 : 400, 'strict', `strict mode: ${deviations.join('; ')}`)
+  }
+}
+
+/** The per-run report: every request strict mode saw, newest last, the last 1,000. */
+export function createStrictReport() {
+  let entries: StrictEntry[] = []
+  return {
+    record(entry: StrictEntry): void {
+      entries.push(entry)
+      if (entries.length > 1000) entries = entries.slice(-1000)
+    },
+    list: (): StrictEntry[] => entries.map((entry) => ({ ...entry })),
+    clear(): void {
+      entries = []
+    },
+  }
+}
