@@ -1,15 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { QueryClientProvider } from '@tanstack/react-query'
 import { useState } from 'react'
 import { AccountPanel } from './account/account-panel'
 import { CallPanel } from './call/call-panel'
 import type { PlaygroundConfig } from './config'
+import { createQueryClient } from './query-client'
 
 /** The playground: the service's settings, its account and a way to call it. */
 export function App({ config }: { config: PlaygroundConfig }) {
-  // Retrying would only hide the engine's answer: it is local and answers at once.
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: false } } }),
-  )
+  const [queryClient] = useState(createQueryClient)
   return (
     <QueryClientProvider client={queryClient}>
       <header className="app-header">

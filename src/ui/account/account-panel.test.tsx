@@ -1,7 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { onlineManager, QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SecretView } from '../../engine'
+import { createQueryClient } from '../query-client'
 import { AccountPanel } from './account-panel'
 
 const baseUrl = 'https://api.example.test'
@@ -38,7 +39,7 @@ function fakeAccount(initial: SecretView[]) {
 }
 
 function renderPanel() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  const client = createQueryClient()
   return render(
     <QueryClientProvider client={client}>
       <AccountPanel baseUrl={baseUrl} />
@@ -57,6 +58,15 @@ describe('AccountPanel', () => {
   afterEach(() => {
     cleanup()
     vi.unstubAllGlobals()
+    onlineManager.setOnline(true)
+  })
+
+  it('lists and creates secrets while the browser says it is offline: the engine is local', async () => {
+    onlineManager.setOnline(false)
+    renderPanel()
+    await screen.findByRole('row', { name: /sec_1/ })
+    fireEvent.click(screen.getByRole('button', { name: 'Create secret' }))
+    expect(await screen.findByRole('row', { name: /sec_2/ })).toBeTruthy()
   })
 
   it('lists the secrets with their key, state and times', async () => {
