@@ -46,7 +46,7 @@ for (const kind of ['raw', 'hono', 'engine']) {
     for (let i = 0; i < ROUNDS; i++) rounds.push(await throughput(url, token, connections))
     rows[kind][connections] = median(rounds)
   }
-  child.kill()
+  process.kill(-child.pid!, 'SIGTERM')
 }
 
 console.log(`\nserve over HTTP, requests per second (median of ${ROUNDS} rounds of ${SECONDS} s)`)
