@@ -4,8 +4,8 @@
  * IndexedDB (sets, then a full scan in pages of 250) vs raw `idb` doing the same (goal ≥ 0.5).
  */
 import { fileURLToPath } from 'node:url'
-import { chromium } from '@playwright/test'
 import { build, preview } from 'vite'
+import { launchChromium } from './chromium'
 
 const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 300)
 const KEYS = Number(process.env.BENCH_KEYS ?? 5_000)
@@ -26,15 +26,7 @@ const server = await preview({
   logLevel: 'warn',
 })
 const origin = server.resolvedUrls!.local[0]!
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-})
+const browser = await launchChromium()
 try {
   const page = await browser.newPage()
   await page.goto(origin)

@@ -3,8 +3,8 @@
  * service worker into the engine over real IndexedDB. Figures are ratios to a baseline taken
  * in the same run: a `fetch` of a small static file from the preview server on 127.0.0.1.
  */
-import { chromium } from '@playwright/test'
 import { build, preview } from 'vite'
+import { launchChromium } from './chromium'
 import { printRatios } from './lib'
 
 const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 200)
@@ -13,15 +13,7 @@ const BASE = 'https://bench.example.test'
 await build({ logLevel: 'warn' })
 const server = await preview({ preview: { host: '127.0.0.1', port: 0 }, logLevel: 'warn' })
 const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-  ],
-})
+const browser = await launchChromium()
 
 // tsx names functions with a `__name` helper that pages evaluating them do not have.
 const context = await browser.newContext()

@@ -7,8 +7,8 @@ import type {
   Store,
   StoreSnapshot,
 } from '../engine/store'
-import { StoreConflictError } from '../engine/store'
 import { compareSecrets, compareStrings, prefixEnd, scanLimit } from '../storage/key-order'
+import { checkExpectedSecret } from '../storage/preconditions'
 
 /**
  * A key as SQLite orders it: UTF-16BE bytes, whose byte order (SQLite compares blobs with
@@ -107,14 +107,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
         return
       case 'expectSecret': {
         const row = q.getSecret.get(mutation.id)
-        const secret = row && parse<SecretRecord>(row.record)
-        if (
-          !secret ||
-          secret.rolledTo !== mutation.rolledTo ||
-          secret.expiresAt !== mutation.expiresAt
-        ) {
-          throw new StoreConflictError(`Secret ${mutation.id} is not in the expected state`)
-        }
+        checkExpectedSecret(row && parse<SecretRecord>(row.record), mutation)
         return
       }
       case 'setKey':

@@ -1,8 +1,8 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb'
 import type { Json, Mutation, StoreSnapshot } from '../engine/store'
-import { StoreConflictError } from '../engine/store'
 import type { StoreDB, StoreName } from './idb-schema'
 import { storeNames } from './idb-schema'
+import { checkExpectedSecret } from './preconditions'
 
 type WriteTransaction = IDBPTransaction<StoreDB, StoreName[], 'readwrite'>
 
@@ -40,10 +40,7 @@ async function initMeta(tx: WriteTransaction, key: string, value: Json, track: T
 }
 
 async function expectSecret(tx: WriteTransaction, expected: Mutation & { op: 'expectSecret' }) {
-  const secret = await tx.objectStore('secrets').get(expected.id)
-  if (!secret || secret.rolledTo !== expected.rolledTo || secret.expiresAt !== expected.expiresAt) {
-    throw new StoreConflictError(`Secret ${expected.id} is not in the expected state`)
-  }
+  checkExpectedSecret(await tx.objectStore('secrets').get(expected.id), expected)
 }
 
 function clearAll(tx: WriteTransaction, track: Track): void {

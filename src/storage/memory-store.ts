@@ -8,8 +8,8 @@ import type {
   Store,
   StoreSnapshot,
 } from '../engine/store'
-import { StoreConflictError } from '../engine/store'
 import { compareSecrets, compareStrings, scanLimit } from './key-order'
+import { checkExpectedSecret } from './preconditions'
 import { insertKey, lowerBound, removeKey, upperBound } from './sorted-keys'
 
 /** A bucket's values, with its keys kept sorted so scans are a binary search and a slice. */
@@ -132,17 +132,9 @@ export function createMemoryStore(): Store {
         undo.push(() => writeSlot(s.secrets, secret.id, previous))
         return
       }
-      case 'expectSecret': {
-        const secret = s.secrets.get(mutation.id)
-        if (
-          !secret ||
-          secret.rolledTo !== mutation.rolledTo ||
-          secret.expiresAt !== mutation.expiresAt
-        ) {
-          throw new StoreConflictError(`Secret ${mutation.id} is not in the expected state`)
-        }
+      case 'expectSecret':
+        checkExpectedSecret(s.secrets.get(mutation.id), mutation)
         return
-      }
       case 'setKey':
       case 'deleteKey': {
         const { bucket, key } = mutation
