@@ -8,7 +8,7 @@ import { build, preview } from 'vite'
 import { launchChromium } from './chromium'
 
 const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 300)
-const KEYS = Number(process.env.BENCH_KEYS ?? 5_000)
+const KEYS = Number(process.env.BENCH_KEYS ?? 2_000)
 const root = fileURLToPath(new URL('./page/', import.meta.url))
 const publicDir = fileURLToPath(new URL('../public/', import.meta.url))
 const outDir = fileURLToPath(new URL('../node_modules/.bench-page/', import.meta.url))

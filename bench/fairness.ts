@@ -8,7 +8,7 @@ import { listen } from '../src/node'
 import { createMemoryStore } from '../src/storage'
 import { median } from './lib'
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const HEAVY = 4
 
 /** One request of ~9,000 calls: 3,000 times, reverse a 20 kB string and measure it. */

@@ -9,11 +9,11 @@ import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
 import { median } from './lib'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 
 async function start(kind: string) {
-  const child = spawn('npx', ['tsx', 'bench/serve-target.ts', kind], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve-target.ts', kind], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
@@ -46,7 +46,9 @@ for (const kind of ['raw', 'hono', 'engine']) {
     for (let i = 0; i < ROUNDS; i++) rounds.push(await throughput(url, token, connections))
     rows[kind][connections] = median(rounds)
   }
-  process.kill(-child.pid!, 'SIGTERM')
+  const exited = once(child, 'exit')
+  child.kill('SIGTERM')
+  await exited
 }
 
 console.log(`\nserve over HTTP, requests per second (median of ${ROUNDS} rounds of ${SECONDS} s)`)
