@@ -1,5 +1,5 @@
 import { createAccount, type Account } from './account/account'
-import { createControlPlane } from './account/control-plane'
+import { createControlPlane } from './control-plane'
 import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'

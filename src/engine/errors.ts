@@ -1,6 +1,6 @@
 /**
  * One error family. Every failure the engine reports is a `ServiceError` carrying its HTTP
- * status, a machine-readable code and the message a user reads; `toResponse` in
+ * status, a machine-readable code and the message a user reads; `errorResponse` in
  * `wire/response.ts` is the one place that turns it into a response.
  */
 export class ServiceError extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness } from './test-harness'
+import { createHarness } from '../storage/test-harness'
 
 const twice = [
   [

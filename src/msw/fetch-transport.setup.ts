@@ -4,7 +4,7 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { TRANSPORT, type Transport } from '../engine/test-harness'
+import { TRANSPORT, type Transport } from '../storage/test-harness'
 import { createHandlers } from './handlers'
 
 const server = setupServer()

@@ -5,7 +5,7 @@
 import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import type { Store } from '../engine/store'
-import { STORE } from '../engine/test-harness'
+import { STORE } from './test-harness'
 import { openIdbStore } from './idb-store'
 
 let databases = 0

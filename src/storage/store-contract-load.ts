@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createHarness } from '../engine/test-harness'
+import { createHarness } from './test-harness'
 import type { Store } from '../engine/store'
 import type { ContractContext } from './store-contract-fixtures'
 

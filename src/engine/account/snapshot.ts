@@ -2,7 +2,7 @@ import { InvalidError } from '../errors'
 import { isObject } from '../runtime/types'
 import type { Json, StoreSnapshot } from '../store'
 import { PROC_NAME } from '../packages/procs'
-import { assertJsonDepth, MAX_JSON_DEPTH } from '../wire/json-depth'
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../lang/depth'
 import { SECRET_KEY_PATTERN } from './secrets'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'

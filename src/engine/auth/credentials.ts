@@ -1,5 +1,5 @@
 import { UnauthorizedError } from '../errors'
-import type { Principal } from '../runtime/endpoint'
+import type { Principal } from './principal'
 import type { SecretRecord, Store } from '../store'
 import { parseAbility } from './abilities'
 import { findSecret } from './secret-index'

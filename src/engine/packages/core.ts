@@ -1,6 +1,6 @@
 import { InvalidError } from '../errors'
-import { literal } from '../runtime/ast'
-import { asProcedure } from '../wire/tuples'
+import { literal } from '../lang/tree'
+import { asProcedure } from '../lang/parser'
 import { defineEndpoint, NONE, type Input } from '../runtime/endpoint'
 
 const orNull = (value: Input) => (value === NONE ? null : value)

@@ -2,7 +2,7 @@ import { ConflictError, InvalidError, UndefinedError } from '../errors'
 import { defineEndpoint, type Endpoint, type Invocation } from '../runtime/endpoint'
 import type { Store } from '../store'
 import { nowSeconds } from '../clock'
-import { asProcedure, parseValue, toTuples } from '../wire/tuples'
+import { asProcedure, parseValue, toTuples } from '../lang/parser'
 
 /** Stored procedures are called at `lib.<name>`. */
 export const LIB = 'lib'

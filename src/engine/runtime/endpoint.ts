@@ -1,10 +1,11 @@
-import type { Ability, KeyvTarget } from '../auth/abilities'
+import type { KeyvTarget } from '../auth/abilities'
 import type { Clock } from '../clock'
 import type { Signer } from '../auth/signer'
 import type { Json, Store } from '../store'
 import type { EngineSettings } from '../settings'
-import type { Node } from './ast'
+import type { Node } from '../lang/tree'
 import type { TypeName } from './types'
+import type { Principal } from '../auth/principal'
 
 /** "No input" is not `null`: a call may receive nothing at all. */
 export const NONE: unique symbol = Symbol('no input')
@@ -23,17 +24,6 @@ export interface InputSpec {
   required: boolean
   doc?: string
 }
-
-/** Who is calling: a secret (everything) or an authorization (its abilities). */
-export type Principal =
-  | { kind: 'secret'; secretId: string }
-  | {
-      kind: 'authorization'
-      secretId: string
-      abilities: Ability[]
-      insecure: boolean
-      expiresAt: number | null
-    }
 
 /** What the runtime offers an endpoint while it runs. */
 export interface CallContext {

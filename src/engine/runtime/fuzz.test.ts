@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../test-harness'
+import { createHarness } from '../../storage/test-harness'
 
 /**
  * Random tuple trees, bodies and headers: whatever arrives, the engine answers a well-formed

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../../storage/memory-store'
-import { createHarness } from '../test-harness'
+import { createHarness } from '../../storage/test-harness'
 import { createOverlay } from './overlay'
 
 describe('a request writes all or nothing', () => {

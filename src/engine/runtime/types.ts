@@ -1,5 +1,5 @@
 import type { Json } from '../store'
-import { assertJsonDepth, MAX_JSON_DEPTH } from '../wire/json-depth'
+import { assertJsonDepth, MAX_JSON_DEPTH } from '../lang/depth'
 
 /**
  * Declared types of inputs and arguments, and the one coercion every value goes through.

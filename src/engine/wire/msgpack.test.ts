@@ -1,6 +1,6 @@
 import { decode, encode } from '@msgpack/msgpack'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../test-harness'
+import { createHarness, type Harness } from '../../storage/test-harness'
 
 let h: Harness
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { decode, encode, type DecoderOptions } from '@msgpack/msgpack'
 import { InvalidError } from '../errors'
 import type { Json } from '../store'
-import { assertJsonDepth } from './json-depth'
+import { assertJsonDepth } from '../lang/depth'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 

@@ -1,12 +1,12 @@
 import { InvalidError } from '../errors'
-import type { Args, CallRequest } from '../runtime/ast'
-import { literal, textLiteral } from '../runtime/ast'
+import type { Args, CallRequest } from '../lang/tree'
+import { literal, textLiteral } from '../lang/tree'
 import type { Json } from '../store'
 import { decodeText, parseJson } from './body'
 import type { Format } from './formats'
-import { assertJsonDepth } from './json-depth'
+import { assertJsonDepth } from '../lang/depth'
 import { decodeMsgpack } from './msgpack'
-import { parseTupleBody } from './tuples'
+import { parseTupleBody } from '../lang/parser'
 
 /**
  * A call's input and arguments from its body (read as `format`) and query string. Query

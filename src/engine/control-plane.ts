@@ -1,13 +1,13 @@
-import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
-import { readFaultRule, type Faults } from '../faults'
-import type { Registry } from '../packages'
-import type { Limits } from '../settings'
-import type { createStrictReport } from '../strict'
-import { isObject } from '../runtime/types'
-import type { Json } from '../store'
-import { decodeText, parseJson, readBody } from '../wire/body'
-import { errorResponse, resultResponse } from '../wire/response'
-import type { Account } from './account'
+import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from './errors'
+import { readFaultRule, type Faults } from './faults'
+import type { Registry } from './packages'
+import type { Limits } from './settings'
+import type { createStrictReport } from './strict'
+import { isObject } from './runtime/types'
+import type { Json } from './store'
+import { decodeText, parseJson, readBody } from './wire/body'
+import { errorResponse, resultResponse } from './wire/response'
+import type { Account } from './account/account'
 
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024

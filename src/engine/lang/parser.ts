@@ -1,7 +1,7 @@
 import { InvalidError } from '../errors'
-import { assertJsonDepth } from './json-depth'
-import type { Args, CallNode, CallRequest, ComposeNode, Node, RefNode } from '../runtime/ast'
-import { literal } from '../runtime/ast'
+import { assertJsonDepth } from './depth'
+import type { Args, CallNode, CallRequest, ComposeNode, Node, RefNode } from './tree'
+import { literal } from './tree'
 import type { Json } from '../store'
 
 /**

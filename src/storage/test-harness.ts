@@ -1,7 +1,7 @@
-import { createMemoryStore } from '../storage/memory-store'
-import { createManualClock } from './clock'
-import { createEngine, type Engine, type EngineOptions } from './engine'
-import type { Store } from './store'
+import { createMemoryStore } from './memory-store'
+import { createManualClock } from '../engine/clock'
+import { createEngine, type Engine, type EngineOptions } from '../engine/engine'
+import type { Store } from '../engine/store'
 
 export interface Exchange {
   status: number
