@@ -28,3 +28,29 @@ describe('the engine fence', () => {
     expect(result!.messages.map((m) => m.ruleId)).toContain(rule)
   })
 })
+
+/** The layers: the language, the wire and auth below the runtime, the runtime below packages. */
+describe('the engine layers', () => {
+  const below: Record<string, string[]> = {
+    lang: ['runtime', 'packages', 'account'],
+    wire: ['runtime', 'packages', 'account'],
+    auth: ['runtime', 'packages', 'account'],
+    runtime: ['packages', 'account'],
+  }
+
+  it.each(Object.entries(below))('keeps %s from importing upward', async (layer, above) => {
+    const { readdirSync, readFileSync } = await import('node:fs')
+    const dir = `src/engine/${layer}`
+    const upward = readdirSync(dir)
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .flatMap((file) =>
+        [...readFileSync(`${dir}/${file}`, 'utf8').matchAll(/from '\.\.\/([a-z-]+)[/']/g)]
+          .map((match) => match[1]!)
+          .filter(
+            (target) => above.includes(target) || target === 'engine' || target === 'control-plane',
+          )
+          .map((target) => `${dir}/${file} imports ../${target}`),
+      )
+    expect(upward).toEqual([])
+  })
+})

@@ -56,3 +56,6 @@ export const DEFAULT_BASE_URL = 'https://api.service.test'
 
 /** Service names appear in content types and endpoint names: keep them to a safe alphabet. */
 export const SERVICE_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/
+
+/** The package stored procedures are called under: `lib.<name>`. */
+export const LIB = 'lib'

@@ -1,5 +1,5 @@
 import { InvalidError } from '../errors'
-import { LIB } from '../packages/procs'
+import { LIB } from '../settings'
 
 /**
  * Abilities name a package or an endpoint by whole dotted segments (`type` grants

@@ -3,9 +3,9 @@ import { defineEndpoint, type Endpoint, type Invocation } from '../runtime/endpo
 import type { Store } from '../store'
 import { nowSeconds } from '../clock'
 import { asProcedure, parseValue, toTuples } from '../lang/parser'
+import { LIB } from '../settings'
 
 /** Stored procedures are called at `lib.<name>`. */
-export const LIB = 'lib'
 
 /** Letters, digits, `_` and `.` between segments; starts with a letter; at most 64 characters. */
 export const PROC_NAME = /^(?=.{1,64}$)[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/
