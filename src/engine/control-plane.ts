@@ -8,11 +8,16 @@ import type { Json } from './store'
 import { decodeText, parseJson, readBody } from './wire/body'
 import { errorResponse, resultResponse } from './wire/response'
 import type { Account } from './account/account'
+import type { ExchangeLog } from './exchange-log'
 
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
-type Route = (body: Record<string, Json>, params: string[]) => Promise<unknown>
+type Route = (
+  body: Record<string, Json>,
+  params: string[],
+  query: URLSearchParams,
+) => Promise<unknown>
 
 /**
  * The account control plane under `<baseUrl>/_account/`: JSON in, JSON out. It answers no
@@ -27,6 +32,9 @@ type Route = (body: Record<string, Json>, params: string[]) => Promise<unknown>
  * - `GET faults`, `POST faults` `{ status, count?, endpoint?, delayMs?, retryAfter? }`,
  *   `POST faults/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
  * - `GET strict` → `{ enabled, requests }` (each request and its deviations), `POST strict` `{ enabled }`
+ * - `GET exchanges?after=<id>` → `{ capacity, exchanges }`, the last requests to endpoints with
+ *   their answers and decision traces, newest first; `POST exchanges/clear`
+ * - `GET procedures` → every stored procedure, by name
  */
 export function createControlPlane(
   account: Account,
@@ -37,10 +45,12 @@ export function createControlPlane(
     faults,
     limits,
     strict,
+    log,
   }: {
     faults: Faults
     limits: Limits
     strict: { enabled: boolean; report: ReturnType<typeof createStrictReport> }
+    log: ExchangeLog
   },
 ) {
   const initialRateLimit = { ...limits.rateLimit }
@@ -68,6 +78,7 @@ export function createControlPlane(
         limits.rateLimit = { ...initialRateLimit }
         strict.enabled = initialStrict
         strict.report.clear()
+        log.clear()
         return { ok: true }
       },
     ],
@@ -106,6 +117,16 @@ export function createControlPlane(
     ['POST', /^import$/, async (body) => (await account.importSnapshot(body), { ok: true })],
     ['POST', /^inspect$/, (body) => account.inspect(required(body, 'token', 'string'))],
     ['GET', /^endpoints$/, async () => describeEndpoints(registry)],
+    ['GET', /^procedures$/, () => account.listProcedures()],
+    [
+      'GET',
+      /^exchanges$/,
+      async (_body, _params, query) => ({
+        capacity: log.capacity,
+        exchanges: log.list(afterOf(query)),
+      }),
+    ],
+    ['POST', /^exchanges\/clear$/, async () => (log.clear(), { ok: true })],
   ]
 
   return async function control(request: Request, path: string): Promise<Response> {
@@ -118,7 +139,9 @@ export function createControlPlane(
       const params = pattern.exec(path)!.slice(1).map(decodeSegment)
       const limit = path === 'import' ? IMPORT_BODY_LIMIT : maxBodyBytes
       const body = request.method === 'GET' ? {} : await readJsonObject(request, limit)
-      return sameOrigin(resultResponse((await route(body, params)) as Json, 'json', serviceName))
+      const query = new URL(request.url).searchParams
+      const answer = (await route(body, params, query)) as Json
+      return sameOrigin(resultResponse(answer, 'json', serviceName))
     } catch (error) {
       return sameOrigin(errorResponse(error, 'json', serviceName))
     }
@@ -181,6 +204,15 @@ function describeEndpoints(registry: Registry) {
     input: endpoint.input ?? null,
     args: endpoint.args ?? {},
   }))
+}
+
+function afterOf(query: URLSearchParams): number {
+  const after = query.get('after')
+  if (after === null) return 0
+  if (!/^\d{1,15}$/.test(after)) {
+    throw new InvalidError("`after' must be the id of an exchange, a whole number")
+  }
+  return Number(after)
 }
 
 function decodeSegment(segment: string): string {

@@ -4,6 +4,7 @@ import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'
 import { MethodError, UndefinedError } from './errors'
+import { createExchangeLog, type ExchangeDraft } from './exchange-log'
 import { createFaults, InjectedFault } from './faults'
 import { createStrictReport, StrictError, strictDeviations } from './strict'
 import { createRegistry, type Registry } from './packages'
@@ -34,6 +35,11 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    * markers), and report every request; also switched at `POST /_account/strict`.
    */
   strict?: boolean
+  /**
+   * Keep the last this many exchanges (request, response and the decision trace) for
+   * `GET /_account/exchanges`; 0, the default, keeps none and traces nothing.
+   */
+  exchangeLog?: number
 }
 
 export interface Engine {
@@ -64,16 +70,24 @@ export function createEngine(options: EngineOptions): Engine {
   const account = createAccount(store, clock, serviceName)
   const faults = createFaults()
   const strict = { enabled: options.strict ?? false, report: createStrictReport() }
+  const log = createExchangeLog(options.exchangeLog ?? 0, clock)
   const control = createControlPlane(account, registry, serviceName, limits.maxBodyBytes, {
     faults,
     limits,
     strict,
+    log,
   })
   const rate = createRateWindow(() => limits.rateLimit, clock)
 
-  async function call(request: Request, path: string, reply: Format): Promise<Response> {
+  async function call(
+    request: Request,
+    path: string,
+    reply: Format,
+    draft: ExchangeDraft | undefined,
+  ): Promise<Response> {
     if (request.method !== 'POST') throw new MethodError('POST')
     const body = await readBody(request, limits.maxBodyBytes)
+    if (draft) draft.body = body
     if (strict.enabled) {
       const deviations = strictDeviations(request, body, serviceName)
       strict.report.record({
@@ -98,6 +112,7 @@ export function createEngine(options: EngineOptions): Engine {
       store,
       signer,
       nowSeconds(clock),
+      draft?.observe,
     )
     rate.check()
     const headers = rate.header()
@@ -116,6 +131,7 @@ export function createEngine(options: EngineOptions): Engine {
         principal,
         setHeader: (key, value) => (headers[key] = value),
         countCall: () => rate.count(),
+        ...(draft ? { tracer: draft.tracer } : {}),
       },
       (endpoint) => registry.resolve(endpoint, overlay),
       (endpoint) => registry.neighbours(endpoint),
@@ -137,15 +153,22 @@ export function createEngine(options: EngineOptions): Engine {
     // Errors answer in the request's family too, even when its body can't be read.
     const family = bodyFormat(request.headers.get('content-type'), serviceName) ?? 'text'
     const reply = responseFormat(request.headers.get('accept'), family, serviceName)
+    const named = path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path)
+    const draft = log.draft(request, named ? path.split('/').join('.') : null)
+    let response: Response
+    let failure: unknown
     try {
       if (request.method === 'OPTIONS') return preflight('POST')
-      if (path === undefined || path === '' || !/^[^/]+(\/[^/]+)*$/.test(path)) {
+      if (!named) {
         throw new UndefinedError(`undefined ${serviceName} \`${(path ?? '').split('/').join('.')}'`)
       }
-      return await call(request, path, reply)
+      response = await call(request, path, reply, draft)
     } catch (error) {
-      return errorResponse(error, reply, serviceName)
+      failure = error
+      response = errorResponse(error, reply, serviceName)
     }
+    if (draft) await log.add(draft, response, failure)
+    return response
   }
 
   return { handle, account, registry, settings }

@@ -4,7 +4,7 @@ import { secretsChanged } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
-import type { Store } from '../store'
+import type { ProcRecord, Store } from '../store'
 import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
 import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
@@ -43,6 +43,8 @@ export interface Account {
   exportSnapshot(): Promise<AccountSnapshot>
   importSnapshot(snapshot: unknown): Promise<void>
   inspect(token: string): Promise<TokenReport>
+  /** Every stored procedure, by name. */
+  listProcedures(): Promise<ProcRecord[]>
   /** The account's signer, made on first use. */
   signer(): Promise<Signer>
   /** Catches the clock up with the stored offset (another tab may have moved it). */
@@ -144,6 +146,7 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       cached = undefined
       await syncClock()
     },
+    listProcedures: () => store.listProcs(),
     async inspect(token) {
       const identity = await identify(token.trim(), store, await signer(), await now())
       if (identity.state === 'usable') return { state: 'usable', details: identity.details }

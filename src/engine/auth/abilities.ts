@@ -86,18 +86,18 @@ export function covers(grant: string, name: string): boolean {
   return name.startsWith(`${grant}.`) && !grant.startsWith(`${LIB}.`)
 }
 
-/** Whether one of `abilities` reaches `endpoint`, ignoring limits. */
-export function reaches(abilities: readonly Ability[], endpoint: string): boolean {
-  return abilities.some((ability) => covers(ability.name, endpoint))
+/** The first of `abilities` that reaches `endpoint`, ignoring limits. */
+export function granting(abilities: readonly Ability[], endpoint: string): Ability | undefined {
+  return abilities.find((ability) => covers(ability.name, endpoint))
 }
 
-/** Whether one of `abilities` reaches `endpoint` for this key-value target. */
-export function reachesTarget(
+/** The first of `abilities` that reaches `endpoint` for this key-value target, limits included. */
+export function grantingTarget(
   abilities: readonly Ability[],
   endpoint: string,
   target: KeyvTarget,
-): boolean {
-  return abilities.some(
+): Ability | undefined {
+  return abilities.find(
     (ability) =>
       covers(ability.name, endpoint) &&
       (ability.bucket === undefined || ability.bucket === target.bucket) &&

@@ -18,6 +18,8 @@ export interface TokenDetails {
   insecure?: boolean
   createdAt?: number
   expiresAt: number | null
+  /** For an authorization: when its root secret dies (it was rolled), or `null`. */
+  secretExpiresAt?: number | null
 }
 
 /** The payload an authorization carries, signed. */
@@ -34,21 +36,31 @@ export interface AuthorizationPayload {
 export const isAlive = (secret: SecretRecord, now: number): boolean =>
   secret.expiresAt === null || secret.expiresAt > now
 
-/** Reads `authorization: bearer <token>` into a principal, or fails with 401. */
+/** What an `authorization` header turned out to hold, usable or not. */
+export type Presented = Identity | { state: 'missing' | 'malformed' }
+
+/**
+ * Reads `authorization: bearer <token>` into a principal, or fails with 401. `observe` learns
+ * what was presented either way, for the request's trace.
+ */
 export async function authenticate(
   header: string | null,
   store: Store,
   signer: Signer,
   now: number,
+  observe: (presented: Presented) => void = () => undefined,
 ): Promise<Principal> {
   if (header === null || /^\s*(bearer\s*)?$/i.test(header)) {
+    observe({ state: 'missing' })
     throw new UnauthorizedError('authorization is missing', 'missing')
   }
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header)
   if (!match) {
+    observe({ state: 'malformed' })
     throw new UnauthorizedError("the authorization header must be `bearer <token>'", 'malformed')
   }
   const identity = await identify(match[1]!, store, signer, now)
+  observe(identity)
   if (identity.state === 'usable') return identity.principal
   throw new UnauthorizedError(`authorization is ${identity.state}`, identity.reason)
 }
@@ -91,8 +103,9 @@ async function identifyAuthorization(
     expiresAt: payload.e,
   }
   const secret = await store.getSecret(payload.s)
-  if (!secret || !isAlive(secret, now))
-    return { state: 'invalid', reason: 'secret_rolled', details }
+  details.secretExpiresAt = secret ? secret.expiresAt : null
+  if (!secret) return { state: 'invalid', reason: 'secret_unknown', details }
+  if (!isAlive(secret, now)) return { state: 'invalid', reason: 'secret_rolled', details }
   if (payload.e !== null && payload.e <= now)
     return { state: 'expired', reason: 'expired', details }
   return {

@@ -1,4 +1,4 @@
-import { reaches, reachesTarget } from '../auth/abilities'
+import { granting, grantingTarget, type KeyvTarget } from '../auth/abilities'
 import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import type { Json } from '../store'
 import { asProcedure } from '../lang/parser'
@@ -7,6 +7,7 @@ import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
+import type { CallTrace, CallTracer } from './trace'
 import { yieldWhenDue } from './turns'
 import { coerce, isObject, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
@@ -37,6 +38,8 @@ export class Evaluation {
     private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void
+      /** Records what each call decided, for the request's trace. */
+      tracer?: CallTracer
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
@@ -180,13 +183,32 @@ export class Evaluation {
   }
 
   private async call(node: CallNode, piped: Input, scope: Scope, frame: Frame): Promise<Input> {
+    const { tracer } = this.ctx
+    const entry = tracer?.enter(node.name)
+    try {
+      const output = await this.traced(node, piped, scope, frame, entry)
+      tracer?.leave()
+      return output
+    } catch (error) {
+      tracer?.fail(entry, error)
+      throw error
+    }
+  }
+
+  private async traced(
+    node: CallNode,
+    piped: Input,
+    scope: Scope,
+    frame: Frame,
+    entry: CallTrace | undefined,
+  ): Promise<Input> {
     this.step(frame)
     const { name } = node
     const endpoint = await this.resolveEndpoint(name)
     if (!endpoint) throw this.undefined(name)
     this.ctx.countCall?.()
     await yieldWhenDue(this.ctx.settings.limits.sliceMs)
-    if (!frame.elevated) this.authorize(name)
+    this.authorize(name, frame, entry)
 
     // The order of checks: the endpoint exists, an ability covers it, the input's type, then
     // each argument (required, then its type).
@@ -243,7 +265,9 @@ export class Evaluation {
             : this.runProc(proc, procInput, procArgs, name, frame, scope),
       },
     }
-    if (endpoint.target && !frame.elevated) this.authorizeTarget(endpoint, invocation)
+    if (endpoint.target && !frame.elevated) {
+      this.authorizeTarget(endpoint.name, endpoint.target(invocation), entry)
+    }
     return this.bounded(await endpoint.run(invocation), name)
   }
 
@@ -282,26 +306,93 @@ export class Evaluation {
     return new UndefinedError(`${message}; try one of: ${near.map((n) => `\`${n}'`).join(', ')}`)
   }
 
-  private authorize(name: string): void {
+  /** Lets the call in, or refuses it with 401; says which grant let it in. */
+  private authorize(name: string, frame: Frame, entry: CallTrace | undefined): void {
     const { principal } = this.ctx
-    if (principal.kind === 'authorization' && !reaches(principal.abilities, name)) {
-      throw this.denied(name)
+    if (frame.elevated) {
+      return grant(
+        entry,
+        'procedure',
+        null,
+        "runs inside a stored procedure, with the account's full authority",
+      )
     }
-  }
-
-  private authorizeTarget(endpoint: Endpoint, invocation: Invocation): void {
-    const { principal } = this.ctx
-    if (principal.kind !== 'authorization') return
-    const target = endpoint.target!(invocation)
-    if (!reachesTarget(principal.abilities, endpoint.name, target)) throw this.denied(endpoint.name)
-  }
-
-  private denied(name: string): UnauthorizedError {
-    return new UnauthorizedError(
-      `authorization does not have the ability to access ${this.ctx.settings.serviceName} \`${name}'`,
+    if (principal.kind === 'secret') {
+      return grant(
+        entry,
+        'secret',
+        null,
+        `the secret key of \`${principal.secretId}' reaches every endpoint`,
+      )
+    }
+    const ability = granting(principal.abilities, name)
+    if (ability) {
+      return grant(entry, 'ability', ability.raw, `ability \`${ability.raw}' covers \`${name}'`)
+    }
+    const held = principal.abilities.map((a) => `\`${a.raw}'`).join(', ')
+    throw this.denied(
+      name,
+      entry,
       'missing_ability',
+      `no ability covers \`${name}'; the authorization holds ${held}`,
     )
   }
+
+  /** For key-value calls: an ability's bucket and prefix limits must reach what the call touches. */
+  private authorizeTarget(name: string, target: KeyvTarget, entry: CallTrace | undefined): void {
+    const { principal } = this.ctx
+    if (principal.kind !== 'authorization') return
+    const ability = grantingTarget(principal.abilities, name, target)
+    if (ability) {
+      return grant(
+        entry,
+        'ability',
+        ability.raw,
+        `ability \`${ability.raw}' covers \`${name}' in bucket \`${target.bucket}' for \`${target.key}'`,
+      )
+    }
+    const covering = principal.abilities
+      .filter((a) => granting([a], name))
+      .map((a) => `\`${a.raw}'`)
+      .join(', ')
+    const what = name === 'keyv.scan' ? 'prefix' : 'key'
+    throw this.denied(
+      name,
+      entry,
+      'outside_limit',
+      `${covering} ${covering.includes(',') ? 'cover' : 'covers'} \`${name}', but not bucket \`${target.bucket}' with ${what} \`${target.key}': the call is outside its key-value limits`,
+    )
+  }
+
+  private denied(
+    name: string,
+    entry: CallTrace | undefined,
+    code: 'missing_ability' | 'outside_limit',
+    explanation: string,
+  ): UnauthorizedError {
+    if (entry) {
+      entry.decision = 'refused'
+      entry.explanation = explanation
+    }
+    // Both refusals read alike on the wire, as the real service words them; the trace tells
+    // them apart.
+    return new UnauthorizedError(
+      `authorization does not have the ability to access ${this.ctx.settings.serviceName} \`${name}'`,
+      code,
+    )
+  }
+}
+
+function grant(
+  entry: CallTrace | undefined,
+  kind: CallTrace['grant'],
+  ability: string | null,
+  explanation: string,
+): void {
+  if (!entry) return
+  entry.grant = kind
+  entry.ability = ability
+  entry.explanation = explanation
 }
 
 const asJson = (value: Input): Json => (value === NONE ? null : value)

@@ -1,4 +1,5 @@
 import { InvalidError, TooLargeError } from '../errors'
+import { locateJsonError } from './json-error'
 
 /** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
@@ -48,6 +49,12 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch (error) {
-    throw new InvalidError(`the body is not valid JSON (${(error as Error).message})`)
+    const place = locateJsonError(text)
+    // V8's own message names no place in the body for some mistakes: say where, when we can.
+    throw new InvalidError(
+      place
+        ? `the body is not valid JSON: unexpected ${place.found} at line ${place.line}, column ${place.column}`
+        : `the body is not valid JSON (${(error as Error).message})`,
+    )
   }
 }
