@@ -13,3 +13,6 @@ export {
 export type { Store, Json, Mutation, StoreSnapshot, SecretRecord } from './store'
 export { StoreConflictError } from './store'
 export { ServiceError } from './errors'
+export type { TokenDetails } from './auth/credentials'
+export type { ExchangeRecord, LoggedBody } from './exchange-log'
+export type { RequestTrace, CredentialTrace, CallTrace } from './trace'

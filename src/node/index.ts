@@ -26,6 +26,8 @@ export interface StartServiceOptions {
   /** Default: a fresh in-memory store. */
   store?: Store
   limits?: Partial<Limits>
+  /** Keep the last this many exchanges with their decision traces (`GET /_account/exchanges`). */
+  exchangeLog?: number
   /**
    * Your own msw server, if your tests have one: the service's handlers are added to it with
    * `server.use` (so your `server.resetHandlers()` removes them). Pass it: msw intercepts

@@ -1,44 +1,11 @@
 import type { SecretView } from '../../engine'
+import { control } from '../shared/control'
 
-/** The account control plane (`<baseUrl>/_account/...`), over fetch like any other client. */
+export { AccountError } from '../shared/control'
 
 export interface ClockView {
   /** Unix seconds on the engine's virtual clock. */
   now: number
-}
-
-/** A control-plane error, with the HTTP status and the engine's message. */
-export class AccountError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message)
-    this.name = 'AccountError'
-  }
-}
-
-async function control<T>(
-  baseUrl: string,
-  method: 'GET' | 'POST',
-  path: string,
-  body?: object,
-): Promise<T> {
-  const response = await fetch(`${baseUrl}/_account/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  const value: unknown = text === '' ? null : JSON.parse(text)
-  if (!response.ok) {
-    const message = (value as { error?: { message?: string } } | null)?.error?.message
-    throw new AccountError(
-      response.status,
-      message ?? `${method} ${path} failed with ${response.status}`,
-    )
-  }
-  return value as T
 }
 
 export const listSecrets = (baseUrl: string) => control<SecretView[]>(baseUrl, 'GET', 'secrets')

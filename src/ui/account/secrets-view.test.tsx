@@ -1,0 +1,65 @@
+import { onlineManager } from '@tanstack/react-query'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { renderWithService } from '../test/render'
+import SecretsView from './secrets-view'
+
+afterEach(() => onlineManager.setOnline(true))
+
+describe('SecretsView', () => {
+  it('lists the secrets with their masked key, state and times', async () => {
+    const { service } = await renderWithService(<SecretsView />)
+    const [secret] = await service.listSecrets()
+    const table = await screen.findByRole('table', { name: 'Secrets' })
+    const row = within(table).getByRole('row', { name: new RegExp(secret!.id) })
+    expect(within(row).getByTestId('secret-state').textContent).toBe('active')
+    expect(within(row).getByTestId('masked-value').textContent).not.toContain(secret!.key)
+    fireEvent.click(within(row).getByRole('button', { name: `Reveal the key of ${secret!.id}` }))
+    expect(within(row).getByTestId('masked-value').textContent).toBe(secret!.key)
+    expect(within(row).getByText('Expires never')).toBeTruthy()
+  })
+
+  it('creates secrets while the browser says it is offline: the engine is local', async () => {
+    onlineManager.setOnline(false)
+    const { service } = await renderWithService(<SecretsView />)
+    await screen.findAllByTestId('secret-row')
+    fireEvent.click(screen.getByRole('button', { name: 'Create secret' }))
+    await waitFor(() => expect(screen.getAllByTestId('secret-row')).toHaveLength(2))
+    expect(await service.listSecrets()).toHaveLength(2)
+  })
+
+  it('rolls a secret now: it expires and its replacement is listed', async () => {
+    const { service } = await renderWithService(<SecretsView />)
+    const [secret] = await service.listSecrets()
+    const row = await screen.findByRole('row', { name: new RegExp(secret!.id) })
+    fireEvent.click(within(row).getByRole('button', { name: 'Roll now' }))
+    await waitFor(() => expect(screen.getAllByTestId('secret-row')).toHaveLength(2))
+    await waitFor(() => expect(within(row).getByTestId('secret-state').textContent).toBe('expired'))
+    const [rolled] = await service.listSecrets()
+    expect(rolled!.state).toBe('expired')
+  })
+
+  it('says in its own terms when a roll time is not in the future', async () => {
+    const { service } = await renderWithService(<SecretsView />)
+    const row = (await screen.findAllByTestId('secret-row'))[0]!
+    fireEvent.change(within(row).getByLabelText('Seconds from now'), { target: { value: '0' } })
+    fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
+    expect((await within(row).findByRole('alert')).textContent).toBe(
+      'Give a number of seconds above 0, or use Roll now to roll at once.',
+    )
+    expect((await service.listSecrets())[0]!.state).toBe('active')
+    fireEvent.change(within(row).getByLabelText('Seconds from now'), { target: { value: '30' } })
+    fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
+    await waitFor(() => expect(within(row).getByTestId('secret-state').textContent).toBe('rolling'))
+    expect(within(row).queryByRole('alert')).toBeNull()
+  })
+
+  it('shows why a request failed when nothing answers', async () => {
+    const { service } = await renderWithService(<SecretsView />)
+    await screen.findAllByTestId('secret-row')
+    service.stop()
+    fireEvent.click(screen.getByRole('button', { name: 'Create secret' }))
+    const alerts = await screen.findAllByRole('alert')
+    expect(alerts.map((alert) => alert.textContent).join(' ')).toMatch(/fetch failed/)
+  })
+})

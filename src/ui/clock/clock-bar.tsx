@@ -1,0 +1,80 @@
+import { useState, type FormEvent } from 'react'
+import { advanceClock } from '../account/api'
+import { useAccountMutation } from '../account/queries'
+import { formatDuration, formatTime, messageOf } from '../format'
+import { useNow } from '../shared/clock'
+import { useConfig } from '../shared/config'
+import { useNextEvent } from './next-event'
+
+const STEPS = [
+  { seconds: 60, label: '+1 min', name: 'Advance 1 minute' },
+  { seconds: 3600, label: '+1 h', name: 'Advance 1 hour' },
+  { seconds: 86400, label: '+1 day', name: 'Advance 1 day' },
+]
+
+/**
+ * The engine's virtual clock, always in view: expiry and scheduled rolls follow it. It ticks
+ * with real time, and moves ahead by a step, by any number of seconds, or to the next thing
+ * due (a scheduled roll or an authorization's expiry).
+ */
+export function ClockBar() {
+  const { baseUrl } = useConfig()
+  const now = useNow()
+  const next = useNextEvent(now)
+  const [seconds, setSeconds] = useState('60')
+  const advance = useAccountMutation(baseUrl, (by: number) => advanceClock(baseUrl, by))
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    advance.mutate(Number(seconds))
+  }
+
+  return (
+    <section aria-label="Virtual clock" className="clock-bar">
+      <p className="clock-now">
+        <span className="muted">Now</span>{' '}
+        <output data-testid="clock-now">{now === undefined ? '…' : formatTime(now)}</output>
+      </p>
+      <div className="clock-steps">
+        {STEPS.map((step) => (
+          <button
+            key={step.seconds}
+            type="button"
+            aria-label={step.name}
+            disabled={advance.isPending}
+            onClick={() => advance.mutate(step.seconds)}
+          >
+            {step.label}
+          </button>
+        ))}
+        <button
+          type="button"
+          disabled={advance.isPending || !next || now === undefined}
+          title={next ? `${next.what} at ${formatTime(next.at)}` : 'Nothing is scheduled'}
+          onClick={() => next && now !== undefined && advance.mutate(next.at - now + 0.001)}
+        >
+          {next && now !== undefined
+            ? `Next: ${next.what} (in ${formatDuration(next.at - now)})`
+            : 'Nothing scheduled'}
+        </button>
+      </div>
+      <form onSubmit={submit} className="inline-form clock-advance">
+        <label>
+          Advance by (seconds)
+          <input
+            type="number"
+            min={0}
+            step="any"
+            required
+            value={seconds}
+            onChange={(e) => setSeconds(e.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={advance.isPending}>
+          Advance clock
+        </button>
+      </form>
+      {advance.isError && <p role="alert">{messageOf(advance.error)}</p>}
+    </section>
+  )
+}

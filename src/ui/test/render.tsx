@@ -1,0 +1,44 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { cleanup, render } from '@testing-library/react'
+import type { ReactElement } from 'react'
+import { afterEach } from 'vitest'
+import { startService, type Service, type StartServiceOptions } from '../../node'
+import type { PlaygroundConfig } from '../config'
+import { createQueryClient } from '../query-client'
+import { ConfigProvider } from '../shared/config'
+
+let started: Service[] = []
+let hosts = 0
+
+afterEach(() => {
+  cleanup()
+  for (const service of started) service.stop()
+  started = []
+  localStorage.clear()
+  window.location.hash = ''
+})
+
+/**
+ * Renders a piece of the playground against the real engine, answered through msw's
+ * `setupServer` at a base URL of its own: the component's `fetch` calls reach the engine
+ * exactly as they do through the service worker in the browser.
+ */
+export async function renderWithService(
+  element: ReactElement,
+  options: Omit<StartServiceOptions, 'baseUrl'> = {},
+) {
+  const service = await startService({
+    baseUrl: `https://ui-${++hosts}.example.test`,
+    exchangeLog: 100,
+    ...options,
+  })
+  started.push(service)
+  const config: PlaygroundConfig = { baseUrl: service.baseUrl, serviceName: service.serviceName }
+  const client = createQueryClient()
+  const view = render(
+    <ConfigProvider config={config}>
+      <QueryClientProvider client={client}>{element}</QueryClientProvider>
+    </ConfigProvider>,
+  )
+  return { ...view, service, config, client }
+}
