@@ -22,7 +22,13 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   document.title = `${config.serviceName} playground`
   try {
     const store = await openIdbStore(databaseName(config))
-    const engine = createEngine({ store, serviceName: config.serviceName, baseUrl: config.baseUrl })
+    const engine = createEngine({
+      store,
+      serviceName: config.serviceName,
+      baseUrl: config.baseUrl,
+      // The page's exchange log: every request answered here, with its decision trace.
+      exchangeLog: 500,
+    })
     await startWorker(engine)
   } catch (error) {
     return render(
