@@ -1,0 +1,86 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { saveAuthorization } from '../shared/tokens'
+import { renderWithService } from '../test/render'
+import SettingsView from './settings-view'
+
+let downloads: Blob[]
+
+beforeEach(() => {
+  downloads = []
+  vi.stubGlobal(
+    'URL',
+    Object.assign(URL, {
+      createObjectURL: (blob: Blob) => (downloads.push(blob), 'blob:export'),
+      revokeObjectURL: () => undefined,
+    }),
+  )
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined)
+})
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+})
+
+describe('SettingsView', () => {
+  it('refuses a configuration the playground cannot serve, saying why', async () => {
+    await renderWithService(<SettingsView />)
+    fireEvent.change(screen.getByLabelText('Service name'), { target: { value: 'Not A Name' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Open this service' }))
+    expect((await screen.findByRole('alert')).textContent).toMatch(
+      /^Invalid serviceName "Not A Name": use 1 to 32 characters/,
+    )
+  })
+
+  it('resets the account only once confirmed, and forgets its authorizations', async () => {
+    const { service, config } = await renderWithService(<SettingsView />)
+    saveAuthorization(config, 'some.token')
+    fireEvent.click(screen.getByRole('button', { name: 'Reset the account…' }))
+    expect(await service.listSecrets()).toHaveLength(1)
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('group', { name: 'Confirm the reset' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Reset the account…' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Reset everything' }))
+    expect((await screen.findByRole('status')).textContent).toMatch(/^The account was reset/)
+    expect(await service.listSecrets()).toHaveLength(0)
+    expect(localStorage.getItem(`playground:service@${config.baseUrl}:authorizations`)).toBe('[]')
+  })
+
+  it('exports the account as a JSON file, warning that it holds the secrets', async () => {
+    const { service } = await renderWithService(<SettingsView />)
+    const button = screen.getByRole('button', { name: 'Export account' })
+    expect(document.getElementById(button.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /holds the account's secret keys/,
+    )
+    fireEvent.click(button)
+    await waitFor(() => expect(downloads).toHaveLength(1))
+    const exported = JSON.parse(await downloads[0]!.text()) as { secrets: Array<{ key: string }> }
+    expect(exported.secrets.map((secret) => secret.key)).toEqual([service.secret])
+  })
+
+  it('imports an exported account, and says why a file is refused', async () => {
+    const { service } = await renderWithService(<SettingsView />)
+    const snapshot = await service.engine.account.exportSnapshot()
+    await service.createSecret()
+    const input = screen.getByLabelText('Import account (replaces everything)')
+    const file = (name: string, text: string) =>
+      new File([text], name, { type: 'application/json' })
+    fireEvent.change(input, { target: { files: [file('broken.json', '{')] } })
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Import failed: broken.json is not a JSON file; choose a file the export made',
+    )
+    fireEvent.change(input, {
+      target: { files: [file('other.json', JSON.stringify({ format: 'x' }))] },
+    })
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toMatch(/^Import failed: invalid snapshot/),
+    )
+    expect(await service.listSecrets()).toHaveLength(2)
+    fireEvent.change(input, { target: { files: [file('backup.json', JSON.stringify(snapshot))] } })
+    expect((await screen.findByRole('status')).textContent).toBe(
+      'The account was replaced by the one in backup.json.',
+    )
+    expect((await service.listSecrets()).map((secret) => secret.key)).toEqual([service.secret])
+  })
+})
