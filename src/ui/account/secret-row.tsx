@@ -70,33 +70,25 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
         {state !== 'expired' && (
           <div className="row-actions">
             <a href={routeHref('console', { token: `secret:${secret.id}` })}>Use in console</a>
-            {state === 'active' && (
-              <>
-                <button
-                  type="button"
-                  disabled={roll.isPending}
-                  onClick={() => roll.mutate(undefined)}
-                >
-                  Roll now
-                </button>
-                <form className="roll-at" onSubmit={rollLater} noValidate>
-                  <label htmlFor={delayId}>Seconds from now</label>
-                  <input
-                    id={delayId}
-                    type="number"
-                    min={1}
-                    step="any"
-                    value={delay}
-                    aria-describedby={problem ? hintId : undefined}
-                    aria-invalid={problem ? true : undefined}
-                    onChange={(event) => setDelay(event.target.value)}
-                  />
-                  <button type="submit" disabled={roll.isPending}>
-                    Roll at…
-                  </button>
-                </form>
-              </>
-            )}
+            <button type="button" disabled={roll.isPending} onClick={() => roll.mutate(undefined)}>
+              Roll now
+            </button>
+            <form className="roll-at" onSubmit={rollLater} noValidate>
+              <label htmlFor={delayId}>Seconds from now</label>
+              <input
+                id={delayId}
+                type="number"
+                min={1}
+                step="any"
+                value={delay}
+                aria-describedby={problem ? hintId : undefined}
+                aria-invalid={problem ? true : undefined}
+                onChange={(event) => setDelay(event.target.value)}
+              />
+              <button type="submit" disabled={roll.isPending}>
+                Roll at…
+              </button>
+            </form>
           </div>
         )}
         {problem && (
