@@ -40,9 +40,14 @@ test.describe('with another base URL and service name', () => {
     expect(JSON.parse(tuples.body)).toEqual([['<<', 'PROC']])
   })
 
-  test('the old base URL is not answered', async ({ wire }) => {
+  test('the old base URL is not answered', async ({ wire, consoleProblems }) => {
     const response = await wire.fetch('https://other.example.test/core/ping', { method: 'POST' })
     expect(response.status).toBe(0)
+    // The browser reports the failed request, as it should: the one problem expected here.
+    await expect
+      .poll(() => consoleProblems)
+      .toEqual(['error: Failed to load resource: net::ERR_FAILED'])
+    consoleProblems.length = 0
   })
 })
 

@@ -67,6 +67,8 @@ export interface App {
 }
 
 interface Fixtures {
+  /** Console messages and page errors; checked to be none once each test ends. */
+  consoleProblems: string[]
   config: PlaygroundConfig
   app: App
   wire: Wire
@@ -117,11 +119,32 @@ async function control<T>(
   return JSON.parse(response.body) as T
 }
 
+/**
+ * The line Chromium itself adds for every response of status 400 or more, whoever answered it
+ * (decision 013): the playground shows refusals on purpose, so these are not problems.
+ */
+const NETWORK_STATUS_LINE =
+  /^Failed to load resource: the server responded with a status of [45]\d\d/
+
 export const test = base.extend<Fixtures>({
   config: [defaultConfig, { option: true }],
 
+  consoleProblems: [
+    async ({ page }, use) => {
+      const problems: string[] = []
+      page.on('console', (message) => {
+        if (!['error', 'warning'].includes(message.type())) return
+        if (NETWORK_STATUS_LINE.test(message.text())) return
+        problems.push(`${message.type()}: ${message.text()}`)
+      })
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+      await use(problems)
+      expect(problems, 'the browser console stays clean').toEqual([])
+    },
+    { auto: true },
+  ],
+
   async app({ page, config }, use) {
-    page.on('pageerror', (error) => console.error('page error:', error))
     const ready = () =>
       expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
     await page.goto(playgroundUrl(config))

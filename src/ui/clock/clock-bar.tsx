@@ -33,7 +33,13 @@ export function ClockBar() {
     <section aria-label="Virtual clock" className="clock-bar">
       <p className="clock-now">
         <span className="muted">Now</span>{' '}
-        <output data-testid="clock-now">{now === undefined ? '…' : formatTime(now)}</output>
+        {/* Not a live region: a clock announced every second would drown everything else. */}
+        <time
+          data-testid="clock-now"
+          dateTime={now === undefined ? undefined : new Date(now * 1000).toISOString()}
+        >
+          {now === undefined ? '…' : formatTime(now)}
+        </time>
       </p>
       <div className="clock-steps">
         {STEPS.map((step) => (
