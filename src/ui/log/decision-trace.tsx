@@ -19,12 +19,12 @@ export function VirtualTime({ seconds }: { seconds: number }) {
  * credential came and whether it was let in, each call with what let it run or why it
  * stopped (inner calls indented by depth), and how the request ended.
  */
-export function DecisionTrace({ trace }: { trace: RequestTrace }) {
+export function DecisionTrace({ trace, at }: { trace: RequestTrace; at: number }) {
   return (
     <section className="log-trace" aria-labelledby="log-trace-heading">
       <h4 id="log-trace-heading">Decision trace</h4>
       <h5>Credential</h5>
-      <Credential credential={trace.credential} />
+      <Credential credential={trace.credential} at={at} />
       <h5>Calls</h5>
       <Calls trace={trace} />
       <h5>Outcome</h5>
@@ -33,12 +33,14 @@ export function DecisionTrace({ trace }: { trace: RequestTrace }) {
   )
 }
 
-function Credential({ credential }: { credential: CredentialTrace | null }) {
+/** The credential of a request answered at `at` (virtual seconds): its times said as of then. */
+function Credential({ credential, at }: { credential: CredentialTrace | null; at: number }) {
   if (!credential) {
     return <p className="muted">The engine answered before it read the token.</p>
   }
   const accepted = credential.decision === 'accepted'
   const isSecret = credential.kind === 'secret'
+  const past = (time: number) => time <= at
   return (
     <div className="log-credential" data-testid="trace-credential">
       <p className="log-verdict">
@@ -90,7 +92,9 @@ function Credential({ credential }: { credential: CredentialTrace | null }) {
         )}
         {(credential.kind === 'secret' || credential.kind === 'authorization') && (
           <div>
-            <dt>{credential.reason === 'expired' ? 'Expired' : 'Expires'}</dt>
+            <dt>
+              {credential.expiresAt !== null && past(credential.expiresAt) ? 'Expired' : 'Expires'}
+            </dt>
             <dd>
               {credential.expiresAt === null ? (
                 'never'
@@ -102,7 +106,11 @@ function Credential({ credential }: { credential: CredentialTrace | null }) {
         )}
         {!isSecret && credential.secretExpiresAt !== null && (
           <div>
-            <dt>Its secret was rolled; dies</dt>
+            <dt>
+              {past(credential.secretExpiresAt)
+                ? 'Its secret died (rolled)'
+                : 'Its secret dies (rolled)'}
+            </dt>
             <dd>
               <VirtualTime seconds={credential.secretExpiresAt} />
             </dd>

@@ -103,7 +103,7 @@ export function ExchangeDetail({
         </div>
       </dl>
 
-      <DecisionTrace trace={trace} />
+      <DecisionTrace trace={trace} at={record.at} />
 
       <section aria-labelledby="log-request-heading" className="log-part">
         <h4 id="log-request-heading">Request</h4>

@@ -179,6 +179,20 @@ describe('LogView', () => {
     expect(within(detail).getByText('No endpoint was called', { exact: false })).toBeTruthy()
   })
 
+  it('says when the secret of an authorization was rolled', async () => {
+    const { service } = await renderWithService(<LogView />)
+    const token = await authorize(service, ['core'])
+    const [secret] = await service.listSecrets()
+    await service.rollSecret(secret!.id)
+    expect((await send(service, 'core.ping', { token })).status).toBe(401)
+    const credential = within(await open('core.ping')).getByTestId('trace-credential')
+    expect(within(credential).getByText('refused: its secret was rolled')).toBeTruthy()
+    expect(within(credential).getByTestId('credential-explanation').textContent).toMatch(
+      new RegExp(`^its secret ${secret!.id} was rolled; every authorization from it died at `),
+    )
+    expect(within(credential).getByText('Its secret died (rolled)')).toBeTruthy()
+  })
+
   it("indents a composition's inner calls, each with its own decision", async () => {
     const { service } = await renderWithService(<LogView />)
     const token = await authorize(service, ['core.exec', 'type.string'])
@@ -262,7 +276,7 @@ describe('LogView', () => {
     expect(await screen.findByText(/Exchange #99 is not in the log/)).toBeTruthy()
   })
 
-  it('clears the log with the engine', async () => {
+  it('clears the log with the engine, and follows a clear made elsewhere', async () => {
     const { service } = await renderWithService(<LogView />)
     await send(service, 'core.ping')
     await screen.findAllByTestId('exchange-row', {}, { timeout: 3000 })
@@ -274,6 +288,15 @@ describe('LogView', () => {
     expect(page.exchanges).toEqual([])
     await send(service, 'core.echo', { body: 'again' })
     await waitFor(() => expect(endpoints()).toEqual(['core.echo']), { timeout: 3000 })
+
+    // Emptied elsewhere (the devtools console, a reset in Settings): the list follows.
+    await fetch(`${service.baseUrl}/_account/exchanges/clear`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    await send(service, 'core.ping')
+    await waitFor(() => expect(endpoints()).toEqual(['core.ping']), { timeout: 3000 })
   })
 
   it('exports the exchanges shown as HAR 1.2', async () => {
