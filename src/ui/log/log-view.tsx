@@ -1,8 +1,270 @@
-/** The Exchange log view. */
+import { useQuery } from '@tanstack/react-query'
+import { useEffect, useMemo, useRef, type Ref } from 'react'
+import type { ExchangeRecord } from '../../engine'
+import { Field } from '../field'
+import { messageOf } from '../format'
+import { navigate, replaceParams, routeHref, useRoute } from '../router'
+import { useConfig } from '../shared/config'
+import { CopyButton } from '../shared/copy-button'
+import { reasonPhrase } from '../shared/wire'
+import { ExchangeDetail } from './exchange-detail'
+import { ExchangeList } from './exchange-list'
+import { harFileName, toHar } from './har'
+import './log.css'
+import { exchangesQuery, useClearExchanges } from './queries'
+import { matches, STATUS_CLASSES, type LogFilter } from './records'
+
+const CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
+  '2xx': '2xx: success',
+  '4xx': '4xx: refused or invalid',
+  '5xx': '5xx: server error',
+}
+
+/** Saves `text` as a file the browser downloads. */
+function download(text: string, fileName: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = fileName
+  document.body.append(link)
+  link.click()
+  link.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 1000)
+}
+
+/**
+ * The Exchange log: every request this page's engine answered (from the UI, the devtools
+ * console or any code in the page), newest first, polled while the view is open; filtered by
+ * status and endpoint; exported as HAR; each opened with its decision trace
+ * (`#/log?id=<id>`).
+ */
 export default function LogView() {
+  const { baseUrl, serviceName } = useConfig()
+  const { params } = useRoute()
+  const log = useQuery(exchangesQuery(baseUrl))
+  const clear = useClearExchanges(baseUrl)
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const lastOpened = useRef<number | null>(null)
+
+  const idParam = params.get('id') ?? ''
+  const id = /^\d+$/.test(idParam) ? Number(idParam) : null
+  const status = params.get('status') ?? ''
+  const endpoint = params.get('endpoint') ?? ''
+  const records = useMemo(() => log.data?.exchanges ?? [], [log.data])
+  const shown = useMemo(
+    () => records.filter((record) => matches(record, { status, endpoint })),
+    [records, status, endpoint],
+  )
+  const selected = id === null ? undefined : records.find((record) => record.id === id)
+  const isOpen = selected !== undefined
+
+  const withParams = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params)
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value)
+      else next.delete(key)
+    }
+    return next
+  }
+  const hrefOf = (exchange: number) => routeHref('log', withParams({ id: String(exchange) }))
+  const closeHref = routeHref('log', withParams({ id: null }))
+  const open = (exchange: number) => navigate('log', withParams({ id: String(exchange) }))
+  const close = () => navigate('log', withParams({ id: null }))
+  const setFilter = (key: keyof LogFilter, value: string) =>
+    replaceParams('log', withParams({ [key]: value }))
+
+  useEffect(() => {
+    // Opening an exchange takes focus to it; closing it, back to its row.
+    if (id !== null) {
+      if (isOpen) {
+        headingRef.current?.focus()
+        lastOpened.current = id
+      }
+      return
+    }
+    if (lastOpened.current === null) return
+    document.querySelector<HTMLElement>(`[data-exchange-id="${lastOpened.current}"] a`)?.focus()
+    lastOpened.current = null
+  }, [id, isOpen])
+
+  function exportHar() {
+    const har = toHar(shown, serviceName)
+    download(JSON.stringify(har, null, 2), harFileName(serviceName, new Date()), 'application/json')
+  }
+
+  function clearLog() {
+    clear.mutate(undefined, {
+      onSuccess: () => replaceParams('log', withParams({ id: null })),
+    })
+  }
+
+  const statuses = [...new Set(records.map((record) => record.response.status))].sort(
+    (a, b) => a - b,
+  )
+  if (/^\d{3}$/.test(status) && !statuses.includes(Number(status))) statuses.push(Number(status))
+  const snippet = `await fetch('${baseUrl}/core/ping', {\n  method: 'POST',\n  headers: { authorization: 'Bearer <a secret key>' },\n})`
+
   return (
-    <section aria-labelledby="view-heading" className="panel">
-      <h2 id="view-heading">Exchange log</h2>
+    <div className="log-view" data-open={id !== null ? 'true' : undefined}>
+      <section aria-labelledby="view-heading" className="panel log-list">
+        <div className="panel-heading">
+          <h2 id="view-heading">Exchange log</h2>
+          <div className="log-actions">
+            <button type="button" disabled={shown.length === 0} onClick={exportHar}>
+              Export HAR
+            </button>
+            <button
+              type="button"
+              disabled={records.length === 0 || clear.isPending}
+              onClick={clearLog}
+            >
+              Clear log
+            </button>
+          </div>
+        </div>
+        <p className="muted">
+          Every request this page&apos;s engine answered, newest first: from the views, from the
+          browser&apos;s devtools console, from any code in the page. Requests to the account
+          control plane are not kept.
+        </p>
+        <p className="log-note">
+          Export HAR saves the exchanges shown as a <code>.har</code> file. It holds the tokens
+          these requests sent, in full: share it only as you would share those tokens.
+        </p>
+        {log.isError && <p role="alert">{messageOf(log.error)}</p>}
+        {clear.isError && <p role="alert">{messageOf(clear.error)}</p>}
+        {records.length > 0 && (
+          <div className="log-filters">
+            <Field label="Status">
+              {(fieldId) => (
+                <select
+                  id={fieldId}
+                  value={status}
+                  onChange={(event) => setFilter('status', event.target.value)}
+                >
+                  <option value="">Any status</option>
+                  {STATUS_CLASSES.map((statusClass) => (
+                    <option key={statusClass} value={statusClass}>
+                      {CLASS_LABELS[statusClass]}
+                    </option>
+                  ))}
+                  {statuses.map((code) => (
+                    <option key={code} value={String(code)}>
+                      {code} {reasonPhrase(code)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Endpoint contains">
+              {(fieldId) => (
+                <input
+                  id={fieldId}
+                  type="search"
+                  value={endpoint}
+                  placeholder="keyv"
+                  autoComplete="off"
+                  spellCheck={false}
+                  onChange={(event) => setFilter('endpoint', event.target.value)}
+                />
+              )}
+            </Field>
+          </div>
+        )}
+        {log.data && records.length > 0 && (
+          <p className="muted log-count" role="status">
+            {shown.length === records.length
+              ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
+              : `${shown.length} of ${records.length} exchanges match`}
+            ; the log keeps the last {log.data.capacity}.
+          </p>
+        )}
+        {log.isPending && <p className="muted">Loading the exchange log…</p>}
+        {log.data && records.length === 0 && (
+          <div className="empty log-empty">
+            <p>
+              No requests yet. Send a request from the <a href={routeHref('console')}>Console</a>,
+              or run <code>fetch(...)</code> in the browser&apos;s devtools console: every request
+              to <code>{baseUrl}</code> from this page shows up here.
+            </p>
+            <pre>{snippet}</pre>
+            <CopyButton text={snippet} label="Copy the example" />
+          </div>
+        )}
+        {records.length > 0 && shown.length === 0 && (
+          <div className="empty">
+            <p>No exchange matches these filters.</p>
+            <button
+              type="button"
+              onClick={() => replaceParams('log', withParams({ status: null, endpoint: null }))}
+            >
+              Show every exchange
+            </button>
+          </div>
+        )}
+        {shown.length > 0 && (
+          <ExchangeList records={shown} selected={id} hrefOf={hrefOf} onOpen={open} />
+        )}
+      </section>
+      {id !== null && (
+        <Opened
+          id={id}
+          record={selected}
+          loading={log.isPending}
+          capacity={log.data?.capacity}
+          closeHref={closeHref}
+          onClose={close}
+          headingRef={headingRef}
+        />
+      )}
+    </div>
+  )
+}
+
+function Opened({
+  id,
+  record,
+  loading,
+  capacity,
+  closeHref,
+  onClose,
+  headingRef,
+}: {
+  id: number
+  record: ExchangeRecord | undefined
+  loading: boolean
+  capacity: number | undefined
+  closeHref: string
+  onClose: () => void
+  headingRef: Ref<HTMLHeadingElement>
+}) {
+  if (record) {
+    return (
+      <ExchangeDetail
+        key={record.id}
+        record={record}
+        closeHref={closeHref}
+        onClose={onClose}
+        headingRef={headingRef}
+      />
+    )
+  }
+  return (
+    <section className="panel log-detail" aria-labelledby="log-missing-heading">
+      <div className="panel-heading">
+        <h3 id="log-missing-heading">Exchange #{id}</h3>
+        <a href={closeHref} className="log-close">
+          Back to all exchanges
+        </a>
+      </div>
+      {loading ? (
+        <p className="muted">Loading…</p>
+      ) : (
+        <p className="empty">
+          Exchange #{id} is not in the log: it was cleared, or it is older than the last{' '}
+          {capacity ?? ''} the log keeps.
+        </p>
+      )}
     </section>
   )
 }

@@ -1,0 +1,86 @@
+import type { MouseEvent } from 'react'
+import type { ExchangeRecord } from '../../engine'
+import { formatTime } from '../format'
+import { mask } from '../shared/masked'
+import { reasonPhrase } from '../shared/wire'
+import { credentialLabel, endpointOf, formatMs, tokenOf } from './records'
+
+/**
+ * The exchanges, newest first: when (virtual clock), which endpoint, with which token (masked,
+ * and what the engine found it to be), the status and how long it took. Each opens its detail.
+ */
+export function ExchangeList({
+  records,
+  selected,
+  hrefOf,
+  onOpen,
+}: {
+  records: readonly ExchangeRecord[]
+  selected: number | null
+  hrefOf: (id: number) => string
+  onOpen: (id: number) => void
+}) {
+  function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
+    // The endpoint's link opens it for the keyboard; the rest of the row, for a pointer.
+    if ((event.target as Element).closest('a, button')) return
+    onOpen(id)
+  }
+  return (
+    <div className="table-scroll">
+      <table aria-label="Exchanges" className="log-table">
+        <thead>
+          <tr>
+            <th scope="col">Time (virtual)</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Token</th>
+            <th scope="col">Status</th>
+            <th scope="col">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => {
+            const token = tokenOf(record)
+            const status = record.response.status
+            const reason = reasonPhrase(status)
+            const endpoint = endpointOf(record)
+            const method = record.request.method === 'POST' ? '' : `${record.request.method} `
+            return (
+              <tr
+                key={record.id}
+                data-testid="exchange-row"
+                data-exchange-id={record.id}
+                data-selected={record.id === selected ? 'true' : undefined}
+                onClick={(event) => openRow(event, record.id)}
+              >
+                <td className="log-cell-time">{formatTime(record.at)}</td>
+                <td className="log-cell-endpoint">
+                  <a
+                    href={hrefOf(record.id)}
+                    aria-current={record.id === selected ? 'true' : undefined}
+                    aria-label={`${method}${endpoint}: exchange ${record.id}, ${status} ${reason}`}
+                  >
+                    {method}
+                    {endpoint}
+                  </a>
+                </td>
+                <td className="log-cell-token">
+                  <span className="log-token-kind">{credentialLabel(record)}</span>{' '}
+                  {token && <code data-testid="masked-value">{mask(token)}</code>}
+                </td>
+                <td className="log-cell-status">
+                  <span className={`log-status log-status-${Math.floor(status / 100)}xx`}>
+                    {status} {reason}
+                  </span>
+                  {record.trace.outcome.code && (
+                    <code className="log-cell-code">{record.trace.outcome.code}</code>
+                  )}
+                </td>
+                <td className="log-cell-duration">{formatMs(record.durationMs)}</td>
+              </tr>
+            )
+          })}
+        </tbody>
+      </table>
+    </div>
+  )
+}
