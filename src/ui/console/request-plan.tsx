@@ -44,8 +44,10 @@ export function RequestPlan({ plan, draft }: { plan: HttpPlan; draft: CallDraft 
             </dd>
           </div>
         ))}
-        {plan.headers.length === 0 && <p className="muted">No headers.</p>}
       </dl>
+      <p className="muted plan-note">
+        The browser adds headers of its own, such as <code>accept: */*</code> when none is set.
+      </p>
       {body === null ? (
         <p className="muted">No body.</p>
       ) : (

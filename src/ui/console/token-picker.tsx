@@ -72,7 +72,7 @@ export function TokenPicker({
   const pasting = value === PASTE
   return (
     <div className="token-picker">
-      <div className="token-row">
+      <div className={`token-row${pasting ? '' : ' is-idle'}`}>
         <div className="field">
           <label htmlFor={id}>Token</label>
           <select
@@ -91,7 +91,7 @@ export function TokenPicker({
             <option value={PASTE}>Paste a token…</option>
           </select>
         </div>
-        <div className={`field token-paste${pasting ? '' : ' is-idle'}`} inert={!pasting}>
+        <div className="field token-paste" inert={!pasting}>
           <label htmlFor={`${id}-paste`}>Pasted token</label>
           <div className="token-paste-row">
             <input
