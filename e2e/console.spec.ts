@@ -121,6 +121,12 @@ test('call an endpoint in vnd+json and MessagePack, page through keyv.scan, relo
   await expect(page.getByTestId('answer-value')).toHaveText(JSON.stringify(['e'], null, 2))
   await expect(page.getByRole('button', { name: 'Next page' })).toHaveCount(0)
 
+  // The exchange is in the log; coming back through the nav finds the form as it was.
+  await page.getByRole('link', { name: 'See in the exchange log' }).click()
+  await expect(page).toHaveURL(/#\/log\?id=\d+$/)
+  await nav(page, 'Console').click()
+  await expect(page.getByRole('textbox', { name: 'count' })).toHaveValue('2')
+
   // The form is in the link: reloading restores it.
   expect(new URL(page.url()).hash).toContain('endpoint=keyv.scan')
   await app.reload()

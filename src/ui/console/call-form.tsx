@@ -175,6 +175,7 @@ export function CallForm({
         {endpoint?.input === null ? (
           <p className="muted" data-testid="no-input">
             {endpoint.name} takes no input.
+            {built.inputLeftOut === 'endpoint' && ' The input typed before is kept, but not sent.'}
           </p>
         ) : (
           <ValueField

@@ -292,6 +292,27 @@ describe('ConsoleView', () => {
     })
   })
 
+  it('brings back the last form when the nav opens a bare #/console', async () => {
+    const view = await openConsole({ endpoint: 'type.string.upcase', 'input.text': 'hi' })
+    // Still mounted (a view hidden while the next one loads): the form stays.
+    window.location.hash = '#/console'
+    await waitFor(() => expect(window.location.hash).toContain('endpoint=type.string.upcase'))
+    expect((field('Input') as HTMLTextAreaElement).value).toBe('hi')
+    // Mounted again.
+    view.rerender(<></>)
+    window.location.hash = '#/log?id=1'
+    window.location.hash = '#/console'
+    view.rerender(
+      <ConfigProvider config={view.config}>
+        <QueryClientProvider client={view.client}>
+          <ConsoleView />
+        </QueryClientProvider>
+      </ConfigProvider>,
+    )
+    expect((field('Input') as HTMLTextAreaElement).value).toBe('hi')
+    await waitFor(() => expect(window.location.hash).toContain('endpoint=type.string.upcase'))
+  })
+
   it('ignores what does not parse in a link', async () => {
     window.location.hash =
       '#/console?endpoint=a%20b&token=sk_raw_secret&format=xml&accept=yaml&text.=1'

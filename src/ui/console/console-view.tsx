@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useRef, useState } from 'react'
 import { secretsQuery } from '../account/queries'
 import { messageOf } from '../format'
@@ -32,6 +32,7 @@ export default function ConsoleView() {
   const procedures = useQuery(proceduresQuery(baseUrl))
   const secrets = useQuery(secretsQuery(baseUrl))
   const choices = useTokenChoices()
+  const queryClient = useQueryClient()
   const [blocked, setBlocked] = useState<string | null>(null)
   // The newest exchange id seen: the log is read from there after each send.
   const seenExchange = useRef<number | null | undefined>(undefined)
@@ -74,9 +75,16 @@ export default function ConsoleView() {
       }
       return { answer, exchangeId, authorization }
     },
+    onSuccess: (_outcome, { endpoint }) => {
+      // Stored procedures made or dropped here are offered (or not) as `lib.<name>` at once.
+      if (endpoint.trim().startsWith(`${serviceName}.`)) {
+        void queryClient.invalidateQueries({ queryKey: proceduresQuery(baseUrl).queryKey })
+      }
+    },
   })
 
   function trySend(form: ConsoleState = state) {
+    if (send.isPending) return
     const { built, plan } = compute(form)
     if (!form.endpoint.trim()) return setBlocked('Not sent: pick or type an endpoint first.')
     if (!plan) {
