@@ -36,7 +36,7 @@ export function AnswerView({
           <a href={routeHref('log', { id: String(exchangeId) })}>See in the exchange log</a>
         )}
       </div>
-      <p className="answer-status" role="status">
+      <p className="answer-status">
         <output className={ok ? 'ok' : 'failed'} data-testid="answer-status">
           {result.status} {result.statusText}
         </output>{' '}

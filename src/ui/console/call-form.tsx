@@ -180,6 +180,7 @@ export function CallForm({
         ) : (
           <ValueField
             label="Input"
+            unknown="not in the catalogue · any JSON"
             multiline
             state={state.input}
             {...(endpoint?.input ? { spec: endpoint.input } : {})}

@@ -33,7 +33,8 @@ export default function ConsoleView() {
   const secrets = useQuery(secretsQuery(baseUrl))
   const choices = useTokenChoices()
   const queryClient = useQueryClient()
-  const [blocked, setBlocked] = useState<string | null>(null)
+  // Why the last Send sent nothing, shown until the form changes.
+  const [blocked, setBlocked] = useState<{ form: ConsoleState; why: string } | null>(null)
   // The newest exchange id seen: the log is read from there after each send.
   const seenExchange = useRef<number | null | undefined>(undefined)
 
@@ -86,12 +87,14 @@ export default function ConsoleView() {
   function trySend(form: ConsoleState = state) {
     if (send.isPending) return
     const { built, plan } = compute(form)
-    if (!form.endpoint.trim()) return setBlocked('Not sent: pick or type an endpoint first.')
+    if (!form.endpoint.trim()) {
+      return setBlocked({ form, why: 'Not sent: pick or type an endpoint first.' })
+    }
     if (!plan) {
       const problems = built.problems.map(
         (p) => `${p.field === 'raw' ? 'the tuples' : p.field} is ${p.message}`,
       )
-      return setBlocked(`Not sent: ${problems.join('; ')}.`)
+      return setBlocked({ form, why: `Not sent: ${problems.join('; ')}.` })
     }
     setBlocked(null)
     send.mutate({ plan, endpoint: form.endpoint })
@@ -167,9 +170,9 @@ export default function ConsoleView() {
           }
           onSend={() => trySend()}
         />
-        {blocked && (
+        {blocked?.form === state && (
           <p role="alert" className="blocked">
-            {blocked}
+            {blocked.why}
           </p>
         )}
       </section>

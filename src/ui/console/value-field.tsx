@@ -4,8 +4,8 @@ import type { FieldMode } from './json-text'
 import { allowsText, defaultMode, type FieldState } from './state'
 
 /** What the catalogue says of a field: `integer · required · default 250`. */
-export function specLine(spec: ParamSpec | undefined): string {
-  if (!spec) return 'added by name · any JSON'
+export function specLine(spec: ParamSpec | undefined, unknown: string): string {
+  if (!spec) return unknown
   const parts = [spec.type]
   if (spec.required) parts.push('required')
   if (spec.default !== undefined) parts.push(`default ${JSON.stringify(spec.default)}`)
@@ -19,6 +19,7 @@ export function specLine(spec: ParamSpec | undefined): string {
 export function ValueField({
   label,
   spec,
+  unknown = 'added by name · any JSON',
   state,
   multiline,
   problem,
@@ -27,6 +28,8 @@ export function ValueField({
 }: {
   label: string
   spec?: ParamSpec
+  /** What the spec line says without a spec. */
+  unknown?: string
   state: FieldState | undefined
   multiline?: boolean
   /** Why the text does not parse, if it does not. */
@@ -63,7 +66,7 @@ export function ValueField({
       <div className="value-field-head">
         <label htmlFor={id}>{label}</label>
         <span id={`${id}-spec`} className="muted value-spec">
-          {specLine(spec)}
+          {specLine(spec, unknown)}
           {spec?.required && (
             <abbr className="required" title="required" aria-hidden="true">
               *
