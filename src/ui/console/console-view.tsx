@@ -1,8 +1,238 @@
-/** The Console view. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useRef, useState } from 'react'
+import { secretsQuery } from '../account/queries'
+import { messageOf } from '../format'
+import { routeHref } from '../router'
+import { useCatalogue, type EndpointInfo } from '../shared/catalogue'
+import { useConfig } from '../shared/config'
+import { CopyButton } from '../shared/copy-button'
+import { saveAuthorization, useTokenChoices } from '../shared/tokens'
+import { planCall, sendPlan, type HttpPlan } from '../shared/wire'
+import { readAnswer } from './answer'
+import { AnswerView } from './answer-view'
+import { findExchange, newestExchangeId } from './api'
+import { CallForm } from './call-form'
+import { buildCall } from './draft'
+import { proceduresQuery } from './queries'
+import { RequestPlan } from './request-plan'
+import { paramsOfState, type ConsoleState } from './state'
+import { resolveToken } from './token-picker'
+import { useConsoleState } from './use-console-state'
+import './console.css'
+
+/**
+ * The Console: call any endpoint, with any token, in every body format, and see the exchange
+ * on the wire: the exact request before it leaves, and every part of the answer.
+ */
 export default function ConsoleView() {
+  const config = useConfig()
+  const { baseUrl, serviceName } = config
+  const [state, setState] = useConsoleState()
+  const catalogue = useCatalogue()
+  const procedures = useQuery(proceduresQuery(baseUrl))
+  const secrets = useQuery(secretsQuery(baseUrl))
+  const choices = useTokenChoices()
+  const queryClient = useQueryClient()
+  // Why the last Send sent nothing, shown until the form changes.
+  const [blocked, setBlocked] = useState<{ form: ConsoleState; why: string } | null>(null)
+  // The newest exchange id seen: the log is read from there after each send.
+  const seenExchange = useRef<number | null | undefined>(undefined)
+
+  const endpoints = catalogue.data ?? []
+  const options = [
+    ...endpoints,
+    ...(procedures.data ?? []).map((p) => ({ name: `lib.${p.name}`, summary: 'Stored procedure' })),
+  ]
+  const infoOf = (name: string): EndpointInfo | undefined =>
+    endpoints.find((e) => e.name === name.trim())
+  const endpoint = infoOf(state.endpoint)
+
+  const compute = (form: ConsoleState) => {
+    const resolved = resolveToken(form.token, form.pasted, choices, secrets.isSuccess)
+    const built = buildCall(form, infoOf(form.endpoint), resolved.token, serviceName)
+    const plan =
+      built.draft && form.endpoint.trim() ? planCall(baseUrl, serviceName, built.draft) : null
+    return { resolved, built, plan }
+  }
+  const { resolved, built, plan } = compute(state)
+
+  const send = useMutation({
+    mutationFn: async ({ plan, endpoint }: { plan: HttpPlan; endpoint: string }) => {
+      if (seenExchange.current === undefined) {
+        seenExchange.current = await newestExchangeId(baseUrl).catch(() => null)
+      }
+      const result = await sendPlan(plan)
+      let exchangeId: number | undefined
+      if (seenExchange.current !== null) {
+        const found = await findExchange(baseUrl, seenExchange.current, plan).catch(() => null)
+        if (found) [exchangeId, seenExchange.current] = [found.id, found.newest]
+      }
+      const answer = readAnswer(result)
+      let authorization: string | undefined
+      if (endpoint.trim() === 'auth.create' && result.status === 200 && answer.value) {
+        // An authorization made here is remembered, as every view of the playground does.
+        authorization = answer.value.trim()
+        saveAuthorization(config, authorization)
+      }
+      return { answer, exchangeId, authorization }
+    },
+    onSuccess: (_outcome, { endpoint }) => {
+      // Stored procedures made or dropped here are offered (or not) as `lib.<name>` at once.
+      if (endpoint.trim().startsWith(`${serviceName}.`)) {
+        void queryClient.invalidateQueries({ queryKey: proceduresQuery(baseUrl).queryKey })
+      }
+    },
+  })
+
+  function trySend(form: ConsoleState = state) {
+    if (send.isPending) return
+    const { built, plan } = compute(form)
+    if (!form.endpoint.trim()) {
+      return setBlocked({ form, why: 'Not sent: pick or type an endpoint first.' })
+    }
+    if (!plan) {
+      const problems = built.problems.map(
+        (p) => `${p.field === 'raw' ? 'the tuples' : p.field} is ${p.message}`,
+      )
+      return setBlocked({ form, why: `Not sent: ${problems.join('; ')}.` })
+    }
+    setBlocked(null)
+    send.mutate({ plan, endpoint: form.endpoint })
+  }
+
+  function nextPage(cursor: string) {
+    let next: ConsoleState
+    if (built.rawInUse && state.raw !== null) {
+      let tuples: unknown
+      try {
+        tuples = JSON.parse(state.raw)
+      } catch {
+        tuples = null
+      }
+      const kept = Array.isArray(tuples)
+        ? tuples.filter((t) => !(Array.isArray(t) && t[0] === '$$' && t[1] === 'cursor'))
+        : []
+      next = { ...state, raw: JSON.stringify([...kept, ['$$', 'cursor', cursor]], null, 2) }
+    } else {
+      const args = state.args.some((a) => a.name === 'cursor')
+        ? state.args.map((a) =>
+            a.name === 'cursor' ? { ...a, text: cursor, mode: 'text' as const } : a,
+          )
+        : [...state.args, { name: 'cursor', text: cursor, mode: 'text' as const }]
+      next = { ...state, args }
+    }
+    setState(next)
+    trySend(next)
+  }
+
+  const name = state.endpoint.trim()
+  const endpointNote =
+    !name || !catalogue.isSuccess || endpoint
+      ? undefined
+      : name.startsWith('lib.')
+        ? procedures.data?.some((p) => `lib.${p.name}` === name)
+          ? 'A stored procedure: add its arguments by name below.'
+          : `No stored procedure ${name.slice(4)} in this account yet: the engine will answer 404 until one is created.`
+        : `${name} is not in the engine's catalogue. You can still send it: the engine's 404 says what it makes of it.`
+  const outcome = send.data
+
   return (
-    <section aria-labelledby="view-heading" className="panel">
-      <h2 id="view-heading">Console</h2>
-    </section>
+    <div className="console">
+      <section aria-labelledby="view-heading" className="panel console-compose">
+        <div className="panel-heading">
+          <h2 id="view-heading">Console</h2>
+          <CopyButton text={shareLink(state)} label="Copy link to this request" />
+        </div>
+        {catalogue.isError && (
+          <p role="alert">The catalogue could not be read: {messageOf(catalogue.error)}</p>
+        )}
+        <CallForm
+          state={state}
+          setState={setState}
+          endpoint={endpoint}
+          options={options}
+          {...(endpointNote ? { endpointNote } : {})}
+          choices={choices}
+          resolved={resolved}
+          built={built}
+          serviceName={serviceName}
+          sending={send.isPending}
+          onPickEndpoint={(picked) =>
+            setState((s) => {
+              const info = infoOf(picked)
+              // The picked endpoint's own arguments keep their values; the others go.
+              return {
+                ...s,
+                endpoint: picked,
+                args: info ? s.args.filter((a) => info.args[a.name]) : s.args,
+              }
+            })
+          }
+          onSend={() => trySend()}
+        />
+        {blocked?.form === state && (
+          <p role="alert" className="blocked">
+            {blocked.why}
+          </p>
+        )}
+      </section>
+      <div className="console-wire">
+        {plan && built.draft ? (
+          <RequestPlan plan={plan} draft={built.draft} />
+        ) : (
+          <section aria-labelledby="console-request-heading" className="panel console-plan">
+            <h2 id="console-request-heading">Request</h2>
+            <p className="empty">
+              {name
+                ? 'Fix the fields marked in the form to see the request.'
+                : 'Pick an endpoint to see the request it makes.'}
+            </p>
+          </section>
+        )}
+        {send.isError && <p role="alert">Not answered: {messageOf(send.error)}</p>}
+        {outcome ? (
+          <AnswerView
+            answer={outcome.answer}
+            {...(outcome.exchangeId === undefined ? {} : { exchangeId: outcome.exchangeId })}
+            actions={
+              (outcome.answer.cursor || outcome.authorization) && (
+                <>
+                  {outcome.answer.cursor && (
+                    <button type="button" onClick={() => nextPage(outcome.answer.cursor!)}>
+                      Next page
+                    </button>
+                  )}
+                  {outcome.authorization &&
+                    state.token !== `authorization:${outcome.authorization}` && (
+                      <button
+                        type="button"
+                        onClick={() =>
+                          setState((s) => ({
+                            ...s,
+                            token: `authorization:${outcome.authorization}`,
+                          }))
+                        }
+                      >
+                        Use this authorization as the token
+                      </button>
+                    )}
+                </>
+              )
+            }
+          />
+        ) : (
+          <section aria-labelledby="console-answer-heading" className="panel console-answer">
+            <h2 id="console-answer-heading">Answer</h2>
+            <p className="empty">Send the request to see the answer: status, headers and body.</p>
+          </section>
+        )}
+      </div>
+    </div>
   )
+}
+
+/** The page's address with the form in its fragment: what "Copy link" gives. */
+function shareLink(state: ConsoleState): string {
+  const { origin, pathname, search } = window.location
+  return `${origin}${pathname}${search}${routeHref('console', paramsOfState(state))}`
 }

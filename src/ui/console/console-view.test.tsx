@@ -1,0 +1,360 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import type { ExchangeRecord } from '../../engine'
+import { ConfigProvider } from '../shared/config'
+import { saveAuthorization } from '../shared/tokens'
+import { renderWithService } from '../test/render'
+import ConsoleView from './console-view'
+
+let consoleErrors: MockInstance<typeof console.error>
+
+beforeEach(() => {
+  consoleErrors = vi.spyOn(console, 'error')
+})
+
+afterEach(() => {
+  const calls = consoleErrors.mock.calls
+  consoleErrors.mockRestore()
+  expect(calls.map((args) => args.map(String).join('|'))).toEqual([])
+})
+
+/**
+ * The console over a fresh service, opened by a link (its fragment) naming `params` and the
+ * service's first secret as the token.
+ */
+async function openConsole(params: Record<string, string> = {}) {
+  const view = await renderWithService(<></>)
+  const [secret] = await view.service.listSecrets()
+  const query = new URLSearchParams({ token: `secret:${secret!.id}`, ...params })
+  window.location.hash = `#/console?${query}`
+  view.rerender(
+    <ConfigProvider config={view.config}>
+      <QueryClientProvider client={view.client}>
+        <ConsoleView />
+      </QueryClientProvider>
+    </ConfigProvider>,
+  )
+  if (params.endpoint) await screen.findByTestId('endpoint-summary')
+  return { ...view, secret: secret! }
+}
+
+const field = (name: string) => screen.getByRole('textbox', { name })
+const select = (name: string) => screen.getByRole('combobox', { name }) as HTMLSelectElement
+const send = () => fireEvent.click(screen.getByRole('button', { name: 'Send' }))
+const header = (testId: string, name: string) =>
+  screen.getByTestId(testId).querySelector(`[data-header="${name}"]`)?.textContent
+
+async function exchanges(baseUrl: string): Promise<ExchangeRecord[]> {
+  const response = await fetch(`${baseUrl}/_account/exchanges`)
+  return ((await response.json()) as { exchanges: ExchangeRecord[] }).exchanges
+}
+
+async function call(baseUrl: string, token: string, endpoint: string, tuples: unknown[]) {
+  const response = await fetch(`${baseUrl}/${endpoint.replaceAll('.', '/')}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/vnd.service+json',
+      accept: 'text/plain',
+    },
+    body: JSON.stringify(tuples),
+  })
+  return response.text()
+}
+
+describe('ConsoleView', () => {
+  it('picks an endpoint from the catalogue with the keyboard and shows its argument fields', async () => {
+    await renderWithService(<ConsoleView />)
+    const endpoint = screen.getByRole('combobox', { name: 'Endpoint' })
+    fireEvent.change(endpoint, { target: { value: 'trunc' } })
+    const list = await screen.findByRole('listbox', { name: 'Endpoints' })
+    expect(within(list).getAllByRole('option')[0]!.textContent).toContain('type.string.truncate')
+    fireEvent.keyDown(endpoint, { key: 'ArrowDown' })
+    fireEvent.keyDown(endpoint, { key: 'Enter' })
+    expect((endpoint as HTMLInputElement).value).toBe('type.string.truncate')
+    expect(screen.getByTestId('endpoint-summary').textContent).toBe(
+      'Keeps the first `length` characters.',
+    )
+    const length = field('length')
+    expect(length.getAttribute('aria-required')).toBe('true')
+    const described = length
+      .getAttribute('aria-describedby')!
+      .split(' ')
+      .map((id) => document.getElementById(id)!.textContent)
+    expect(described).toEqual(['integer · required*', 'how many characters to keep'])
+    expect(field('Input')).toBeTruthy()
+    // A string input is plain text unless switched to JSON.
+    expect(
+      (screen.getByRole('checkbox', { name: 'Input as plain text' }) as HTMLInputElement).checked,
+    ).toBe(true)
+
+    fireEvent.change(endpoint, { target: { value: 'nothing.here' } })
+    expect(screen.getByText(/nothing\.here is not in the engine's catalogue/)).toBeTruthy()
+  })
+
+  it.each([
+    ['text', 'text/plain'],
+    ['json', 'application/json'],
+    ['tuples', 'application/vnd.service+json'],
+    ['msgpack', 'application/vnd.service+msgpack'],
+  ])('reverses hello sent as %s and reads olleh', async (format, type) => {
+    await openConsole({ endpoint: 'type.string.reverse' })
+    fireEvent.change(select('Body format'), { target: { value: format } })
+    fireEvent.change(field('Input'), { target: { value: 'hello' } })
+    expect(header('plan-headers', 'content-type')).toBe(type)
+    send()
+    await waitFor(() => expect(screen.getByTestId('answer-value').textContent).toBe('olleh'))
+    expect(screen.getByTestId('answer-status').textContent).toBe('200 OK')
+    expect(header('answer-headers', 'content-type')?.split(';')[0]).toBe(type)
+    expect(header('answer-headers', 'x-rate-limit')).toMatch(/;window=/)
+  })
+
+  it('says the query string carries no input: the engine answers why', async () => {
+    await openConsole({ endpoint: 'type.string.reverse', format: 'query', 'input.text': 'hello' })
+    expect(screen.getByText(/the input is not sent/)).toBeTruthy()
+    expect(header('plan-headers', 'content-type')).toBeUndefined()
+    send()
+    await waitFor(() =>
+      expect(screen.getByTestId('answer-status').textContent).toBe('400 Bad Request'),
+    )
+    expect(screen.getByTestId('answer-message').textContent).toMatch(/input/)
+  })
+
+  it('shows the exact request of each format: content type and body, MessagePack in hex', async () => {
+    const { config, secret } = await openConsole({
+      endpoint: 'type.string.truncate',
+      'input.text': 'hello',
+      'arg.length': '2',
+    })
+    const format = select('Body format')
+    const plan = () => ({
+      line: screen.getByTestId('plan-line').textContent,
+      type: header('plan-headers', 'content-type'),
+      body: screen.queryByTestId('plan-body')?.textContent,
+    })
+    const url = `${config.baseUrl}/type/string/truncate`
+    expect(plan()).toEqual({
+      line: `POST ${url}?length=2`,
+      type: 'application/json',
+      body: '"hello"',
+    })
+    fireEvent.change(format, { target: { value: 'text' } })
+    expect(plan()).toEqual({ line: `POST ${url}?length=2`, type: 'text/plain', body: 'hello' })
+    fireEvent.change(format, { target: { value: 'tuples' } })
+    expect(plan()).toEqual({
+      line: `POST ${url}`,
+      type: 'application/vnd.service+json',
+      body: '[[">>","hello"],["$$","length",2]]',
+    })
+    fireEvent.change(format, { target: { value: 'msgpack' } })
+    expect(plan()).toEqual({
+      line: `POST ${url}`,
+      type: 'application/vnd.service+msgpack',
+      body: '92 92 a2 3e 3e a5 68 65 6c 6c 6f 93 a2 24 24 a6\n6c 65 6e 67 74 68 02',
+    })
+    fireEvent.change(format, { target: { value: 'query' } })
+    expect(plan()).toEqual({ line: `POST ${url}?length=2`, type: undefined, body: undefined })
+    // The token is masked until revealed.
+    const authorization = screen
+      .getByTestId('plan-headers')
+      .querySelector('[data-header="authorization"]')!
+    expect(authorization.textContent).not.toContain(secret.key)
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal the token of the request' }))
+    expect(authorization.textContent).toContain(`Bearer ${secret.key}`)
+  })
+
+  it('edits the raw tuples, sent as written until reset', async () => {
+    await openConsole({
+      endpoint: 'type.string.truncate',
+      format: 'tuples',
+      'input.text': 'hello',
+      'arg.length': '2',
+    })
+    const tuples = screen.getByRole('textbox', { name: 'Tuples' })
+    fireEvent.change(tuples, { target: { value: '[[">>", "raw text"], ["$$", "length", 3]]' } })
+    expect(screen.getByTestId('plan-body').textContent).toBe(
+      '[[">>", "raw text"], ["$$", "length", 3]]',
+    )
+    expect(field('Input').closest('fieldset')!.disabled).toBe(true)
+    send()
+    await waitFor(() => expect(screen.getByTestId('answer-value').textContent).toBe('raw'))
+    fireEvent.click(screen.getByRole('button', { name: 'Reset to the form' }))
+    expect(screen.getByTestId('plan-body').textContent).toBe('[[">>","hello"],["$$","length",2]]')
+  })
+
+  it('shows a 401 for a missing ability with the engine message, readably', async () => {
+    const { service, config } = await openConsole({
+      endpoint: 'keyv.get',
+      format: 'tuples',
+      'text.key': 'alice',
+    })
+    const token = await call(service.baseUrl, service.secret, 'auth.create', [
+      ['$$', 'abilities', ['type']],
+    ])
+    saveAuthorization(config, token)
+    const menu = select('Token')
+    await waitFor(() =>
+      expect(within(menu).getByRole('option', { name: 'Authorization [type]' })).toBeTruthy(),
+    )
+    fireEvent.change(menu, { target: { value: `authorization:${token}` } })
+    send()
+    await waitFor(() =>
+      expect(screen.getByTestId('answer-status').textContent).toBe('401 Unauthorized'),
+    )
+    expect(screen.getByTestId('answer-message').textContent).toBe(
+      "authorization does not have the ability to access service `keyv.get'",
+    )
+    expect(screen.getByTestId('answer-body').textContent).toContain('"!!"')
+  })
+
+  it('keeps a rolled secret chosen: the menu says expired and Send sends exactly that key', async () => {
+    const { service, secret, client } = await openConsole({ endpoint: 'core.ping' })
+    const menu = select('Token')
+    await waitFor(() =>
+      expect(menu.selectedOptions[0]!.textContent).toBe(`Secret ${secret.id} (active)`),
+    )
+    await service.rollSecret(secret.id)
+    await client.invalidateQueries()
+    await waitFor(() =>
+      expect(menu.selectedOptions[0]!.textContent).toBe(`Secret ${secret.id} (expired)`),
+    )
+    expect(menu.value).toBe(`secret:${secret.id}`)
+    expect(screen.getByText(/This secret is expired/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal the token of the request' }))
+    expect(header('plan-headers', 'authorization')).toContain(`Bearer ${secret.key}`)
+    send()
+    await waitFor(() =>
+      expect(screen.getByTestId('answer-status').textContent).toBe('401 Unauthorized'),
+    )
+    const [sent] = await exchanges(service.baseUrl)
+    expect(sent!.request.headers).toContainEqual(['authorization', `Bearer ${secret.key}`])
+  })
+
+  it('pages through keyv.scan with the x-cursor', async () => {
+    const { service } = await openConsole({ endpoint: 'keyv.scan', 'arg.count': '2' })
+    for (const key of ['a', 'b', 'c', 'd', 'e']) {
+      await call(service.baseUrl, service.secret, 'keyv.set', [
+        ['>>', key],
+        ['$$', 'value', 1],
+      ])
+    }
+    send()
+    await waitFor(() =>
+      expect(screen.getByTestId('answer-value').textContent).toBe('[\n  "a",\n  "b"\n]'),
+    )
+    expect(header('answer-headers', 'x-cursor')).toMatch(/\S{20,}/)
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    await waitFor(() =>
+      expect(screen.getByTestId('answer-value').textContent).toBe('[\n  "c",\n  "d"\n]'),
+    )
+    expect((field('cursor') as HTMLInputElement).value).toBe(
+      (await exchanges(service.baseUrl))[1]!.response.headers.find(([n]) => n === 'x-cursor')![1],
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
+    await waitFor(() => expect(screen.getByTestId('answer-value').textContent).toBe('[\n  "e"\n]'))
+    expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull()
+    const link = screen.getByRole('link', { name: 'See in the exchange log' })
+    const [newest] = await exchanges(service.baseUrl)
+    expect(link.getAttribute('href')).toBe(`#/log?id=${newest!.id}`)
+  })
+
+  it('restores the form from a link and keeps it there as it changes', async () => {
+    const { secret } = await openConsole({
+      endpoint: 'type.string.truncate',
+      format: 'msgpack',
+      accept: 'json',
+      'input.text': 'hello',
+      'arg.length': '2',
+      junk: 'x',
+    })
+    expect((screen.getByRole('combobox', { name: 'Endpoint' }) as HTMLInputElement).value).toBe(
+      'type.string.truncate',
+    )
+    await waitFor(() => expect(select('Token').value).toBe(`secret:${secret.id}`))
+    expect(select('Body format').value).toBe('msgpack')
+    expect(select('Accept').value).toBe('json')
+    expect((field('Input') as HTMLTextAreaElement).value).toBe('hello')
+    expect((field('length') as HTMLInputElement).value).toBe('2')
+    send()
+    await waitFor(() => expect(screen.getByTestId('answer-value').textContent).toBe('he'))
+    expect(header('answer-headers', 'content-type')).toBe('application/json')
+    fireEvent.change(field('length'), { target: { value: '3' } })
+    const params = new URLSearchParams(window.location.hash.split('?')[1])
+    expect(window.location.hash.startsWith('#/console?')).toBe(true)
+    expect(Object.fromEntries(params)).toEqual({
+      endpoint: 'type.string.truncate',
+      token: `secret:${secret.id}`,
+      format: 'msgpack',
+      accept: 'json',
+      'input.text': 'hello',
+      'arg.length': '3',
+    })
+  })
+
+  it('brings back the last form when the nav opens a bare #/console', async () => {
+    const view = await openConsole({ endpoint: 'type.string.upcase', 'input.text': 'hi' })
+    // Still mounted (a view hidden while the next one loads): the form stays.
+    window.location.hash = '#/console'
+    await waitFor(() => expect(window.location.hash).toContain('endpoint=type.string.upcase'))
+    expect((field('Input') as HTMLTextAreaElement).value).toBe('hi')
+    // Mounted again.
+    view.rerender(<></>)
+    window.location.hash = '#/log?id=1'
+    window.location.hash = '#/console'
+    view.rerender(
+      <ConfigProvider config={view.config}>
+        <QueryClientProvider client={view.client}>
+          <ConsoleView />
+        </QueryClientProvider>
+      </ConfigProvider>,
+    )
+    expect((field('Input') as HTMLTextAreaElement).value).toBe('hi')
+    await waitFor(() => expect(window.location.hash).toContain('endpoint=type.string.upcase'))
+  })
+
+  it('ignores what does not parse in a link', async () => {
+    window.location.hash =
+      '#/console?endpoint=a%20b&token=sk_raw_secret&format=xml&accept=yaml&text.=1'
+    await renderWithService(<ConsoleView />)
+    expect((screen.getByRole('combobox', { name: 'Endpoint' }) as HTMLInputElement).value).toBe('')
+    expect(select('Token').value).toBe('')
+    expect(select('Body format').value).toBe('json')
+    expect(window.location.hash).toBe('#/console')
+  })
+
+  it('sends with Ctrl+Enter and Cmd+Enter from anywhere in the form', async () => {
+    const { service } = await openConsole({ endpoint: 'type.string.upcase', 'input.text': 'hi' })
+    fireEvent.keyDown(field('Input'), { key: 'Enter', ctrlKey: true })
+    await waitFor(() => expect(screen.getByTestId('answer-value').textContent).toBe('HI'))
+    fireEvent.keyDown(select('Body format'), { key: 'Enter', metaKey: true })
+    await waitFor(async () => expect(await exchanges(service.baseUrl)).toHaveLength(2))
+  })
+
+  it('says where an argument is not JSON, and does not send', async () => {
+    const { service } = await openConsole({
+      endpoint: 'type.string.truncate',
+      'input.text': 'hello',
+    })
+    fireEvent.change(field('length'), { target: { value: 'two' } })
+    expect(field('length').getAttribute('aria-invalid')).toBe('true')
+    expect(
+      screen.getByText('length is not valid JSON: unexpected "two" at line 1, column 1'),
+    ).toBeTruthy()
+    send()
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Not sent: length is not valid JSON: unexpected "two" at line 1, column 1.',
+    )
+    expect(await exchanges(service.baseUrl)).toEqual([])
+  })
+
+  it('remembers an authorization it creates and offers it as the token', async () => {
+    await openConsole({ endpoint: 'auth.create', 'arg.abilities': '["type.string"]' })
+    send()
+    const use = await screen.findByRole('button', { name: 'Use this authorization as the token' })
+    fireEvent.click(use)
+    await waitFor(() =>
+      expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
+    )
+  })
+})

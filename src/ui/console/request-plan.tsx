@@ -1,0 +1,66 @@
+import { CopyButton } from '../shared/copy-button'
+import { Masked } from '../shared/masked'
+import { asClient, asCurl, asFetch, toHex, type CallDraft, type HttpPlan } from '../shared/wire'
+
+/** A body's size as a person reads it. */
+const sizeOf = (body: string | Uint8Array) => {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body).length : body.length
+  return `${bytes} byte${bytes === 1 ? '' : 's'}`
+}
+
+/**
+ * The exact HTTP request Send makes, before it is sent: method, URL, every header (the token
+ * masked until revealed) and the body (MessagePack in hex), with the same call to copy as
+ * `curl`, as `fetch` and as a real client writes it.
+ */
+export function RequestPlan({ plan, draft }: { plan: HttpPlan; draft: CallDraft }) {
+  const { body } = plan
+  return (
+    <section aria-labelledby="console-request-heading" className="panel console-plan">
+      <div className="panel-heading">
+        <h2 id="console-request-heading">Request</h2>
+        <div className="copy-row">
+          <CopyButton text={asCurl(plan)} label="Copy as curl" />
+          <CopyButton text={asFetch(plan)} label="Copy as fetch" />
+          <CopyButton text={asClient(draft)} label="Copy as client call" />
+        </div>
+      </div>
+      <p className="plan-line" data-testid="plan-line">
+        <strong>{plan.method}</strong> <code>{plan.url}</code>
+      </p>
+      <dl className="wire-headers" aria-label="Request headers" data-testid="plan-headers">
+        {plan.headers.map(([name, value]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd data-header={name}>
+              {name === 'authorization' ? (
+                <>
+                  {value.slice(0, value.indexOf(' ') + 1)}
+                  <Masked value={draft.token.trim()} label="the token of the request" />
+                </>
+              ) : (
+                value
+              )}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted plan-note">
+        The browser adds headers of its own, such as <code>accept: */*</code> when none is set.
+      </p>
+      {body === null ? (
+        <p className="muted">No body.</p>
+      ) : (
+        <>
+          <h3>
+            Body{' '}
+            <span className="muted">
+              ({typeof body === 'string' ? sizeOf(body) : `MessagePack, ${sizeOf(body)}, in hex`})
+            </span>
+          </h3>
+          <pre data-testid="plan-body">{typeof body === 'string' ? body : toHex(body)}</pre>
+        </>
+      )}
+    </section>
+  )
+}

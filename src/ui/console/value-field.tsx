@@ -1,0 +1,112 @@
+import { useId } from 'react'
+import type { ParamSpec } from '../shared/catalogue'
+import type { FieldMode } from './json-text'
+import { allowsText, defaultMode, type FieldState } from './state'
+
+/** What the catalogue says of a field: `integer · required · default 250`. */
+export function specLine(spec: ParamSpec | undefined, unknown: string): string {
+  if (!spec) return unknown
+  const parts = [spec.type]
+  if (spec.required) parts.push('required')
+  if (spec.default !== undefined) parts.push(`default ${JSON.stringify(spec.default)}`)
+  return parts.join(' · ')
+}
+
+/**
+ * One input or argument: its text typed as JSON, or as plain text where the type takes a
+ * string (so `hello` need not be quoted); the catalogue's type, marker, default and doc around it.
+ */
+export function ValueField({
+  label,
+  spec,
+  unknown = 'added by name · any JSON',
+  state,
+  multiline,
+  problem,
+  onChange,
+  onRemove,
+}: {
+  label: string
+  spec?: ParamSpec
+  /** What the spec line says without a spec. */
+  unknown?: string
+  state: FieldState | undefined
+  multiline?: boolean
+  /** Why the text does not parse, if it does not. */
+  problem?: string
+  onChange: (state: FieldState) => void
+  onRemove?: () => void
+}) {
+  const id = useId()
+  const text = state?.text ?? ''
+  const mode: FieldMode = state?.mode ?? defaultMode(spec?.type)
+  const canBeText = allowsText(spec?.type)
+  const describedBy = [`${id}-spec`, spec?.doc && `${id}-doc`, problem && `${id}-problem`]
+    .filter(Boolean)
+    .join(' ')
+  const placeholder =
+    spec?.default !== undefined
+      ? JSON.stringify(spec.default)
+      : mode === 'text'
+        ? 'plain text'
+        : 'a JSON value'
+  const control = {
+    id,
+    value: text,
+    placeholder,
+    spellCheck: false,
+    'aria-describedby': describedBy,
+    'aria-invalid': problem ? true : undefined,
+    'aria-required': spec?.required ? true : undefined,
+    onChange: (event: { target: { value: string } }) =>
+      onChange({ text: event.target.value, mode }),
+  }
+  return (
+    <div className="value-field" data-field={label}>
+      <div className="value-field-head">
+        <label htmlFor={id}>{label}</label>
+        <span id={`${id}-spec`} className="muted value-spec">
+          {specLine(spec, unknown)}
+          {spec?.required && (
+            <abbr className="required" title="required" aria-hidden="true">
+              *
+            </abbr>
+          )}
+        </span>
+        {canBeText && (
+          <label className="value-mode">
+            <input
+              type="checkbox"
+              checked={mode === 'text'}
+              aria-label={`${label} as plain text`}
+              onChange={(event) => onChange({ text, mode: event.target.checked ? 'text' : 'json' })}
+            />
+            plain text
+          </label>
+        )}
+        {onRemove && (
+          <button
+            type="button"
+            className="link"
+            aria-label={`Remove argument ${label}`}
+            onClick={onRemove}
+          >
+            Remove
+          </button>
+        )}
+      </div>
+      {multiline ? <textarea rows={3} {...control} /> : <input {...control} />}
+      {spec?.doc && (
+        <p id={`${id}-doc`} className="muted value-doc">
+          {spec.doc}
+        </p>
+      )}
+      {problem && (
+        <p id={`${id}-problem`} className="field-problem">
+          {label} is {problem}
+          {canBeText && mode === 'json' && ': put strings in double quotes, or tick plain text'}
+        </p>
+      )}
+    </div>
+  )
+}
