@@ -15,6 +15,7 @@ import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
   defaultLimits,
+  endpointSettings,
   SERVICE_NAME_PATTERN,
   type EngineSettings,
   type Limits,
@@ -69,6 +70,7 @@ export function createEngine(options: EngineOptions): Engine {
     limits,
     strict,
   })
+  const visibleSettings = endpointSettings(settings)
   const rate = createRateWindow(() => limits.rateLimit, clock)
 
   async function call(request: Request, path: string, reply: Format): Promise<Response> {
@@ -109,7 +111,7 @@ export function createEngine(options: EngineOptions): Engine {
     )
     const evaluation = new Evaluation(
       {
-        settings,
+        settings: visibleSettings,
         store: overlay,
         clock,
         signer,

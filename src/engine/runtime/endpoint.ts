@@ -2,7 +2,7 @@ import type { KeyvTarget } from '../auth/abilities'
 import type { Clock } from '../clock'
 import type { Signer } from '../auth/signer'
 import type { Json, Store } from '../store'
-import type { EngineSettings } from '../settings'
+import type { EndpointSettings } from '../settings'
 import type { Node } from '../lang/tree'
 import type { TypeName } from './types'
 import type { Principal } from '../auth/principal'
@@ -27,7 +27,9 @@ export interface InputSpec {
 
 /** What the runtime offers an endpoint while it runs. */
 export interface CallContext {
-  settings: EngineSettings
+  /** The engine's settings without its store: `store` below is the only way to storage. */
+  settings: EndpointSettings
+  /** The request's overlay: reads see its own writes, which commit only if it succeeds. */
   store: Store
   clock: Clock
   signer: Signer
