@@ -40,7 +40,7 @@ export const corePackage = [
     input: { type: 'any', required: false },
     args: { seconds: { type: 'number', required: true, doc: 'how long to wait' } },
     async run({ input, args, ctx }) {
-      const seconds = args.seconds as number
+      const { seconds } = args
       if (seconds < 0) {
         throw new InvalidError("invalid argument `seconds' for `core.sleep' (must not be negative)")
       }

@@ -11,8 +11,8 @@ export const enumPackage = [
     async run(call) {
       const passed = await call.passThrough()
       const outputs: Json[] = []
-      for (const element of call.input as Json[]) {
-        const output = await call.ctx.runProc(call.procs.proc!, element, passed)
+      for (const element of call.input) {
+        const output = await call.ctx.runProc(call.procs.proc, element, passed)
         outputs.push(output === NONE ? null : output)
       }
       return outputs
