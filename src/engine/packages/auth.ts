@@ -3,6 +3,7 @@ import { randomBytes, toBase64Url } from '../auth/bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
 import { nowSeconds } from '../clock'
 import { InvalidError } from '../errors'
+import { asNumber, type Decimal } from '../lang/decimal'
 import { defineEndpoint, type CallContext } from '../runtime/endpoint'
 
 /**
@@ -51,7 +52,7 @@ export function authPackage(insecure: () => readonly string[]) {
           s: call.ctx.principal.secretId,
           a: abilities,
           i: call.args.insecure,
-          e: expiresAt(call.args, call.ctx, now),
+          e: expiresAt(call.args.expiry, call.args.ttl, call.ctx, now),
           t: now,
           n: toBase64Url(randomBytes(9)),
         }
@@ -66,10 +67,13 @@ export function authPackage(insecure: () => readonly string[]) {
  * authorization's own expiry (a child never outlives its parent); `null` when none applies.
  */
 function expiresAt(
-  { expiry, ttl }: { expiry: number | undefined; ttl: number | undefined },
+  givenExpiry: number | Decimal | undefined,
+  givenTtl: number | Decimal | undefined,
   { principal }: CallContext,
   now: number,
 ): number | null {
+  const expiry = givenExpiry === undefined ? undefined : asNumber(givenExpiry)
+  const ttl = givenTtl === undefined ? undefined : asNumber(givenTtl)
   const moments: number[] = []
   if (principal.kind === 'authorization' && principal.expiresAt !== null) {
     moments.push(principal.expiresAt)

@@ -4,7 +4,8 @@ import { nowSeconds } from '../clock'
 import { InvalidError, TooLargeError } from '../errors'
 import { defineEndpoint, NONE, type CallContext, type Input } from '../runtime/endpoint'
 import { measure } from '../runtime/size'
-import type { Json } from '../store'
+import { fromStored, toStored } from '../lang/stored'
+import type { Value } from '../lang/value'
 
 export const DEFAULT_BUCKET = 'default'
 export const MAX_KEY_LENGTH = 1024
@@ -20,7 +21,7 @@ const keyInput = { type: 'any', required: false, doc: 'the key, when not given a
 interface KeyedCall {
   name: string
   input: Input
-  args: { bucket: string; key?: Json | undefined }
+  args: { bucket: string; key?: Value | undefined }
 }
 
 function bucketOf(call: { name: string; args: { bucket: string } }): string {
@@ -41,7 +42,7 @@ function keyOf(call: KeyedCall): string {
       `\`${call.name}' takes its key either as the input or as \`key', not both`,
     )
   }
-  const key: Json = fromArg ?? (call.input === NONE ? null : call.input)
+  const key: Value = fromArg ?? (call.input === NONE ? null : call.input)
   if (key === null)
     throw new InvalidError(`invalid argument \`key' for \`${call.name}' (is required)`)
   if (typeof key === 'number' && Number.isSafeInteger(key)) return String(key)
@@ -72,7 +73,7 @@ export const keyvPackage = [
     args: {
       bucket: bucketArg,
       key: keyArg,
-      value: { type: 'any', required: true, doc: 'any JSON value' },
+      value: { type: 'any', required: true, doc: 'any value: JSON, a decimal or a timestamp' },
     },
     target: keyTarget,
     async run(call) {
@@ -84,7 +85,7 @@ export const keyvPackage = [
           `the value for key \`${key}' is larger than the allowed ${MAX_STORED_VALUE_BYTES} bytes`,
         )
       }
-      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value }])
+      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value: toStored(value) }])
       return true
     },
   }),
@@ -96,7 +97,7 @@ export const keyvPackage = [
     target: keyTarget,
     async run(call) {
       const { bucket, key } = keyTarget(call)
-      return (await call.ctx.store.getKey(bucket, key)) ?? null
+      return fromStored((await call.ctx.store.getKey(bucket, key)) ?? null)
     },
   }),
   defineEndpoint({

@@ -4,6 +4,7 @@ import type { Node } from '../lang/tree'
 import type { Store } from '../store'
 import { nowSeconds } from '../clock'
 import { asProcedure, parseValue, toTuples } from '../lang/parser'
+import { fromStored, toStored } from '../lang/stored'
 import { LIB } from '../settings'
 
 /** Stored procedures are called at `lib.<name>`. */
@@ -28,7 +29,7 @@ function procOf(call: { name: string; procs: { proc: Node } }) {
       `invalid argument \`proc' for \`${call.name}' (must be a "{}" composition or a "()" call)`,
     )
   }
-  return toTuples(proc)
+  return toStored(toTuples(proc))
 }
 
 const nameArg = { type: 'string', required: true, doc: 'called as lib.<name>' } as const
@@ -103,7 +104,7 @@ export async function storedProcedure(store: Store, name: string): Promise<Endpo
     input: { type: 'any', required: false },
     async run(call) {
       const output = await call.ctx.runProc(
-        parseValue(record.proc),
+        parseValue(fromStored(record.proc)),
         call.input,
         await call.passThrough(),
         {

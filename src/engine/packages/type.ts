@@ -1,6 +1,7 @@
 import { InvalidError } from '../errors'
+import { addDecimals, asDecimal, Decimal, MAX_SUM_DIGITS } from '../lang/decimal'
 import { defineEndpoint, type ArgSpecs, type Call, type Endpoint } from '../runtime/endpoint'
-import type { Json } from '../store'
+import type { Value } from '../lang/value'
 
 /** Characters are code points, as in the real service: surrogate pairs stay whole. */
 const characters = (text: string): string[] => Array.from(text)
@@ -11,7 +12,7 @@ const text = { type: 'string', required: true, doc: 'the text' } as const
 function stringEndpoint<const A extends ArgSpecs = Record<never, never>>(
   name: string,
   summary: string,
-  run: (input: string, call: Call<typeof text, A>) => Json,
+  run: (input: string, call: Call<typeof text, A>) => Value,
   args?: A,
 ): Endpoint {
   return defineEndpoint<typeof text, A>({
@@ -66,10 +67,17 @@ export const typePackage = [
   ),
   defineEndpoint({
     name: 'type.number.add',
-    summary: 'Adds `value` to the input number.',
+    summary: 'Adds `value` to the input number; exactly, as a decimal, when either is one.',
     input: { type: 'number', required: true },
     args: { value: { type: 'number', required: true, doc: 'the number to add' } },
     run: ({ input, args }) => {
+      if (input instanceof Decimal || args.value instanceof Decimal) {
+        const exact = addDecimals(asDecimal(input), asDecimal(args.value))
+        if (exact) return exact
+        throw new InvalidError(
+          `the exact sum in \`type.number.add' would take more than ${MAX_SUM_DIGITS} digits`,
+        )
+      }
       const sum = input + args.value
       if (!Number.isFinite(sum)) {
         throw new InvalidError("the output of `type.number.add' holds a number out of range")
@@ -85,7 +93,7 @@ export const typePackage = [
     run: ({ name, input, args }) => {
       const level = args.level === undefined ? Infinity : nonNegative(args.level, 'level', name)
       // `flat`'s own type recurses too deep over JSON: the elements are JSON all the same.
-      return (input as unknown[]).flat(level) as Json[]
+      return (input as unknown[]).flat(level) as Value[]
     },
   }),
 ]

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest'
 import type { Node } from '../lang/tree'
-import type { Json } from '../store'
+import type { Decimal, Value } from '../lang/value'
 import { defineEndpoint, type Call, type Endpoint, type Input, type NONE } from './endpoint'
 
 /** These hold at type-check time (`npm run typecheck` checks tests too). */
@@ -25,7 +25,7 @@ describe('defineEndpoint', () => {
         expectTypeOf(call.args.bucket).toEqualTypeOf<string>()
         expectTypeOf(call.args.total).toEqualTypeOf<number | undefined>()
         expectTypeOf(call.args.abilities).toEqualTypeOf<string[]>()
-        expectTypeOf(call.args.value).toEqualTypeOf<Json>()
+        expectTypeOf(call.args.value).toEqualTypeOf<Value>()
         expectTypeOf(call.procs.proc).toEqualTypeOf<Node>()
         expectTypeOf(call.procs.fallback).toEqualTypeOf<Node | undefined>()
         // @ts-expect-error a `proc` argument is run, never handed over as a value
@@ -39,10 +39,14 @@ describe('defineEndpoint', () => {
   })
 
   it('types the input by its spec: optional, or anything when none is declared', () => {
-    expectTypeOf<Call<{ type: 'number'; required: false }>['input']>().toEqualTypeOf<
+    expectTypeOf<Call<{ type: 'integer'; required: false }>['input']>().toEqualTypeOf<
       number | typeof NONE
     >()
-    expectTypeOf<Call<{ type: 'array'; required: true }>['input']>().toEqualTypeOf<Json[]>()
+    // A decimal is a number too, kept exact until an endpoint asks for a double.
+    expectTypeOf<Call<{ type: 'number'; required: true }>['input']>().toEqualTypeOf<
+      number | Decimal
+    >()
+    expectTypeOf<Call<{ type: 'array'; required: true }>['input']>().toEqualTypeOf<Value[]>()
     expectTypeOf<Call['input']>().toEqualTypeOf<Input>()
     expectTypeOf<Call['args']>().toEqualTypeOf<Record<never, never>>()
   })

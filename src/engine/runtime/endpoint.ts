@@ -2,6 +2,7 @@ import type { KeyvTarget } from '../auth/abilities'
 import type { Clock } from '../clock'
 import type { Signer } from '../auth/signer'
 import type { Json, Store } from '../store'
+import type { Decimal, Value } from '../lang/value'
 import type { EndpointSettings } from '../settings'
 import type { Node } from '../lang/tree'
 import type { TypeName } from './types'
@@ -9,7 +10,7 @@ import type { Principal } from '../auth/principal'
 
 /** "No input" is not `null`: a call may receive nothing at all. */
 export const NONE: unique symbol = Symbol('no input')
-export type Input = Json | typeof NONE
+export type Input = Value | typeof NONE
 
 export interface ArgSpec {
   type: TypeName
@@ -55,7 +56,7 @@ export interface Invocation {
   name: string
   input: Input
   /** Declared arguments, coerced to their types, defaults applied; absent when not given. */
-  args: Record<string, Json>
+  args: Record<string, Value>
   /** Declared `proc` arguments, unevaluated. */
   procs: Record<string, Node>
   /** Evaluates every given argument the endpoint does not declare: they flow into procedures. */
@@ -65,13 +66,14 @@ export interface Invocation {
 
 /** The value a declared type gives an endpoint. */
 export interface TypeValues {
-  any: Json
+  any: Value
   string: string
-  number: number
+  /** A decimal stays one: `Decimal#toNumber` when a double will do. */
+  number: number | Decimal
   integer: number
   boolean: boolean
-  array: Json[]
-  object: { [key: string]: Json }
+  array: Value[]
+  object: { [key: string]: Value }
   strings: string[]
   proc: Node
 }
@@ -133,7 +135,7 @@ export interface Endpoint {
   insecure?: boolean
   /** For abilities with key-value limits: what this call touches. */
   target?(call: Invocation): KeyvTarget
-  run(call: Invocation): Promise<Json> | Json
+  run(call: Invocation): Promise<Value> | Value
 }
 
 /** An endpoint as written: `input` and `args` type what `run` and `target` receive. */
@@ -144,7 +146,7 @@ export interface EndpointDefinition<
   input?: I
   args?: A
   target?(call: Call<I, A>): KeyvTarget
-  run(call: Call<I, A>): Promise<Json> | Json
+  run(call: Call<I, A>): Promise<Value> | Value
 }
 
 /**

@@ -2,12 +2,13 @@ import { UnsupportedMediaError } from '../errors'
 import { assertJsonDepth } from '../lang/depth'
 import { parseTupleBody } from '../lang/parser'
 import { literal, textLiteral, type CallRequest } from '../lang/tree'
-import type { Json } from '../store'
+import { jsonText } from '../lang/json-text'
+import type { Value } from '../lang/value'
 import { decodeText, parseJson } from './body'
 import { decodeMsgpack, encodeMsgpack } from './msgpack'
 
 /** What a response carries: a call's result, or an error's message. */
-export type Answer = { result: Json } | { error: string }
+export type Answer = { result: Value } | { error: string }
 
 /** One body format: the media type it goes by, how it reads a call and writes an answer. */
 export interface BodyFormat {
@@ -31,7 +32,7 @@ function readJson(body: Uint8Array): unknown {
 }
 
 /** An answer in the tuple language: `[["<<", value]]` or `[["!!", {"message": text}]]`. */
-const asTuples = (answer: Answer): Json =>
+const asTuples = (answer: Answer): Value =>
   'result' in answer ? [['<<', answer.result]] : [['!!', { message: answer.error }]]
 
 /**
@@ -48,7 +49,7 @@ export const formats = {
     },
     write(answer) {
       if ('error' in answer) return answer.error
-      return typeof answer.result === 'string' ? answer.result : JSON.stringify(answer.result)
+      return typeof answer.result === 'string' ? answer.result : jsonText(answer.result)
     },
   },
   /** `application/json`: the body is one JSON value, the input; an error is `{"error": …}`. */
@@ -56,10 +57,10 @@ export const formats = {
     contentType: () => 'application/json',
     read(body) {
       const value = readJson(body)
-      return value === undefined ? noInput() : { input: literal(value as Json), args: new Map() }
+      return value === undefined ? noInput() : { input: literal(value as Value), args: new Map() }
     },
     write: (answer) =>
-      JSON.stringify('result' in answer ? answer.result : { error: { message: answer.error } }),
+      jsonText('result' in answer ? answer.result : { error: { message: answer.error } }),
   },
   /** `application/vnd.<service>+json`: the tuple language in JSON. */
   tuples: {
@@ -68,7 +69,7 @@ export const formats = {
       const value = readJson(body)
       return value === undefined ? noInput() : parseTupleBody(value)
     },
-    write: (answer) => JSON.stringify(asTuples(answer)),
+    write: (answer) => jsonText(asTuples(answer)),
   },
   /** `application/vnd.<service>+msgpack`: the tuple language in MessagePack. */
   msgpack: {

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors'
-import type { Json } from '../store'
+import type { Value } from '../lang/value'
 import { formats, mediaType, type Format } from './formats'
 
 /** Headers every response carries, so browsers may call `serve` across origins. */
@@ -10,7 +10,7 @@ export const CORS_HEADERS: Record<string, string> = {
 
 /** A successful result in the chosen format. */
 export function resultResponse(
-  value: Json,
+  value: Value,
   format: Format,
   serviceName: string,
   headers: Record<string, string> = {},
