@@ -1,3 +1,5 @@
+import type { Harness } from './test-harness'
+
 /**
  * MessagePack written byte by byte, as the real Ruby client writes it, so tests compare what
  * goes out with what comes back exactly. For tests only.
@@ -69,3 +71,22 @@ export function tuples(input: number[] | undefined, args: Record<string, number[
 
 /** The answer `[["<<", value]]`, as the service must write it. */
 export const answer = (value: number[]) => new Uint8Array(array(array(str('<<'), value)))
+
+/** Sends a MessagePack body to `name` with the harness's secret; the answer's bytes and text. */
+export async function sendMsgpack(
+  h: Harness,
+  name: string,
+  body: Uint8Array,
+  { accept, token = h.secret.key }: { accept?: string; token?: string } = {},
+) {
+  const type = `application/vnd.${h.serviceName}+msgpack`
+  const response = await h.send(
+    new Request(`${h.baseUrl}/${name.split('.').join('/')}`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${token}`, 'content-type': type, accept: accept ?? type },
+      body: new Uint8Array(body),
+    }),
+  )
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  return { status: response.status, bytes: [...bytes], text: new TextDecoder().decode(bytes) }
+}

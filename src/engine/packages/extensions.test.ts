@@ -9,6 +9,7 @@ import {
   timestamp32,
   timestamp64,
   timestamp96,
+  sendMsgpack,
   tuples,
 } from '../../storage/test-msgpack'
 
@@ -17,19 +18,9 @@ beforeEach(async () => {
   h = await createHarness({ serviceName: 'proc', baseUrl: 'https://proc.run' })
 })
 
-const MSGPACK = 'application/vnd.proc+msgpack'
-
-async function send(name: string, body: Uint8Array, accept = MSGPACK) {
-  const response = await h.send(
-    new Request(`${h.baseUrl}/${name.split('.').join('/')}`, {
-      method: 'POST',
-      headers: { authorization: `bearer ${h.secret.key}`, 'content-type': MSGPACK, accept },
-      body: new Uint8Array(body),
-    }),
-  )
-  const bytes = new Uint8Array(await response.arrayBuffer())
-  return { status: response.status, bytes: [...bytes], text: new TextDecoder().decode(bytes) }
-}
+/** A MessagePack call to the harness, answered in MessagePack unless `accept` says otherwise. */
+const send = (name: string, body: Uint8Array, accept?: string) =>
+  sendMsgpack(h, name, body, accept ? { accept } : {})
 
 const RUBY_DECIMAL = '0.100000000000043298349238472398e15'
 
