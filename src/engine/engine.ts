@@ -16,6 +16,7 @@ import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
   defaultLimits,
+  endpointSettings,
   SERVICE_NAME_PATTERN,
   type EngineSettings,
   type Limits,
@@ -77,6 +78,7 @@ export function createEngine(options: EngineOptions): Engine {
     strict,
     log,
   })
+  const visibleSettings = endpointSettings(settings)
   const rate = createRateWindow(() => limits.rateLimit, clock)
 
   async function call(
@@ -124,7 +126,7 @@ export function createEngine(options: EngineOptions): Engine {
     )
     const evaluation = new Evaluation(
       {
-        settings,
+        settings: visibleSettings,
         store: overlay,
         clock,
         signer,

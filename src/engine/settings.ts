@@ -40,6 +40,22 @@ export interface EngineSettings {
   limits: Limits
 }
 
+/**
+ * What an endpoint sees of the settings: everything but the store. An endpoint reaches storage
+ * only through `ctx.store`, the request's overlay, so that a request writes all or nothing.
+ */
+export type EndpointSettings = Omit<EngineSettings, 'store'>
+
+/** The settings without the store, as a new object (so the store is not there at run time either). */
+export function endpointSettings({
+  serviceName,
+  baseUrl,
+  clock,
+  limits,
+}: EngineSettings): EndpointSettings {
+  return { serviceName, baseUrl, clock, limits }
+}
+
 export const defaultLimits: Limits = {
   maxBodyBytes: 131072,
   timeLimitMs: 5000,

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Store } from '../engine/store'
 import { commitContract } from './store-contract-commit'
+import { extensionContract } from './store-contract-extensions'
 import type { ContractContext } from './store-contract-fixtures'
 import { keyvContract } from './store-contract-keyv'
 import { loadContract, type OpenTransactions } from './store-contract-load'
@@ -50,6 +51,7 @@ export function describeStoreContract(
     describe('meta, secrets and procedures', () => recordContract(context))
     describe('keys', () => keyvContract(context))
     describe('commits, snapshots and lifecycle', () => commitContract(context))
+    describe('MessagePack extensions, through the engine', () => extensionContract(context))
     describe('under load, through the engine', () =>
       loadContract(context, options.openTransactions))
   })

@@ -1,4 +1,5 @@
 import { InvalidError } from '../errors'
+import { isExtension } from './value'
 
 /** Deeper JSON than this is refused before anything recurses over it. */
 export const MAX_JSON_DEPTH = 256
@@ -16,7 +17,8 @@ export function assertJsonDepth(value: unknown, limit = MAX_JSON_DEPTH, what = '
     if (typeof current === 'number' && !Number.isFinite(current)) {
       throw new InvalidError(`${what} holds a number out of range`, 'number_overflow')
     }
-    if (current === null || typeof current !== 'object') continue
+    // A decimal or a timestamp is a leaf, like a number or a string.
+    if (current === null || typeof current !== 'object' || isExtension(current)) continue
     if (depth > limit) {
       throw new InvalidError(`${what} nests deeper than ${limit} levels`, 'too_deep')
     }

@@ -2,7 +2,8 @@ import { InvalidError } from '../errors'
 import { assertJsonDepth } from './depth'
 import type { Args, CallNode, CallRequest, ComposeNode, Node, RefNode } from './tree'
 import { literal } from './tree'
-import type { Json } from '../store'
+import { jsonText } from './json-text'
+import type { Value } from './value'
 
 /**
  * The tuple format of `application/vnd.<service>+json` (and its MessagePack twin): parses a
@@ -27,12 +28,12 @@ export function parseTupleBody(body: unknown): CallRequest {
 
 /** Parses one value position: a literal, composition, call, reference or bare JSON. */
 export function parseValue(value: unknown): Node {
-  if (!isMarked(value)) return literal(value as Json)
+  if (!isMarked(value)) return literal(value as Value)
   const [marker] = value
   switch (marker) {
     case '%%':
       if (value.length !== 2) throw new InvalidError('a "%%" literal takes exactly one value')
-      return literal(value[1] as Json)
+      return literal(value[1] as Value)
     case '{}':
       return parseCompose(value)
     case '()':
@@ -57,7 +58,7 @@ function isMarked(value: unknown): value is [string, ...unknown[]] {
 function asTuple(entry: unknown, where: string): [string, ...unknown[]] {
   if (!isMarked(entry)) {
     throw new InvalidError(
-      `${where} holds ${JSON.stringify(entry) ?? 'undefined'}, which is not a tuple; tuples are arrays starting with a marker such as ">>" or "$$"`,
+      `${where} holds ${jsonText(entry as Value)}, which is not a tuple; tuples are arrays starting with a marker such as ">>" or "$$"`,
     )
   }
   return entry
@@ -138,16 +139,16 @@ function parseRef(tuple: unknown[]): RefNode {
 }
 
 /** Writes a parsed node back as tuples; literals always as `%%`, so data stays data. */
-export function toTuples(node: Node): Json {
-  const tuples = (input: Node | undefined, args: Args): Json[] => [
+export function toTuples(node: Node): Value {
+  const tuples = (input: Node | undefined, args: Args): Value[] => [
     ...(input ? [['>>', toTuples(input)]] : []),
-    ...[...args].map(([name, value]): Json => ['$$', name, toTuples(value)]),
+    ...[...args].map(([name, value]): Value => ['$$', name, toTuples(value)]),
   ]
   switch (node.kind) {
     case 'literal':
       return ['%%', node.value]
     case 'ref': {
-      const options: { [key: string]: Json } = {}
+      const options: { [key: string]: Value } = {}
       if (node.default) options.default = toTuples(node.default)
       if (node.type) {
         const { type } = node
@@ -174,7 +175,7 @@ export function asProcedure(node: Node): ComposeNode | undefined {
   return undefined
 }
 
-function fromText(value: Json): unknown {
+function fromText(value: Value): unknown {
   if (typeof value !== 'string' || !value.trimStart().startsWith('[')) return value
   try {
     const parsed: unknown = JSON.parse(value)

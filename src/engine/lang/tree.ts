@@ -1,4 +1,4 @@
-import type { Json } from '../store'
+import type { Value } from './value'
 
 /** The tuple language, parsed. Wire formats produce it; the evaluator runs it. */
 export type Node = LiteralNode | RefNode | ComposeNode | CallNode
@@ -6,7 +6,7 @@ export type Node = LiteralNode | RefNode | ComposeNode | CallNode
 /** A `%%` literal or a bare JSON value: data, never run. */
 export interface LiteralNode {
   kind: 'literal'
-  value: Json
+  value: Value
   /** The value arrived as text (a query string): a declared type may read it, `"1"` as `1`. */
   text?: true
 }
@@ -44,7 +44,7 @@ export interface CallRequest {
   args: Args
 }
 
-export function literal(value: Json): LiteralNode {
+export function literal(value: Value): LiteralNode {
   return { kind: 'literal', value }
 }
 

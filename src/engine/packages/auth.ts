@@ -3,7 +3,8 @@ import { randomBytes, toBase64Url } from '../auth/bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
 import { nowSeconds } from '../clock'
 import { InvalidError } from '../errors'
-import { defineEndpoint, type Invocation } from '../runtime/endpoint'
+import { asNumber, type Decimal } from '../lang/decimal'
+import { defineEndpoint, type CallContext } from '../runtime/endpoint'
 
 /**
  * `auth.create`: mints an authorization limited to `abilities`, tied to the caller's root
@@ -23,7 +24,7 @@ export function authPackage(insecure: () => readonly string[]) {
         ttl: { type: 'number', doc: 'seconds from now until it expires' },
       },
       async run(call) {
-        const abilities = call.args.abilities as string[]
+        const { abilities } = call.args
         if (abilities.length === 0) {
           throw new InvalidError(
             "invalid argument `abilities' for `auth.create' (must name at least one ability)",
@@ -39,7 +40,7 @@ export function authPackage(insecure: () => readonly string[]) {
         }
         const parsed = abilities.map(parseAbility)
         const dangerous = parsed.filter((a) => insecure().some((name) => covers(a.name, name)))
-        if (dangerous.length > 0 && call.args.insecure !== true) {
+        if (dangerous.length > 0 && !call.args.insecure) {
           const names = dangerous.map((a) => `\`${a.raw}'`).join(', ')
           throw new InvalidError(
             `insecure abilities ${names} are only granted with \`insecure: true'`,
@@ -50,8 +51,8 @@ export function authPackage(insecure: () => readonly string[]) {
         const payload: AuthorizationPayload = {
           s: call.ctx.principal.secretId,
           a: abilities,
-          i: call.args.insecure === true,
-          e: expiresAt(call, now),
+          i: call.args.insecure,
+          e: expiresAt(call.args.expiry, call.args.ttl, call.ctx, now),
           t: now,
           n: toBase64Url(randomBytes(9)),
         }
@@ -65,9 +66,14 @@ export function authPackage(insecure: () => readonly string[]) {
  * The earliest of `expiry`, creation plus `ttl` and, when an authorization mints it, that
  * authorization's own expiry (a child never outlives its parent); `null` when none applies.
  */
-function expiresAt(call: Invocation, now: number): number | null {
-  const { expiry, ttl } = call.args as { expiry?: number; ttl?: number }
-  const { principal } = call.ctx
+function expiresAt(
+  givenExpiry: number | Decimal | undefined,
+  givenTtl: number | Decimal | undefined,
+  { principal }: CallContext,
+  now: number,
+): number | null {
+  const expiry = givenExpiry === undefined ? undefined : asNumber(givenExpiry)
+  const ttl = givenTtl === undefined ? undefined : asNumber(givenTtl)
   const moments: number[] = []
   if (principal.kind === 'authorization' && principal.expiresAt !== null) {
     moments.push(principal.expiresAt)

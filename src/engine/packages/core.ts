@@ -1,5 +1,6 @@
 import { InvalidError } from '../errors'
 import { literal } from '../lang/tree'
+import { asNumber } from '../lang/decimal'
 import { asProcedure } from '../lang/parser'
 import { defineEndpoint, NONE, type Input } from '../runtime/endpoint'
 
@@ -40,7 +41,7 @@ export const corePackage = [
     input: { type: 'any', required: false },
     args: { seconds: { type: 'number', required: true, doc: 'how long to wait' } },
     async run({ input, args, ctx }) {
-      const seconds = args.seconds as number
+      const seconds = asNumber(args.seconds)
       if (seconds < 0) {
         throw new InvalidError("invalid argument `seconds' for `core.sleep' (must not be negative)")
       }

@@ -1,5 +1,5 @@
 import { defineEndpoint, NONE } from '../runtime/endpoint'
-import type { Json } from '../store'
+import type { Value } from '../lang/value'
 
 /** `enum`: procedures over every element of an array. */
 export const enumPackage = [
@@ -10,9 +10,9 @@ export const enumPackage = [
     args: { proc: { type: 'proc', required: true, doc: 'a composition run per element' } },
     async run(call) {
       const passed = await call.passThrough()
-      const outputs: Json[] = []
-      for (const element of call.input as Json[]) {
-        const output = await call.ctx.runProc(call.procs.proc!, element, passed)
+      const outputs: Value[] = []
+      for (const element of call.input) {
+        const output = await call.ctx.runProc(call.procs.proc, element, passed)
         outputs.push(output === NONE ? null : output)
       }
       return outputs

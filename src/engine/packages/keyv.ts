@@ -2,9 +2,10 @@ import type { KeyvTarget } from '../auth/abilities'
 import { isAlive } from '../auth/credentials'
 import { nowSeconds } from '../clock'
 import { InvalidError, TooLargeError } from '../errors'
-import { defineEndpoint, NONE, type Invocation } from '../runtime/endpoint'
+import { defineEndpoint, NONE, type CallContext, type Input } from '../runtime/endpoint'
 import { measure } from '../runtime/size'
-import type { Json } from '../store'
+import { fromStored, toStored } from '../lang/stored'
+import type { Value } from '../lang/value'
 
 export const DEFAULT_BUCKET = 'default'
 export const MAX_KEY_LENGTH = 1024
@@ -16,8 +17,15 @@ const bucketArg = { type: 'string', default: DEFAULT_BUCKET, doc: 'the bucket' }
 const keyArg = { type: 'any', doc: 'the key (or give it as the input)' } as const
 const keyInput = { type: 'any', required: false, doc: 'the key, when not given as `key`' } as const
 
-function bucketOf(call: Invocation): string {
-  const bucket = call.args.bucket as string
+/** What the key-value endpoints read of a call to find the key it touches. */
+interface KeyedCall {
+  name: string
+  input: Input
+  args: { bucket: string; key?: Value | undefined }
+}
+
+function bucketOf(call: { name: string; args: { bucket: string } }): string {
+  const { bucket } = call.args
   if (bucket === '' || bucket.length > 256) {
     throw new InvalidError(
       `invalid argument \`bucket' for \`${call.name}' (must be 1 to 256 characters)`,
@@ -27,14 +35,14 @@ function bucketOf(call: Invocation): string {
 }
 
 /** The key, from the `key` argument or the input; integers are stored as strings. */
-function keyOf(call: Invocation): string {
+function keyOf(call: KeyedCall): string {
   const fromArg = call.args.key
   if (fromArg !== undefined && call.input !== NONE && call.input !== null) {
     throw new InvalidError(
       `\`${call.name}' takes its key either as the input or as \`key', not both`,
     )
   }
-  const key: Json = fromArg ?? (call.input === NONE ? null : call.input)
+  const key: Value = fromArg ?? (call.input === NONE ? null : call.input)
   if (key === null)
     throw new InvalidError(`invalid argument \`key' for \`${call.name}' (is required)`)
   if (typeof key === 'number' && Number.isSafeInteger(key)) return String(key)
@@ -46,7 +54,7 @@ function keyOf(call: Invocation): string {
   return key
 }
 
-const keyTarget = (call: Invocation): KeyvTarget => ({ bucket: bucketOf(call), key: keyOf(call) })
+const keyTarget = (call: KeyedCall): KeyvTarget => ({ bucket: bucketOf(call), key: keyOf(call) })
 
 interface CursorPayload {
   s: string
@@ -65,19 +73,19 @@ export const keyvPackage = [
     args: {
       bucket: bucketArg,
       key: keyArg,
-      value: { type: 'any', required: true, doc: 'any JSON value' },
+      value: { type: 'any', required: true, doc: 'any value: JSON, a decimal or a timestamp' },
     },
     target: keyTarget,
     async run(call) {
       const { bucket, key } = keyTarget(call)
-      const value = call.args.value as Json
+      const { value } = call.args
       if (measure(value, MAX_STORED_VALUE_BYTES, new WeakMap()) > MAX_STORED_VALUE_BYTES) {
         throw new TooLargeError(
           MAX_STORED_VALUE_BYTES,
           `the value for key \`${key}' is larger than the allowed ${MAX_STORED_VALUE_BYTES} bytes`,
         )
       }
-      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value }])
+      await call.ctx.store.commit([{ op: 'setKey', bucket, key, value: toStored(value) }])
       return true
     },
   }),
@@ -89,7 +97,7 @@ export const keyvPackage = [
     target: keyTarget,
     async run(call) {
       const { bucket, key } = keyTarget(call)
-      return (await call.ctx.store.getKey(bucket, key)) ?? null
+      return fromStored((await call.ctx.store.getKey(bucket, key)) ?? null)
     },
   }),
   defineEndpoint({
@@ -114,24 +122,23 @@ export const keyvPackage = [
       total: { type: 'integer', doc: 'at most this many keys over all pages' },
       cursor: { type: 'string', doc: 'the x-cursor of the previous page' },
     },
-    target: (call) => ({ bucket: bucketOf(call), key: call.args.prefix as string }),
+    target: (call) => ({ bucket: bucketOf(call), key: call.args.prefix }),
     async run(call) {
       const bucket = bucketOf(call)
-      const prefix = call.args.prefix as string
-      const count = call.args.count as number
+      const { prefix, count } = call.args
       if (count < 1 || count > MAX_PAGE) {
         throw new InvalidError(
           `invalid argument \`count' for \`keyv.scan' (must be 1 to ${MAX_PAGE})`,
         )
       }
       let after: string | undefined
-      let remaining = (call.args.total as number | undefined) ?? null
+      let remaining = call.args.total ?? null
       if (remaining !== null && remaining < 1) {
         throw new InvalidError("invalid argument `total' for `keyv.scan' (must be at least 1)")
       }
-      const cursor = call.args.cursor as string | undefined
+      const { cursor } = call.args
       if (cursor) {
-        const page = await readCursor(call, cursor, bucket, prefix)
+        const page = await readCursor(call.ctx, cursor, bucket, prefix)
         after = page.l
         remaining = page.r
       }
@@ -157,14 +164,13 @@ export const keyvPackage = [
   }),
 ]
 
-async function readCursor(call: Invocation, cursor: string, bucket: string, prefix: string) {
+async function readCursor(ctx: CallContext, cursor: string, bucket: string, prefix: string) {
   const invalid = new InvalidError('cursor is invalid', 'invalid_cursor')
-  const payload = (await call.ctx.signer.verify('cursor', cursor)) as
-    Partial<CursorPayload> | undefined
+  const payload = (await ctx.signer.verify('cursor', cursor)) as Partial<CursorPayload> | undefined
   if (!payload || payload.b !== bucket || payload.p !== prefix || typeof payload.l !== 'string')
     throw invalid
-  if (payload.s !== call.ctx.principal.secretId) throw invalid
-  const secret = await call.ctx.store.getSecret(payload.s)
-  if (!secret || !isAlive(secret, nowSeconds(call.ctx.clock))) throw invalid
+  if (payload.s !== ctx.principal.secretId) throw invalid
+  const secret = await ctx.store.getSecret(payload.s)
+  if (!secret || !isAlive(secret, nowSeconds(ctx.clock))) throw invalid
   return { l: payload.l, r: typeof payload.r === 'number' ? payload.r : null }
 }

@@ -1,8 +1,10 @@
 import { ConflictError, InvalidError, UndefinedError } from '../errors'
-import { defineEndpoint, type Endpoint, type Invocation } from '../runtime/endpoint'
+import { defineEndpoint, type Endpoint } from '../runtime/endpoint'
+import type { Node } from '../lang/tree'
 import type { Store } from '../store'
 import { nowSeconds } from '../clock'
 import { asProcedure, parseValue, toTuples } from '../lang/parser'
+import { fromStored, toStored } from '../lang/stored'
 import { LIB } from '../settings'
 
 /** Stored procedures are called at `lib.<name>`. */
@@ -10,8 +12,8 @@ import { LIB } from '../settings'
 /** Letters, digits, `_` and `.` between segments; starts with a letter; at most 64 characters. */
 export const PROC_NAME = /^(?=.{1,64}$)[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/
 
-function nameOf(call: Invocation): string {
-  const name = call.args.name as string
+function nameOf(call: { name: string; args: { name: string } }): string {
+  const { name } = call.args
   if (!PROC_NAME.test(name)) {
     throw new InvalidError(
       `invalid argument \`name' for \`${call.name}' (letters, digits, . and _, starting with a letter, at most 64 characters)`,
@@ -20,14 +22,14 @@ function nameOf(call: Invocation): string {
   return name
 }
 
-function procOf(call: Invocation) {
-  const proc = asProcedure(call.procs.proc!)
+function procOf(call: { name: string; procs: { proc: Node } }) {
+  const proc = asProcedure(call.procs.proc)
   if (!proc) {
     throw new InvalidError(
       `invalid argument \`proc' for \`${call.name}' (must be a "{}" composition or a "()" call)`,
     )
   }
-  return toTuples(proc)
+  return toStored(toTuples(proc))
 }
 
 const nameArg = { type: 'string', required: true, doc: 'called as lib.<name>' } as const
@@ -102,7 +104,7 @@ export async function storedProcedure(store: Store, name: string): Promise<Endpo
     input: { type: 'any', required: false },
     async run(call) {
       const output = await call.ctx.runProc(
-        parseValue(record.proc),
+        parseValue(fromStored(record.proc)),
         call.input,
         await call.passThrough(),
         {

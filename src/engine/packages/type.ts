@@ -1,31 +1,32 @@
 import { InvalidError } from '../errors'
-import { defineEndpoint, type Invocation } from '../runtime/endpoint'
-import type { Json } from '../store'
+import { addDecimals, asDecimal, Decimal, MAX_SUM_DIGITS } from '../lang/decimal'
+import { defineEndpoint, type ArgSpecs, type Call, type Endpoint } from '../runtime/endpoint'
+import type { Value } from '../lang/value'
 
 /** Characters are code points, as in the real service: surrogate pairs stay whole. */
 const characters = (text: string): string[] => Array.from(text)
 
 const text = { type: 'string', required: true, doc: 'the text' } as const
 
-function stringEndpoint(
+/** A `type.string.<name>` endpoint: its input is the text, `args` type what `run` receives. */
+function stringEndpoint<const A extends ArgSpecs = Record<never, never>>(
   name: string,
   summary: string,
-  run: (input: string, call: Invocation) => Json,
-  args?: Record<string, { type: 'string' | 'integer'; required: boolean; doc: string }>,
-) {
-  return defineEndpoint({
+  run: (input: string, call: Call<typeof text, A>) => Value,
+  args?: A,
+): Endpoint {
+  return defineEndpoint<typeof text, A>({
     name: `type.string.${name}`,
     summary,
     input: text,
     ...(args ? { args } : {}),
-    run: (call) => run(call.input as string, call),
+    run: (call) => run(call.input, call),
   })
 }
 
-function nonNegative(call: Invocation, arg: string): number {
-  const value = call.args[arg] as number
+function nonNegative(value: number, arg: string, site: string): number {
   if (value < 0)
-    throw new InvalidError(`invalid argument \`${arg}' for \`${call.name}' (must not be negative)`)
+    throw new InvalidError(`invalid argument \`${arg}' for \`${site}' (must not be negative)`)
   return value
 }
 
@@ -45,13 +46,16 @@ export const typePackage = [
   stringEndpoint(
     'truncate',
     'Keeps the first `length` characters.',
-    (input, call) => characters(input).slice(0, nonNegative(call, 'length')).join(''),
+    (input, call) =>
+      characters(input)
+        .slice(0, nonNegative(call.args.length, 'length', call.name))
+        .join(''),
     { length: { type: 'integer', required: true, doc: 'how many characters to keep' } },
   ),
   stringEndpoint(
     'append',
     'Appends `value` to the text.',
-    (input, call) => input + (call.args.value as string),
+    (input, call) => input + call.args.value,
     {
       value: { type: 'string', required: true, doc: 'the text to append' },
     },
@@ -63,11 +67,18 @@ export const typePackage = [
   ),
   defineEndpoint({
     name: 'type.number.add',
-    summary: 'Adds `value` to the input number.',
+    summary: 'Adds `value` to the input number; exactly, as a decimal, when either is one.',
     input: { type: 'number', required: true },
     args: { value: { type: 'number', required: true, doc: 'the number to add' } },
     run: ({ input, args }) => {
-      const sum = (input as number) + (args.value as number)
+      if (input instanceof Decimal || args.value instanceof Decimal) {
+        const exact = addDecimals(asDecimal(input), asDecimal(args.value))
+        if (exact) return exact
+        throw new InvalidError(
+          `the exact sum in \`type.number.add' would take more than ${MAX_SUM_DIGITS} digits`,
+        )
+      }
+      const sum = input + args.value
       if (!Number.isFinite(sum)) {
         throw new InvalidError("the output of `type.number.add' holds a number out of range")
       }
@@ -79,9 +90,10 @@ export const typePackage = [
     summary: 'Flattens nested arrays, `level` levels deep (all of them by default).',
     input: { type: 'array', required: true },
     args: { level: { type: 'integer', doc: 'how many levels to flatten' } },
-    run: (call) => {
-      const level = call.args.level === undefined ? Infinity : nonNegative(call, 'level')
-      return (call.input as unknown[]).flat(level) as unknown as Json
+    run: ({ name, input, args }) => {
+      const level = args.level === undefined ? Infinity : nonNegative(args.level, 'level', name)
+      // `flat`'s own type recurses too deep over JSON: the elements are JSON all the same.
+      return (input as unknown[]).flat(level) as Value[]
     },
   }),
 ]

@@ -1,6 +1,7 @@
 import { granting, grantingTarget, type KeyvTarget } from '../auth/abilities'
 import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
-import type { Json } from '../store'
+import { jsonText } from '../lang/json-text'
+import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
 import { literal, type CallNode, type CallRequest, type ComposeNode, type Node } from '../lang/tree'
 import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
@@ -9,7 +10,7 @@ import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
 import type { CallTrace, CallTracer } from './trace'
 import { yieldWhenDue } from './turns'
-import { coerce, isObject, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
+import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
 export type Resolver = (name: string) => Promise<Endpoint | undefined>
@@ -123,7 +124,7 @@ export class Evaluation {
         const type = await this.value(node.type, scope, site, deeper(frame))
         if (typeof type !== 'string' || !REFERENCE_TYPES.includes(type as TypeName)) {
           throw new InvalidError(
-            `reference \`${node.name}' names an unknown type ${typeof type === 'string' ? `\`${type}'` : JSON.stringify(asJson(type))}; use one of ${REFERENCE_TYPES.join(', ')}`,
+            `reference \`${node.name}' names an unknown type ${typeof type === 'string' ? `\`${type}'` : jsonText(asJson(type))}; use one of ${REFERENCE_TYPES.join(', ')}`,
           )
         }
         return coerced(value, type as TypeName, node.name, site)
@@ -217,9 +218,9 @@ export class Evaluation {
       node.input !== undefined ? await this.value(node.input, scope, name, frame, piped) : piped,
     )
     // An endpoint that takes no input reads the members of an object input as arguments.
-    const members = !endpoint.input && isObject(input) ? input : undefined
+    const members = !endpoint.input && isRecord(input) ? input : undefined
     const declared = endpoint.args ?? {}
-    const args: Record<string, Json> = {}
+    const args: Record<string, Value> = {}
     const procs: Record<string, Node> = {}
     for (const [arg, spec] of Object.entries(declared)) {
       const given = node.args.get(arg)
@@ -272,7 +273,7 @@ export class Evaluation {
   }
 
   /** Stops values that grow without bound (compositions can double one at every level). */
-  private bounded(value: Json, site: string): Json {
+  private bounded(value: Value, site: string): Value {
     const { maxValueBytes } = this.ctx.settings.limits
     if (measure(value, maxValueBytes, this.sizes) > maxValueBytes) {
       throw new InvalidError(
@@ -395,13 +396,13 @@ function grant(
   entry.explanation = explanation
 }
 
-const asJson = (value: Input): Json => (value === NONE ? null : value)
+const asJson = (value: Input): Value => (value === NONE ? null : value)
 
 function required(arg: string, site: string): InvalidError {
   return new InvalidError(`invalid argument \`${arg}' for \`${site}' (is required)`, 'required')
 }
 
-function coerced(value: Json, type: TypeName, arg: string, site: string, fromText = true): Json {
+function coerced(value: Value, type: TypeName, arg: string, site: string, fromText = true): Value {
   const result = coerce(value, type, fromText)
   if (result === NOT_COERCIBLE) {
     throw new InvalidError(

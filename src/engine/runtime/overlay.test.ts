@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../../storage/memory-store'
 import { createHarness } from '../../storage/test-harness'
+import type { CallContext } from './endpoint'
 import { createOverlay } from './overlay'
 
 describe('a request writes all or nothing', () => {
@@ -66,5 +67,25 @@ describe('overlay scans', () => {
     expect(await store.scanKeys('x', { prefix: '', limit: 10 })).toEqual(['a', 'b', 'c', 'd', 'e'])
     await overlay.flush()
     expect(await store.scanKeys('x', { prefix: '', limit: 10 })).toEqual(['bb', 'c', 'd', 'e', 'z'])
+  })
+})
+
+describe('an endpoint', () => {
+  it('reaches storage only through the request’s overlay, never the store itself', async () => {
+    const h = await createHarness()
+    const ping = h.engine.registry.get('core.ping')!
+    const original = ping.run
+    let seen: CallContext | undefined
+    ping.run = (call) => ((seen = call.ctx), original(call))
+    try {
+      expect((await h.tuples('core.ping', [])).status).toBe(200)
+    } finally {
+      ping.run = original
+    }
+    expect(seen).toBeDefined()
+    expect('store' in seen!.settings).toBe(false)
+    expect(seen!.store).not.toBe(h.engine.settings.store)
+    // @ts-expect-error the settings an endpoint sees have no store
+    expect(seen!.settings.store).toBeUndefined()
   })
 })

@@ -1,23 +1,23 @@
-import type { Json } from '../store'
+import { Decimal, isExtension, Timestamp, type Value } from '../lang/value'
 
 /**
  * Roughly how many bytes `root` takes as JSON, walking no further once `limit` is passed
  * (the answer is then just "more than `limit`"). Objects already measured are remembered, so
  * a value passed along from call to call, or repeated by reference, is walked once.
  */
-export function measure(root: Json, limit: number, memo: WeakMap<object, number>): number {
-  if (root === null || typeof root !== 'object') return primitiveSize(root)
+export function measure(root: Value, limit: number, memo: WeakMap<object, number>): number {
+  if (isLeaf(root)) return leafSize(root)
   interface Pending {
     value: object
-    entries: Array<[string | null, Json]>
+    entries: Array<[string | null, Value]>
     index: number
     total: number
   }
   const open = (value: object): Pending => ({
     value,
     entries: Array.isArray(value)
-      ? value.map((item): [null, Json] => [null, item as Json])
-      : Object.entries(value as Record<string, Json>),
+      ? value.map((item): [null, Value] => [null, item as Value])
+      : Object.entries(value as Record<string, Value>),
     index: 0,
     total: 2,
   })
@@ -36,7 +36,7 @@ export function measure(root: Json, limit: number, memo: WeakMap<object, number>
     const keySize = key === null ? 1 : key.length + 4
     top.total += keySize
     grand += keySize
-    if (child !== null && typeof child === 'object') {
+    if (!isLeaf(child)) {
       const known = memo.get(child)
       if (known !== undefined) {
         top.total += known
@@ -45,7 +45,7 @@ export function measure(root: Json, limit: number, memo: WeakMap<object, number>
         stack.push(open(child))
       }
     } else {
-      const size = primitiveSize(child)
+      const size = leafSize(child)
       top.total += size
       grand += size
     }
@@ -54,7 +54,18 @@ export function measure(root: Json, limit: number, memo: WeakMap<object, number>
   return grand
 }
 
-function primitiveSize(value: Json): number {
+/** A value with no members: a primitive, a decimal or a timestamp. */
+type Leaf = Exclude<Value, Value[] | { [key: string]: Value }>
+
+const isLeaf = (value: Value): value is Leaf =>
+  value === null || typeof value !== 'object' || isExtension(value)
+
+/** A timestamp is counted as its ISO 8601 string, at its longest in the usual years. */
+const TIMESTAMP_SIZE = '"2023-11-14T22:13:20.123456789Z"'.length
+
+function leafSize(value: Leaf): number {
+  if (value instanceof Decimal) return value.text.length
+  if (value instanceof Timestamp) return TIMESTAMP_SIZE
   if (typeof value === 'string') return value.length + 2
   if (typeof value === 'number') return 8
   if (typeof value === 'boolean') return 5

@@ -1,4 +1,5 @@
 import type { Json } from '../store'
+import { Decimal, isRecord, type Value } from '../lang/value'
 import { assertJsonDepth, MAX_JSON_DEPTH } from '../lang/depth'
 
 /**
@@ -28,7 +29,11 @@ export const NOT_COERCIBLE: unique symbol = Symbol('not coercible')
  * `value` as `type`, or `NOT_COERCIBLE`. Text is read into the type (`"1"` as an integer) only
  * when `fromText`: the value arrived as text, or a reference's `type` asks for the reading.
  */
-export function coerce(value: Json, type: TypeName, fromText = true): Json | typeof NOT_COERCIBLE {
+export function coerce(
+  value: Value,
+  type: TypeName,
+  fromText = true,
+): Value | typeof NOT_COERCIBLE {
   if (
     !fromText &&
     typeof value === 'string' &&
@@ -46,6 +51,8 @@ export function coerce(value: Json, type: TypeName, fromText = true): Json | typ
       return typeof value === 'string' ? value : NOT_COERCIBLE
     case 'number':
       if (typeof value === 'number') return value
+      // A decimal is a number, kept exact, as long as a double could hold it at all.
+      if (value instanceof Decimal) return Number.isFinite(value.toNumber()) ? value : NOT_COERCIBLE
       // Decimal notation only: `Number` would also read "0x10" as 16 and "0b1" as 1.
       if (typeof value === 'string' && DECIMAL.test(value)) {
         const number = Number(value)
@@ -54,6 +61,7 @@ export function coerce(value: Json, type: TypeName, fromText = true): Json | typ
       return NOT_COERCIBLE
     case 'integer':
       if (typeof value === 'number') return Number.isSafeInteger(value) ? value : NOT_COERCIBLE
+      if (value instanceof Decimal) return value.toSafeInteger() ?? NOT_COERCIBLE
       if (typeof value === 'string' && /^\s*-?\d{1,15}\s*$/.test(value)) return Number(value)
       return NOT_COERCIBLE
     case 'boolean':
@@ -64,10 +72,10 @@ export function coerce(value: Json, type: TypeName, fromText = true): Json | typ
       if (Array.isArray(value)) return value
       return parsedFromText(value, '[') ?? NOT_COERCIBLE
     case 'object':
-      if (isObject(value)) return value
+      if (isRecord(value)) return value
       return parsedFromText(value, '{') ?? NOT_COERCIBLE
     case 'strings': {
-      let list: Json | undefined = value
+      let list: Value | undefined = value
       if (typeof value === 'string') {
         list = value.trim().startsWith('[') ? parsedFromText(value, '[') : value.split(',')
       }
@@ -77,20 +85,21 @@ export function coerce(value: Json, type: TypeName, fromText = true): Json | typ
   }
 }
 
+/** A JSON object, as `JSON.parse` gives one (the control plane's bodies, snapshots). */
 export function isObject(value: unknown): value is { [key: string]: Json } {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
+  return isRecord(value)
 }
 
-function parsedFromText(value: Json, opener: '[' | '{'): Json | undefined {
+function parsedFromText(value: Value, opener: '[' | '{'): Value | undefined {
   if (typeof value !== 'string' || !value.trim().startsWith(opener)) return undefined
-  let parsed: Json
+  let parsed: Value
   try {
-    parsed = JSON.parse(value) as Json
+    parsed = JSON.parse(value) as Value
   } catch {
     return undefined
   }
   // Text parses into values as deep as it likes: hold them to the limit bodies have.
   assertJsonDepth(parsed, MAX_JSON_DEPTH, 'the value')
   if (opener === '[') return Array.isArray(parsed) ? parsed : undefined
-  return isObject(parsed) ? parsed : undefined
+  return isRecord(parsed) ? parsed : undefined
 }

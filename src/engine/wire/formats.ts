@@ -1,22 +1,91 @@
 import { UnsupportedMediaError } from '../errors'
+import { assertJsonDepth } from '../lang/depth'
+import { parseTupleBody } from '../lang/parser'
+import { literal, textLiteral, type CallRequest } from '../lang/tree'
+import { jsonText } from '../lang/json-text'
+import type { Value } from '../lang/value'
+import { decodeText, parseJson } from './body'
+import { decodeMsgpack, encodeMsgpack } from './msgpack'
+
+/** What a response carries: a call's result, or an error's message. */
+export type Answer = { result: Value } | { error: string }
+
+/** One body format: the media type it goes by, how it reads a call and writes an answer. */
+export interface BodyFormat {
+  /** The content type it is sent with; requests are matched on its type alone, no parameters. */
+  contentType(serviceName: string): string
+  /** A request body as the call's input and arguments (the query string is added later). */
+  read(body: Uint8Array): CallRequest
+  /** A result or an error, as the response body. */
+  write(answer: Answer): string | Uint8Array<ArrayBuffer>
+}
+
+const noInput = (): CallRequest => ({ args: new Map() })
+
+/** The JSON text of a body, or `undefined` for an empty one (no input). */
+function readJson(body: Uint8Array): unknown {
+  const text = decodeText(body)
+  if (text.trim() === '') return undefined
+  const value = parseJson(text)
+  assertJsonDepth(value)
+  return value
+}
+
+/** An answer in the tuple language: `[["<<", value]]` or `[["!!", {"message": text}]]`. */
+const asTuples = (answer: Answer): Value =>
+  'result' in answer ? [['<<', answer.result]] : [['!!', { message: answer.error }]]
 
 /**
- * The wire formats, by media type: `text` (text/plain), `json` (application/json),
- * `tuples` (application/vnd.<service>+json) and `msgpack` (application/vnd.<service>+msgpack).
+ * Every body format the service speaks, in the order the 415 message lists them. A format is
+ * one entry here: its media type, how it reads a request body and how it writes an answer.
  */
-export type Format = 'text' | 'json' | 'tuples' | 'msgpack'
+export const formats = {
+  /** `text/plain`: the body is the input, as text; a string answer is written raw. */
+  text: {
+    contentType: () => 'text/plain; charset=utf-8',
+    read(body) {
+      const text = decodeText(body)
+      return text === '' ? noInput() : { input: textLiteral(text), args: new Map() }
+    },
+    write(answer) {
+      if ('error' in answer) return answer.error
+      return typeof answer.result === 'string' ? answer.result : jsonText(answer.result)
+    },
+  },
+  /** `application/json`: the body is one JSON value, the input; an error is `{"error": …}`. */
+  json: {
+    contentType: () => 'application/json',
+    read(body) {
+      const value = readJson(body)
+      return value === undefined ? noInput() : { input: literal(value as Value), args: new Map() }
+    },
+    write: (answer) =>
+      jsonText('result' in answer ? answer.result : { error: { message: answer.error } }),
+  },
+  /** `application/vnd.<service>+json`: the tuple language in JSON. */
+  tuples: {
+    contentType: (serviceName) => `application/vnd.${serviceName}+json`,
+    read(body) {
+      const value = readJson(body)
+      return value === undefined ? noInput() : parseTupleBody(value)
+    },
+    write: (answer) => jsonText(asTuples(answer)),
+  },
+  /** `application/vnd.<service>+msgpack`: the tuple language in MessagePack. */
+  msgpack: {
+    contentType: (serviceName) => `application/vnd.${serviceName}+msgpack`,
+    read: (body) => (body.length === 0 ? noInput() : parseTupleBody(decodeMsgpack(body))),
+    write: (answer) => encodeMsgpack(asTuples(answer)),
+  },
+} satisfies Record<string, BodyFormat>
+
+/** The wire formats, by name: `text`, `json`, `tuples` and `msgpack`. */
+export type Format = keyof typeof formats
+
+const names = Object.keys(formats) as Format[]
 
 export function mediaType(format: Format, serviceName: string): string {
-  switch (format) {
-    case 'text':
-      return 'text/plain; charset=utf-8'
-    case 'json':
-      return 'application/json'
-    case 'tuples':
-      return `application/vnd.${serviceName}+json`
-    case 'msgpack':
-      return `application/vnd.${serviceName}+msgpack`
-  }
+  return formats[format].contentType(serviceName)
 }
 
 /** The format of a content type, or `undefined` when it is not one the service reads. */
@@ -26,11 +95,7 @@ export function bodyFormat(contentType: string | null, serviceName: string): For
 }
 
 function formatOf(type: string, serviceName: string): Format | undefined {
-  if (type === 'text/plain') return 'text'
-  if (type === 'application/json') return 'json'
-  if (type === `application/vnd.${serviceName}+json`) return 'tuples'
-  if (type === `application/vnd.${serviceName}+msgpack`) return 'msgpack'
-  return undefined
+  return names.find((name) => essence(formats[name].contentType(serviceName)) === type)
 }
 
 const essence = (value: string) => value.split(';')[0]!.trim().toLowerCase()
@@ -39,8 +104,9 @@ const essence = (value: string) => value.split(';')[0]!.trim().toLowerCase()
 export function requestFormat(contentType: string | null, serviceName: string): Format {
   const format = bodyFormat(contentType, serviceName)
   if (format) return format
+  const supported = names.map((name) => essence(formats[name].contentType(serviceName)))
   throw new UnsupportedMediaError(
-    `content type \`${essence(contentType!)}' is not supported; use text/plain, application/json, application/vnd.${serviceName}+json or application/vnd.${serviceName}+msgpack`,
+    `content type \`${essence(contentType!)}' is not supported; use ${supported.slice(0, -1).join(', ')} or ${supported.at(-1)}`,
   )
 }
 

@@ -1,4 +1,4 @@
-import { decode, encode } from '@msgpack/msgpack'
+import { decode, encode, ExtData } from '@msgpack/msgpack'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../../storage/test-harness'
 
@@ -55,7 +55,7 @@ describe('application/vnd.<service>+msgpack', () => {
     expect(decode(new Uint8Array(await viaJson.arrayBuffer()))).toEqual([['<<', 'ABC']])
   })
 
-  it('refuses malformed MessagePack and values JSON cannot carry', async () => {
+  it('refuses malformed MessagePack, binary data and extension types it does not read', async () => {
     const garbage = await send('core.echo', new Uint8Array([0xc1]), 'text/plain')
     expect(garbage.status).toBe(400)
     expect(new TextDecoder().decode(garbage.bytes)).toMatch(/the body is not valid MessagePack/)
@@ -64,8 +64,27 @@ describe('application/vnd.<service>+msgpack', () => {
       400,
       'the MessagePack body holds binary data, which has no JSON equivalent',
     ])
-    const date = await send('core.echo', encode([['>>', new Date(0)]]), 'text/plain')
-    expect(date.status).toBe(400)
+    const other = await send('core.echo', encode([['>>', new ExtData(5, new Uint8Array(1))]]))
+    expect([other.status, decode(other.bytes)]).toEqual([
+      400,
+      [
+        [
+          '!!',
+          {
+            message:
+              'the MessagePack body holds extension type 5, which the service does not read; it reads decimals (type 0) and timestamps (type -1)',
+          },
+        ],
+      ],
+    ])
+  })
+
+  it('answers values as deeply nested as a body may hold them', async () => {
+    let deep: unknown = 1
+    for (let i = 0; i < 254; i++) deep = [deep]
+    const response = await send('core.echo', encode([['>>', deep]], { maxDepth: 300 }))
+    expect(response.status).toBe(200)
+    expect(decode(response.bytes)).toEqual([['<<', deep]])
   })
 
   it('reads an array of 125,000 elements', async () => {

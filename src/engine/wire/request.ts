@@ -1,34 +1,16 @@
 import { InvalidError } from '../errors'
 import type { Args, CallRequest } from '../lang/tree'
-import { literal, textLiteral } from '../lang/tree'
-import type { Json } from '../store'
-import { decodeText, parseJson } from './body'
-import type { Format } from './formats'
-import { assertJsonDepth } from '../lang/depth'
-import { decodeMsgpack } from './msgpack'
-import { parseTupleBody } from '../lang/parser'
+import { textLiteral } from '../lang/tree'
+import { formats, type Format } from './formats'
 
 /**
  * A call's input and arguments from its body (read as `format`) and query string. Query
  * values are text; the endpoint's declared types coerce them.
  */
 export function parseCall(body: Uint8Array, format: Format, query: URLSearchParams): CallRequest {
-  const call = parseBody(body, format)
+  const call = formats[format].read(body)
   mergeQuery(call.args, query)
   return call
-}
-
-function parseBody(body: Uint8Array, format: Format): CallRequest {
-  if (format === 'msgpack')
-    return body.length === 0 ? { args: new Map() } : parseTupleBody(decodeMsgpack(body))
-  const text = decodeText(body)
-  if (format === 'text')
-    return text === '' ? { args: new Map() } : { input: textLiteral(text), args: new Map() }
-  if (text.trim() === '') return { args: new Map() }
-  const value = parseJson(text)
-  assertJsonDepth(value)
-  if (format === 'json') return { input: literal(value as Json), args: new Map() }
-  return parseTupleBody(value)
 }
 
 function mergeQuery(args: Args, query: URLSearchParams): void {

@@ -1,7 +1,6 @@
 import { ServiceError } from '../errors'
-import type { Json } from '../store'
-import { mediaType, type Format } from './formats'
-import { encodeMsgpack } from './msgpack'
+import type { Value } from '../lang/value'
+import { formats, mediaType, type Format } from './formats'
 
 /** Headers every response carries, so browsers may call `serve` across origins. */
 export const CORS_HEADERS: Record<string, string> = {
@@ -11,12 +10,12 @@ export const CORS_HEADERS: Record<string, string> = {
 
 /** A successful result in the chosen format. */
 export function resultResponse(
-  value: Json,
+  value: Value,
   format: Format,
   serviceName: string,
   headers: Record<string, string> = {},
 ): Response {
-  return new Response(encode(value, format, 'result'), {
+  return new Response(formats[format].write({ result: value }), {
     status: 200,
     headers: { ...CORS_HEADERS, ...headers, 'content-type': mediaType(format, serviceName) },
   })
@@ -28,26 +27,8 @@ export function errorResponse(error: unknown, format: Format, serviceName: strin
   if (!known) console.error('engine fault:', error)
   const status = known?.status ?? 500
   const message = known?.message ?? 'internal error'
-  return new Response(encode(message, format, 'error'), {
+  return new Response(formats[format].write({ error: message }), {
     status,
     headers: { ...CORS_HEADERS, ...known?.headers, 'content-type': mediaType(format, serviceName) },
   })
-}
-
-function encode(
-  value: Json,
-  format: Format,
-  kind: 'result' | 'error',
-): string | Uint8Array<ArrayBuffer> {
-  const tuple: Json = [kind === 'result' ? ['<<', value] : ['!!', { message: value }]]
-  switch (format) {
-    case 'text':
-      return typeof value === 'string' ? value : JSON.stringify(value)
-    case 'json':
-      return JSON.stringify(kind === 'result' ? value : { error: { message: value } })
-    case 'tuples':
-      return JSON.stringify(tuple)
-    case 'msgpack':
-      return encodeMsgpack(tuple)
-  }
 }

@@ -123,8 +123,8 @@ describe('request bodies', () => {
       contentType: 'application/x-www-form-urlencoded',
     })
     expect(response.status).toBe(415)
-    expect(response.text).toMatch(
-      /content type `application\/x-www-form-urlencoded' is not supported/,
+    expect(response.text).toBe(
+      "content type `application/x-www-form-urlencoded' is not supported; use text/plain, application/json, application/vnd.service+json or application/vnd.service+msgpack",
     )
   })
 
