@@ -31,6 +31,20 @@ export async function boot(container: HTMLElement, location: Location): Promise<
       }),
     )
   }
+  reloadOnNewWorker()
   document.documentElement.dataset.ready = 'true'
   render(createElement(App, { config }))
+}
+
+/**
+ * A new build's worker takes over open tabs at once (MSW's worker skips waiting), but MSW in
+ * this page keeps talking to the worker it started with: reload, so the page starts again on
+ * the new one. Its account lives in IndexedDB, so nothing but unsent input is lost.
+ */
+function reloadOnNewWorker(): void {
+  let controller = navigator.serviceWorker.controller
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (controller) window.location.reload()
+    controller = navigator.serviceWorker.controller
+  })
 }
