@@ -44,8 +44,6 @@ export default defineConfig({
   plugins: [react(), appShell()],
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
-  // The playground ships the whole service (engine, msw, React) in one bundle on purpose.
-  build: { chunkSizeWarningLimit: 1024 },
   test: {
     projects: [
       {

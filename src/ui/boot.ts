@@ -1,17 +1,17 @@
 import { createElement, StrictMode, type ReactElement } from 'react'
 import { createRoot } from 'react-dom/client'
-import { createEngine } from '../engine'
-import { startWorker } from '../msw/browser'
-import { openIdbStore } from '../storage'
 import { App, StartupError } from './app'
-import { databaseName, parseConfig } from './config'
+import { databaseName, parseConfig, type PlaygroundConfig } from './config'
 import { messageOf } from './format'
+import { Starting } from './starting'
 
 /**
- * Starts the playground in `container`: reads the configuration from the page URL, opens its
- * IndexedDB store, starts the service worker over the engine, and only then renders, so no
- * request can leave before the worker answers the base URL. Once the worker is active it sets
- * `data-ready="true"` on the root element; a configuration or startup failure is shown instead.
+ * Starts the playground in `container`: reads the configuration from the page URL, paints a
+ * starting screen, and meanwhile loads the engine, its IndexedDB store and the service worker
+ * (separate chunks, fetched in parallel) and starts the worker over the engine. Only then does
+ * it render the playground, so no request can leave before the worker answers the base URL.
+ * Once the worker is active it sets `data-ready="true"` on the root element; a configuration
+ * or startup failure is shown instead.
  */
 export async function boot(container: HTMLElement, location: Location): Promise<void> {
   const root = createRoot(container)
@@ -20,10 +20,10 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   if (!parsed.ok) return render(createElement(StartupError, { message: parsed.error }))
   const { config } = parsed
   document.title = `${config.serviceName} playground`
+  const started = startService(config)
+  render(createElement(Starting, { config }))
   try {
-    const store = await openIdbStore(databaseName(config))
-    const engine = createEngine({ store, serviceName: config.serviceName, baseUrl: config.baseUrl })
-    await startWorker(engine)
+    await started
   } catch (error) {
     return render(
       createElement(StartupError, {
@@ -34,6 +34,21 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   reloadOnNewWorker()
   document.documentElement.dataset.ready = 'true'
   render(createElement(App, { config }))
+}
+
+/** Loads the engine, storage and msw chunks at once and starts the worker over the engine. */
+async function startService(config: PlaygroundConfig): Promise<void> {
+  const [{ createEngine }, store, { startWorker }] = await Promise.all([
+    import('../engine'),
+    import('../storage').then(({ openIdbStore }) => openIdbStore(databaseName(config))),
+    import('../msw/browser'),
+  ])
+  const engine = createEngine({
+    store,
+    serviceName: config.serviceName,
+    baseUrl: config.baseUrl,
+  })
+  await startWorker(engine)
 }
 
 /**
