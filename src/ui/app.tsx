@@ -4,12 +4,14 @@ import { AccountPanel } from './account/account-panel'
 import { CallPanel } from './call/call-panel'
 import type { PlaygroundConfig } from './config'
 import { createQueryClient } from './query-client'
+import { AccountSync } from './sync'
 
 /** The playground: the service's settings, its account and a way to call it. */
 export function App({ config }: { config: PlaygroundConfig }) {
   const [queryClient] = useState(createQueryClient)
   return (
     <QueryClientProvider client={queryClient}>
+      <AccountSync config={config} />
       <header className="app-header">
         <h1>Service playground</h1>
         <dl>

@@ -4,6 +4,7 @@ import { App, StartupError } from './app'
 import { databaseName, parseConfig, type PlaygroundConfig } from './config'
 import { messageOf } from './format'
 import { Starting } from './starting'
+import { thisTab } from './sync'
 
 /**
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
@@ -36,11 +37,17 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   render(createElement(App, { config }))
 }
 
-/** Loads the engine, storage and msw chunks at once and starts the worker over the engine. */
+/**
+ * Loads the engine, storage and msw chunks at once and starts the worker over the engine. The
+ * store tells the other tabs of this configuration of each commit (`useAccountSync`).
+ */
 async function startService(config: PlaygroundConfig): Promise<void> {
   const [{ createEngine }, store, { startWorker }] = await Promise.all([
     import('../engine'),
-    import('../storage').then(({ openIdbStore }) => openIdbStore(databaseName(config))),
+    import('../storage').then(async ({ openIdbStore, broadcastCommits }) => {
+      const name = databaseName(config)
+      return broadcastCommits(await openIdbStore(name), name, thisTab)
+    }),
     import('../msw/browser'),
   ])
   const engine = createEngine({
