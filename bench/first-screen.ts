@@ -5,6 +5,9 @@
  * (`html[data-ready="true"]`) and the first `core.ping` the engine answers through the worker.
  * Medians of `BENCH_ROUNDS` rounds (5 by default).
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { build, preview } from 'vite'
@@ -15,7 +18,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BASE = 'https://bench.example.test'
 const PING = `${BASE}/core/ping`
 const root = fileURLToPath(new URL('../', import.meta.url))
-const outDir = fileURLToPath(new URL('../node_modules/.bench-first-screen/', import.meta.url))
+// Built apart from dist/, which the Playwright server may be serving.
+const outDir = mkdtempSync(join(tmpdir(), 'first-screen-'))
 
 interface Marks {
   paint: number
@@ -105,4 +109,5 @@ try {
 } finally {
   await browser.close()
   await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+  rmSync(outDir, { recursive: true, force: true })
 }
