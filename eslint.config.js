@@ -77,6 +77,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['public/app-worker.js'],
+    languageOptions: { globals: globals.serviceworker },
+  },
+  {
     files: ['src/ui/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

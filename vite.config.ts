@@ -1,12 +1,49 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import react from '@vitejs/plugin-react'
+import type { Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 
+const APP_WORKER = 'app-worker.js'
+const SHELL_PLACEHOLDER = "const APP_SHELL = { version: '', files: [] }"
+
+/**
+ * Writes the built files into the service worker's precache list (`public/app-worker.js`),
+ * with a version that changes with them: a new build is then a new worker, which the browser
+ * installs, and the old cache goes on activate. The dev server serves the worker unchanged.
+ */
+function appShell(): Plugin {
+  let publicDir = ''
+  return {
+    name: 'app-shell',
+    apply: 'build',
+    configResolved(config) {
+      publicDir = config.publicDir
+    },
+    generateBundle(_options, bundle) {
+      const built = Object.keys(bundle).filter((name) => !/\.(html|map)$/.test(name))
+      const files = ['/', ...built.sort().map((name) => `/${name}`)]
+      const version = createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 16)
+      const source = readFileSync(join(publicDir, APP_WORKER), 'utf8')
+      if (!source.includes(SHELL_PLACEHOLDER)) {
+        this.error(`${APP_WORKER} no longer holds the line ${SHELL_PLACEHOLDER}`)
+      }
+      const shell = `const APP_SHELL = ${JSON.stringify({ version, files })}`
+      // Emitted over the copy of the public folder, which Vite writes first.
+      this.emitFile({
+        type: 'asset',
+        fileName: APP_WORKER,
+        source: source.replace(SHELL_PLACEHOLDER, shell),
+      })
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), appShell()],
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
-  // The playground ships the whole service (engine, msw, React) in one bundle on purpose.
-  build: { chunkSizeWarningLimit: 1024 },
   test: {
     projects: [
       {

@@ -4,7 +4,9 @@ import { createHandlers } from './handlers'
 
 /**
  * Starts the service worker that answers the engine's base URL in the browser; every other
- * request passes through. `options` override the defaults given to `worker.start`.
+ * request passes through. The worker is `public/app-worker.js`: the playground's offline app
+ * shell, which loads MSW's worker into itself (a scope has one service worker). `options`
+ * override the defaults given to `worker.start`.
  */
 export async function startWorker(
   engine: Engine,
@@ -14,7 +16,7 @@ export async function startWorker(
   await worker.start({
     onUnhandledRequest: 'bypass',
     quiet: true,
-    serviceWorker: { url: '/mockServiceWorker.js' },
+    serviceWorker: { url: '/app-worker.js' },
     ...options,
   })
   return worker

@@ -1,3 +1,5 @@
 export { createMemoryStore } from './memory-store'
 export { openIdbStore } from './idb-store'
 export type { IdbStoreOptions } from './idb-store'
+export { broadcastCommits, isCommitMessage } from './broadcast-store'
+export type { CommitMessage } from './broadcast-store'

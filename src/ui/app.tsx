@@ -5,6 +5,7 @@ import type { PlaygroundConfig } from './config'
 import { createQueryClient } from './query-client'
 import { routeHref, useRoute } from './router'
 import { ConfigProvider } from './shared/config'
+import { AccountSync } from './sync'
 import { VIEWS } from './views'
 
 /** The playground: the service's settings, its clock, and one view at a time. */
@@ -13,6 +14,7 @@ export function App({ config }: { config: PlaygroundConfig }) {
   return (
     <ConfigProvider config={config}>
       <QueryClientProvider client={queryClient}>
+        <AccountSync config={config} />
         <Shell config={config} />
       </QueryClientProvider>
     </ConfigProvider>
