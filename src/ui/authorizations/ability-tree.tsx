@@ -1,5 +1,6 @@
-import { useId, useState } from 'react'
+import { memo, useId, useState } from 'react'
 import type { EndpointInfo, ParamSpec } from '../shared/catalogue'
+import { Quoted } from './quoted'
 import { covers, insecureReach, LIB, type AbilityWorld } from './abilities'
 
 /** A package or an endpoint of the catalogue, or a stored procedure below `lib`. */
@@ -50,7 +51,7 @@ interface TreeProps {
  * The engine's catalogue as a tree to pick abilities from: a package grants every endpoint
  * below it, by whole dotted segments. Each endpoint shows its input and arguments.
  */
-export function AbilityTree({ world, selected, onToggle }: TreeProps) {
+export const AbilityTree = memo(function AbilityTree({ world, selected, onToggle }: TreeProps) {
   return (
     <ul className="ability-tree" aria-label="Catalogue">
       {buildTree(world).map((node) => (
@@ -65,7 +66,7 @@ export function AbilityTree({ world, selected, onToggle }: TreeProps) {
       ))}
     </ul>
   )
-}
+})
 
 function TreeItem({
   node,
@@ -150,7 +151,9 @@ function EndpointAbout({ id, endpoint }: { id: string; endpoint: EndpointInfo })
   ]
   return (
     <div id={id} className="tree-about">
-      <span className="muted">{endpoint.summary}</span>
+      <span className="muted">
+        <Quoted text={endpoint.summary} />
+      </span>
       {params.length > 0 && (
         <ul className="tree-params">
           {params.map(([name, spec]) => (

@@ -1,7 +1,10 @@
+import { QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import type { ReactElement } from 'react'
 import { describe, expect, it } from 'vitest'
 import type { ExchangeRecord } from '../../engine'
 import { accountKeys } from '../account/queries'
+import { ConfigProvider } from '../shared/config'
 import { renderWithService } from '../test/render'
 import AuthorizationsView from './authorizations-view'
 import { toDateTimeLocal } from './compose'
@@ -46,7 +49,8 @@ async function mint(service: Rendered['service'], args: object, token = service.
   return made.text()
 }
 
-describe('AuthorizationsView', () => {
+// Each test drives the real engine through several requests; the machine may be busy.
+describe('AuthorizationsView', { timeout: 15_000 }, () => {
   it('builds abilities from the tree and a key-value limit, and shows the exact request', async () => {
     const { service } = await render()
     tick('type')
@@ -201,6 +205,27 @@ describe('AuthorizationsView', () => {
       'disabled',
       true,
     )
+  })
+
+  it('keeps the composition in the view URL', async () => {
+    window.location.hash = '#/authorizations?ability=type&ttl=60'
+    const rendered = await render()
+    expect(screen.getByRole('checkbox', { name: 'type' })).toHaveProperty('checked', true)
+    expect(snippet('client')).toBe('await client.auth.create({ abilities: ["type"], ttl: 60 })')
+    fireEvent.click(screen.getByLabelText(/insecure: true/))
+    expect(window.location.hash).toMatch(/^#\/authorizations\?ability=type&insecure=true&ttl=60/)
+
+    // Away through a nav link (no parameters) and back: the composition is still there.
+    const provided = (element: ReactElement) => (
+      <ConfigProvider config={rendered.config}>
+        <QueryClientProvider client={rendered.client}>{element}</QueryClientProvider>
+      </ConfigProvider>
+    )
+    rendered.rerender(provided(<p>elsewhere</p>))
+    window.location.hash = '#/authorizations'
+    rendered.rerender(provided(<AuthorizationsView />))
+    expect(await screen.findByRole('checkbox', { name: 'type' })).toHaveProperty('checked', true)
+    expect(screen.getByLabelText(/insecure: true/)).toHaveProperty('checked', true)
   })
 
   it('explains a tampered token as invalid, and a good one in plain words', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { emptyComposition, planComposition, toDateTimeLocal, toUnixSeconds } from './compose'
+import {
+  compositionFromParams,
+  compositionToParams,
+  emptyComposition,
+  planComposition,
+  toDateTimeLocal,
+  toUnixSeconds,
+} from './compose'
 
 describe('compose', () => {
   it('reads a datetime-local value as Unix seconds, never milliseconds', () => {
@@ -54,5 +61,24 @@ describe('compose', () => {
       ['abilities', ['type string']],
       ['insecure', true],
     ])
+  })
+})
+
+describe('the composition in the URL', () => {
+  it('survives a round trip, and ignores what it does not know', () => {
+    const composition = {
+      abilities: ['type', 'keyv.get?bucket=users&prefix=alice%2F'],
+      insecure: true,
+      expiry: '2030-01-01T00:00:30',
+      zone: 'local' as const,
+      ttl: '60',
+      format: 'msgpack' as const,
+    }
+    const params = compositionToParams(composition)
+    expect(compositionFromParams(new URLSearchParams(params.toString()))).toEqual(composition)
+    expect(compositionToParams(emptyComposition).toString()).toBe('')
+    expect(compositionFromParams(new URLSearchParams('format=xml&zone=mars'))).toEqual(
+      emptyComposition,
+    )
   })
 })

@@ -1,6 +1,6 @@
 import type { Json } from '../../engine'
 import { formatTime } from '../format'
-import type { BodyFormat, CallDraft } from '../shared/wire'
+import { BODY_FORMATS, type BodyFormat, type CallDraft } from '../shared/wire'
 import {
   insecureReach,
   MAX_ABILITIES_LENGTH,
@@ -194,4 +194,33 @@ export function planComposition(
 /** The `auth.create` call a composition becomes, signed with `token`. */
 export function toDraft(planned: Planned, token: string, format: BodyFormat): CallDraft {
   return { endpoint: 'auth.create', token, format, accept: '', args: planned.args }
+}
+
+/**
+ * The composition kept in the view's URL (`#/authorizations?ability=type&ttl=60`), so that it
+ * survives going to another view and back, and can be shared as a link.
+ */
+export function compositionToParams(composition: Composition): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const ability of composition.abilities) params.append('ability', ability)
+  if (composition.insecure) params.set('insecure', 'true')
+  if (composition.expiry) params.set('expiry', composition.expiry)
+  if (composition.zone !== 'utc') params.set('zone', composition.zone)
+  if (composition.ttl) params.set('ttl', composition.ttl)
+  if (composition.format !== emptyComposition.format) params.set('format', composition.format)
+  return params
+}
+
+export function compositionFromParams(params: URLSearchParams): Composition {
+  const format = params.get('format')
+  return {
+    abilities: [...new Set(params.getAll('ability'))],
+    insecure: params.get('insecure') === 'true',
+    expiry: params.get('expiry') ?? '',
+    zone: params.get('zone') === 'local' ? 'local' : 'utc',
+    ttl: params.get('ttl') ?? '',
+    format: (BODY_FORMATS as readonly string[]).includes(format ?? '')
+      ? (format as BodyFormat)
+      : emptyComposition.format,
+  }
 }

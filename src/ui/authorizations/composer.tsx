@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useCallback, useEffect, useId, useMemo, useState } from 'react'
 import { Field } from '../field'
 import { messageOf } from '../format'
-import { routeHref } from '../router'
+import { replaceParams, routeHref, useRoute } from '../router'
 import { packagesOf, useCatalogue } from '../shared/catalogue'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
@@ -14,7 +14,8 @@ import { AbilityTree } from './ability-tree'
 import { errorMessageOf, tokenOf } from './answer'
 import { ChosenAbilities } from './chosen-abilities'
 import {
-  emptyComposition,
+  compositionFromParams,
+  compositionToParams,
   planComposition,
   toDraft,
   type Composition,
@@ -41,6 +42,9 @@ const FINDING_LABELS: Record<Finding['level'], string> = {
   warning: 'Note:',
 }
 
+/** The last composition per base URL, for the page's life. */
+const lastComposed = new Map<string, { params: URLSearchParams; signerId: string | undefined }>()
+
 /**
  * Composes `auth.create` without writing tuples by hand: abilities from the catalogue, limits
  * on key-value abilities, the insecure switch, an expiry and/or ttl, the signing token and the
@@ -53,20 +57,41 @@ export function Composer() {
   const procedures = useQuery(proceduresQuery(baseUrl))
   const now = useNow()
   const insecureId = useId()
-  const [composition, setComposition] = useState<Composition>(emptyComposition)
-  const [signerId, setSignerId] = useState<string>()
+  const { params } = useRoute()
+  // The URL's composition, or else the last one of this page (the nav links carry none).
+  const [initial] = useState(() =>
+    params.size > 0
+      ? { params, signerId: params.get('signer') ?? undefined }
+      : lastComposed.get(baseUrl),
+  )
+  const [composition, setComposition] = useState<Composition>(() =>
+    compositionFromParams(initial?.params ?? params),
+  )
+  const [signerId, setSignerId] = useState(initial?.signerId)
+  useEffect(() => {
+    const next = compositionToParams(composition)
+    lastComposed.set(baseUrl, { params: next, signerId })
+    // A secret's id may travel in the URL; an authorization, a token itself, may not.
+    if (signerId?.startsWith('secret:')) next.set('signer', signerId)
+    replaceParams('authorizations', next)
+  }, [baseUrl, composition, signerId])
   const signers = signerChoices(useTokenChoices())
   const signer = pickSigner(signers, signerId)
 
-  const world: AbilityWorld | undefined = catalogue.data && {
-    endpoints: catalogue.data,
-    packages: packagesOf(catalogue.data),
-    procedures: procedures.data ?? [],
-    serviceName,
-  }
+  const world = useMemo<AbilityWorld | undefined>(
+    () =>
+      catalogue.data && {
+        endpoints: catalogue.data,
+        packages: packagesOf(catalogue.data),
+        procedures: procedures.data ?? [],
+        serviceName,
+      },
+    [catalogue.data, procedures.data, serviceName],
+  )
   const planned = planComposition(composition, now, world)
   const draft = toDraft(planned, signer?.token ?? '', composition.format)
   const blocked = planned.findings.some((finding) => finding.level === 'form')
+  const refused = planned.findings.some((finding) => finding.level === 'engine')
 
   const send = useMutation({
     mutationFn: async () => {
@@ -78,12 +103,22 @@ export function Composer() {
   })
 
   const change = (patch: Partial<Composition>) => setComposition((c) => ({ ...c, ...patch }))
-  const add = (ability: string) =>
-    setComposition((c) =>
-      c.abilities.includes(ability) ? c : { ...c, abilities: [...c.abilities, ability] },
-    )
-  const remove = (ability: string) =>
-    setComposition((c) => ({ ...c, abilities: c.abilities.filter((a) => a !== ability) }))
+  const add = useCallback(
+    (ability: string) =>
+      setComposition((c) =>
+        c.abilities.includes(ability) ? c : { ...c, abilities: [...c.abilities, ability] },
+      ),
+    [],
+  )
+  const remove = useCallback(
+    (ability: string) =>
+      setComposition((c) => ({ ...c, abilities: c.abilities.filter((a) => a !== ability) })),
+    [],
+  )
+  const toggle = useCallback(
+    (name: string, on: boolean) => (on ? add(name) : remove(name)),
+    [add, remove],
+  )
 
   return (
     <section aria-labelledby="composer-heading" className="panel composer">
@@ -100,11 +135,7 @@ export function Composer() {
           {catalogue.isError && <p role="alert">{messageOf(catalogue.error)}</p>}
           {procedures.isError && <p role="alert">{messageOf(procedures.error)}</p>}
           {world ? (
-            <AbilityTree
-              world={world}
-              selected={composition.abilities}
-              onToggle={(name, on) => (on ? add(name) : remove(name))}
-            />
+            <AbilityTree world={world} selected={composition.abilities} onToggle={toggle} />
           ) : (
             !catalogue.isError && <p className="muted">Reading the catalogue…</p>
           )}
@@ -172,7 +203,15 @@ export function Composer() {
         >
           Create authorization
         </button>
-        {blocked && <span className="muted">Fix what the form says above first.</span>}
+        {blocked ? (
+          <span className="muted">Fix what the form says above first.</span>
+        ) : (
+          refused && (
+            <span className="muted">
+              As it stands the engine will refuse it (see above); send it to read its answer.
+            </span>
+          )
+        )}
       </div>
       {send.isError && <p role="alert">Nothing answered: {messageOf(send.error)}</p>}
       {send.data && (

@@ -63,7 +63,6 @@ function CreatedItem({
 }) {
   const config = useConfig()
   const status = liveStatus(report, now)
-  const abilities = report?.details?.abilities
   return (
     <li className="created-item" data-testid="authorization-row" data-state={status.state}>
       <div className="created-head">
@@ -73,9 +72,6 @@ function CreatedItem({
         >
           {status.headline}
         </span>
-        <span className="created-abilities">
-          {abilities ? abilities.map((a) => <code key={a}>{a}</code>) : null}
-        </span>
       </div>
       {status.detail && (
         <p className="muted created-detail">
@@ -84,7 +80,7 @@ function CreatedItem({
       )}
       {error && <p role="alert">{messageOf(error)}</p>}
       <Masked value={item.token} label="this authorization" />
-      {report?.details && <TokenFacts details={report.details} />}
+      {report?.details && <TokenFacts details={report.details} now={now} listed />}
       <div className="created-actions">
         <a href={routeHref('console', { token: `authorization:${item.token}` })}>Use in console</a>
         <button type="button" onClick={() => forgetAuthorization(config, item.token)}>

@@ -19,20 +19,34 @@ export function AbilityNames({ abilities }: { abilities: readonly string[] }) {
   )
 }
 
-/** What `/_account/inspect` tells about a token, once its signature checks out. */
-export function TokenFacts({ details }: { details: TokenDetails }) {
+/**
+ * What `/_account/inspect` tells about a token, once its signature checks out. `listed`: among
+ * authorizations only, so its kind goes without saying.
+ */
+export function TokenFacts({
+  details,
+  now,
+  listed = false,
+}: {
+  details: TokenDetails
+  now: number | undefined
+  listed?: boolean
+}) {
   const isSecret = details.kind === 'secret'
   const rollsAt = isSecret ? details.expiresAt : (details.secretExpiresAt ?? null)
+  const rolled = rollsAt !== null && now !== undefined && rollsAt <= now
   return (
     <dl className="token-facts">
-      <div>
-        <dt>Kind</dt>
-        <dd>
-          {isSecret
-            ? 'a secret key: it reaches every endpoint and all of the account’s data'
-            : 'an authorization: it reaches only its abilities'}
-        </dd>
-      </div>
+      {!listed && (
+        <div>
+          <dt>Kind</dt>
+          <dd>
+            {isSecret
+              ? 'a secret key: it reaches every endpoint and all of the account’s data'
+              : 'an authorization: it reaches only its abilities'}
+          </dd>
+        </div>
+      )}
       <div>
         <dt>{isSecret ? 'Secret' : 'Descends from secret'}</dt>
         <dd>
@@ -70,7 +84,15 @@ export function TokenFacts({ details }: { details: TokenDetails }) {
         </div>
       )}
       <div>
-        <dt>{isSecret ? 'Rolls' : 'Its secret rolls'}</dt>
+        <dt>
+          {isSecret
+            ? rolled
+              ? 'Rolled'
+              : 'Rolls'
+            : rolled
+              ? 'Its secret rolled'
+              : 'Its secret rolls'}
+        </dt>
         <dd>{rollsAt === null ? 'not scheduled' : formatTime(rollsAt)}</dd>
       </div>
     </dl>

@@ -76,7 +76,7 @@ export function TokenInspector() {
             )}
           </p>
           {report.data.details ? (
-            <TokenFacts details={report.data.details} />
+            <TokenFacts details={report.data.details} now={now} />
           ) : (
             <p className="muted">
               Nothing more can be read from it: the engine trusts nothing in a token until its
