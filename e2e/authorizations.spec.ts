@@ -20,7 +20,7 @@ const cards = (page: Page) => page.getByTestId('authorization-row')
 
 /** The token of a listed authorization, read as a person would: reveal it. */
 async function revealToken(card: Locator): Promise<string> {
-  await card.getByRole('button', { name: 'Reveal this authorization' }).click()
+  await card.getByRole('button', { name: /^Reveal the authorization/ }).click()
   return (await card.getByTestId('masked-value').first().textContent()) ?? ''
 }
 

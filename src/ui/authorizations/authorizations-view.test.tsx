@@ -17,7 +17,7 @@ const refetchAccount = ({ client, service }: Rendered) =>
 
 async function render() {
   const rendered = await renderWithService(<AuthorizationsView />)
-  await screen.findByRole('checkbox', { name: 'type' })
+  await screen.findByRole('checkbox', { name: 'type' }, { timeout: 5000 })
   return rendered
 }
 
@@ -50,7 +50,7 @@ async function mint(service: Rendered['service'], args: object, token = service.
 }
 
 // Each test drives the real engine through several requests; the machine may be busy.
-describe('AuthorizationsView', { timeout: 15_000 }, () => {
+describe('AuthorizationsView', { timeout: 30_000 }, () => {
   it('builds abilities from the tree and a key-value limit, and shows the exact request', async () => {
     const { service } = await render()
     tick('type')
@@ -161,6 +161,33 @@ describe('AuthorizationsView', { timeout: 15_000 }, () => {
       'disabled',
       false,
     )
+  })
+
+  it('offers stored procedures as lib abilities, once one exists', async () => {
+    const { service } = await render()
+    const typed = screen.getByLabelText('Any other ability')
+    fireEvent.change(typed, { target: { value: 'lib.report' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Add' }))
+    expect(screen.getByText(/No stored procedure/).closest('li')!.textContent).toBe(
+      'Note: No stored procedure report exists now: lib.report grants nothing until one is created under that name.',
+    )
+    const made = await fetch(`${service.baseUrl}/${service.serviceName}/create`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${service.secret}`,
+        'content-type': `application/vnd.${service.serviceName}+json`,
+      },
+      body: JSON.stringify([
+        ['$$', 'name', 'report'],
+        ['$$', 'proc', ['{}', ['()', 'core.ping']]],
+      ]),
+    })
+    expect(made.status).toBe(200)
+    // The exchange log shows the procedure was made; the catalogue tree follows.
+    expand('lib')
+    const checkbox = await screen.findByRole('checkbox', { name: 'lib.report' }, { timeout: 5000 })
+    expect(checkbox).toHaveProperty('checked', true)
+    expect(screen.queryByText(/No stored procedure/)).toBeNull()
   })
 
   it('remembers an authorization minted elsewhere, and warns when it signs', async () => {

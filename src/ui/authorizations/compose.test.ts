@@ -82,3 +82,39 @@ describe('the composition in the URL', () => {
     )
   })
 })
+
+describe('the insecure switch', () => {
+  const world = {
+    endpoints: [
+      { name: 'type.string.reverse', summary: '', insecure: false, input: null, args: {} },
+      { name: 'auth.create', summary: '', insecure: true, input: null, args: {} },
+    ],
+    packages: ['auth', 'type', 'type.string'],
+    procedures: [],
+    serviceName: 'service',
+  }
+
+  it('is needed by an insecure ability, and noted when nothing needs it', () => {
+    const refused = planComposition({ ...emptyComposition, abilities: ['auth'] }, 0, world)
+    expect(refused.findings).toEqual([
+      {
+        level: 'engine',
+        message: expect.stringMatching(/^`auth' is insecure \(it covers `auth.create'\): it lets/),
+      },
+    ])
+    const granted = planComposition(
+      { ...emptyComposition, abilities: ['auth'], insecure: true },
+      0,
+      world,
+    )
+    expect(granted.findings.map((f) => f.level)).toEqual(['warning'])
+    const needless = planComposition(
+      { ...emptyComposition, abilities: ['type'], insecure: true },
+      0,
+      world,
+    )
+    expect(needless.findings).toEqual([
+      { level: 'warning', message: expect.stringMatching(/^No chosen ability needs/) },
+    ])
+  })
+})

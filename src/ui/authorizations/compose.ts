@@ -154,6 +154,20 @@ export function planComposition(
     }
   }
 
+  if (insecure && world && abilities.length > 0) {
+    const needed = abilities.some((raw) => {
+      const checked = parseAbility(raw)
+      return checked.ok && insecureReach(checked.ability.name, world).length > 0
+    })
+    if (!needed) {
+      findings.push({
+        level: 'warning',
+        message:
+          'No chosen ability needs `insecure: true`; it is sent anyway, and the authorization is marked insecure.',
+      })
+    }
+  }
+
   const args: Array<readonly [string, Json]> = [['abilities', abilities]]
   if (insecure) args.push(['insecure', true])
 

@@ -63,6 +63,7 @@ function CreatedItem({
 }) {
   const config = useConfig()
   const status = liveStatus(report, now)
+  const abilities = report?.details?.abilities
   return (
     <li className="created-item" data-testid="authorization-row" data-state={status.state}>
       <div className="created-head">
@@ -79,7 +80,10 @@ function CreatedItem({
         </p>
       )}
       {error && <p role="alert">{messageOf(error)}</p>}
-      <Masked value={item.token} label="this authorization" />
+      <Masked
+        value={item.token}
+        label={`the authorization${abilities ? ` for ${abilities.join(', ')}` : ''}`}
+      />
       {report?.details && <TokenFacts details={report.details} now={now} listed />}
       <div className="created-actions">
         <a href={routeHref('console', { token: `authorization:${item.token}` })}>Use in console</a>

@@ -63,9 +63,7 @@ export function RequestPreview({ draft }: { draft: CallDraft }) {
             <span>{snippet.title}</span>
             <CopyButton text={snippet.copy} label={`Copy ${snippet.title}`} />
           </figcaption>
-          <pre data-testid={`snippet-${snippet.id}`} tabIndex={0} aria-label={snippet.title}>
-            {snippet.text}
-          </pre>
+          <pre data-testid={`snippet-${snippet.id}`}>{snippet.text}</pre>
         </figure>
       ))}
     </div>
