@@ -1,8 +1,21 @@
-/** The Authorizations view. */
+import './authorizations.css'
+import { Composer } from './composer'
+import { CreatedList } from './created-list'
+import { useMintedWatcher } from './minted'
+import { TokenInspector } from './token-inspector'
+
+/**
+ * Authorizations: compose `auth.create` from the engine's catalogue and see the exact request,
+ * follow every authorization made in this page as the virtual clock moves and secrets roll,
+ * and inspect any token.
+ */
 export default function AuthorizationsView() {
+  useMintedWatcher()
   return (
-    <section aria-labelledby="view-heading" className="panel">
-      <h2 id="view-heading">Authorizations</h2>
-    </section>
+    <div className="authorizations-view">
+      <Composer />
+      <CreatedList />
+      <TokenInspector />
+    </div>
   )
 }

@@ -1,0 +1,149 @@
+import type { Locator, Page } from '@playwright/test'
+import { expect, test } from './fixtures'
+
+/** Every error the page logs, to be asserted empty at the end. */
+function collectErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => errors.push(String(error)))
+  return errors
+}
+
+/** Whether anything makes the page itself scroll sideways. */
+const overflows = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth)
+
+const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
+const cards = (page: Page) => page.getByTestId('authorization-row')
+
+/** The token of a listed authorization, read as a person would: reveal it. */
+async function revealToken(card: Locator): Promise<string> {
+  await card.getByRole('button', { name: /^Reveal the authorization/ }).click()
+  return (await card.getByTestId('masked-value').first().textContent()) ?? ''
+}
+
+test('compose authorizations, use one, watch them expire and die with their secret', async ({
+  app,
+}) => {
+  const { page } = app
+  const errors = collectErrors(page)
+  await page.setViewportSize({ width: 1280, height: 800 })
+
+  await page.getByRole('button', { name: 'Create secret' }).click()
+  await expect(page.getByTestId('secret-row')).toHaveCount(1)
+  await nav(page).getByRole('link', { name: 'Authorizations' }).click()
+  await expect(page.getByRole('heading', { name: 'Compose auth.create' })).toBeVisible()
+  await expect(page.getByText('No authorizations yet.')).toBeVisible()
+
+  // A package, an endpoint and a limited key-value ability, with a ttl.
+  await page.getByRole('checkbox', { name: 'type', exact: true }).check()
+  await page.getByRole('button', { name: 'Expand core' }).click()
+  await page.getByRole('checkbox', { name: 'core.ping' }).check()
+  await page.getByLabel('Key-value ability').selectOption('keyv.get')
+  await page.getByLabel('Bucket').fill('users')
+  await page.getByLabel('Key prefix').fill('alice/')
+  await page.getByRole('button', { name: 'Add key-value ability' }).click()
+  await page.getByLabel('Time to live (seconds)').fill('60')
+  const abilities = ['type', 'core.ping', 'keyv.get?bucket=users&prefix=alice%2F']
+  await expect(page.getByTestId('snippet-client')).toHaveText(
+    `await client.auth.create({ abilities: ${JSON.stringify(abilities)}, ttl: 60 })`,
+  )
+  await expect(page.getByTestId('snippet-http')).toContainText(
+    JSON.stringify([
+      ['$$', 'abilities', abilities],
+      ['$$', 'ttl', 60],
+    ]),
+  )
+  await page.screenshot({ path: 'test-results/authorizations-compose-1280.png', fullPage: true })
+
+  await page.getByRole('button', { name: 'Create authorization' }).click()
+  await expect(page.getByTestId('send-answer')).toContainText('200 OK: created')
+  await expect(cards(page)).toHaveCount(1)
+  const withTtl = cards(page).first()
+  await expect(withTtl.getByTestId('authorization-state')).toHaveText('usable')
+  await expect(withTtl).toContainText('keys starting with “alice/”')
+
+  // An older one without ttl: it lives until its secret rolls.
+  for (const ability of abilities) {
+    await page.getByRole('button', { name: `Remove ${ability}` }).click()
+  }
+  await page.getByRole('checkbox', { name: 'type', exact: true }).check()
+  await page.getByLabel('Time to live (seconds)').fill('')
+  await page.getByRole('button', { name: 'Create authorization' }).click()
+  await expect(cards(page)).toHaveCount(2)
+  const older = cards(page).first()
+  await expect(older.getByTestId('authorization-state')).toHaveText('usable')
+  await expect(cards(page).nth(1)).toContainText('core.ping')
+
+  // Use in console: the console is opened with the authorization chosen.
+  const ttlCard = cards(page).nth(1)
+  const token = await revealToken(ttlCard)
+  expect(token).toMatch(/^[\w-]+\.[\w-]+$/)
+  await page.setViewportSize({ width: 400, height: 800 })
+  await page.screenshot({ path: 'test-results/authorizations-list-400.png', fullPage: true })
+  expect(await overflows(page)).toBe(false)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await ttlCard.getByRole('link', { name: 'Use in console' }).click()
+  await expect(page).toHaveURL(/#\/console\?/)
+  const params = new URLSearchParams(new URL(page.url()).hash.split('?')[1])
+  expect(params.get('token')).toBe(`authorization:${token}`)
+  const remembered = await page.evaluate(() =>
+    Object.entries(localStorage)
+      .filter(([key]) => key.endsWith(':authorizations'))
+      .flatMap(([, value]) => (JSON.parse(value) as Array<{ token: string }>).map((s) => s.token)),
+  )
+  expect(remembered).toContain(token)
+  await page.goBack()
+  await expect(cards(page)).toHaveCount(2)
+
+  // The header's clock bar moves past the ttl: that one expires, the older one lives on.
+  await page.getByLabel('Advance by (seconds)').fill('61')
+  await page.getByRole('button', { name: 'Advance clock' }).click()
+  await expect(cards(page).nth(1).getByTestId('authorization-state')).toHaveText(
+    /^expired at \d{4}-\d{2}-\d{2} /,
+  )
+  await expect(cards(page).first().getByTestId('authorization-state')).toHaveText('usable')
+
+  // Rolling the secret kills the older authorization with it.
+  await nav(page).getByRole('link', { name: 'Secrets' }).click()
+  await page.getByRole('button', { name: 'Roll now' }).click()
+  await expect(page.getByTestId('secret-row')).toHaveCount(2)
+  await nav(page).getByRole('link', { name: 'Authorizations' }).click()
+  await expect(cards(page).first().getByTestId('authorization-state')).toHaveText(
+    /^dead because its secret rolled at \d{4}-/,
+  )
+  await expect(page.getByRole('checkbox', { name: 'type', exact: true })).toBeChecked()
+
+  await page.screenshot({ path: 'test-results/authorizations-1280.png', fullPage: true })
+  expect(await overflows(page)).toBe(false)
+  await page.setViewportSize({ width: 400, height: 800 })
+  await page.screenshot({ path: 'test-results/authorizations-400.png', fullPage: true })
+  expect(await overflows(page)).toBe(false)
+  expect(errors).toEqual([])
+})
+
+test('an insecure ability is flagged, and the engine refuses it without the switch', async ({
+  app,
+  account,
+}) => {
+  const { page } = app
+  const errors = collectErrors(page)
+  await account.createSecret()
+  await page.goto(`${page.url().split('#')[0]}#/authorizations`)
+  await page.getByRole('checkbox', { name: 'auth', exact: true }).check()
+  await expect(page.getByRole('list', { name: 'Before sending' })).toContainText(
+    'needs insecure: true; without it the engine answers 400',
+  )
+  await page.getByRole('button', { name: 'Create authorization' }).click()
+  // The refusal is the point: Chromium logs the 400 response itself, nothing else may appear.
+  const refusal = 'Failed to load resource: the server responded with a status of 400 ()'
+  await expect(page.getByTestId('send-answer').getByRole('alert')).toHaveText(
+    '400 Bad Request: insecure abilities auth are only granted with insecure: true',
+  )
+  await page.setViewportSize({ width: 400, height: 800 })
+  await page.screenshot({ path: 'test-results/authorizations-refused-400.png' })
+  expect(await overflows(page)).toBe(false)
+  expect(errors).toEqual([refusal])
+})

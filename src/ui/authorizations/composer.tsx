@@ -1,0 +1,244 @@
+import { useMutation, useQuery } from '@tanstack/react-query'
+import { useCallback, useEffect, useId, useMemo, useState } from 'react'
+import { Field } from '../field'
+import { messageOf } from '../format'
+import { replaceParams, routeHref, useRoute } from '../router'
+import { packagesOf, useCatalogue } from '../shared/catalogue'
+import { useNow } from '../shared/clock'
+import { useConfig } from '../shared/config'
+import { Masked } from '../shared/masked'
+import { saveAuthorization, useTokenChoices } from '../shared/tokens'
+import { BODY_FORMATS, mediaTypeOf, planCall, sendPlan, type BodyFormat } from '../shared/wire'
+import type { AbilityWorld } from './abilities'
+import { AbilityTree } from './ability-tree'
+import { errorMessageOf, tokenOf } from './answer'
+import { ChosenAbilities } from './chosen-abilities'
+import {
+  compositionFromParams,
+  compositionToParams,
+  planComposition,
+  toDraft,
+  type Composition,
+  type Finding,
+} from './compose'
+import { ExpiryFields } from './expiry-fields'
+import { KeyvLimitForm } from './keyv-limit-form'
+import { proceduresQuery } from './queries'
+import { Quoted } from './quoted'
+import { RequestPreview } from './request-preview'
+import { pickSigner, signerChoices, SignerField } from './signer-field'
+
+const FORMAT_LABELS: Record<BodyFormat, string> = {
+  text: 'text: arguments in the query string',
+  json: 'JSON: arguments in the query string',
+  tuples: 'tuples (vnd+json)',
+  msgpack: 'tuples in MessagePack',
+  query: 'query string only, no body',
+}
+
+const FINDING_LABELS: Record<Finding['level'], string> = {
+  form: 'Not sent:',
+  engine: 'The engine will refuse:',
+  warning: 'Note:',
+}
+
+/** The last composition per base URL, for the page's life. */
+const lastComposed = new Map<string, { params: URLSearchParams; signerId: string | undefined }>()
+
+/**
+ * Composes `auth.create` without writing tuples by hand: abilities from the catalogue, limits
+ * on key-value abilities, the insecure switch, an expiry and/or ttl, the signing token and the
+ * body format; shows the exact request before sending it.
+ */
+export function Composer() {
+  const config = useConfig()
+  const { baseUrl, serviceName } = config
+  const catalogue = useCatalogue()
+  const procedures = useQuery(proceduresQuery(baseUrl))
+  const now = useNow()
+  const insecureId = useId()
+  const { params } = useRoute()
+  // The URL's composition, or else the last one of this page (the nav links carry none).
+  const [initial] = useState(() =>
+    params.size > 0
+      ? { params, signerId: params.get('signer') ?? undefined }
+      : lastComposed.get(baseUrl),
+  )
+  const [composition, setComposition] = useState<Composition>(() =>
+    compositionFromParams(initial?.params ?? params),
+  )
+  const [signerId, setSignerId] = useState(initial?.signerId)
+  useEffect(() => {
+    const next = compositionToParams(composition)
+    lastComposed.set(baseUrl, { params: next, signerId })
+    // A secret's id may travel in the URL; an authorization, a token itself, may not.
+    if (signerId?.startsWith('secret:')) next.set('signer', signerId)
+    replaceParams('authorizations', next)
+  }, [baseUrl, composition, signerId])
+  const signers = signerChoices(useTokenChoices())
+  const signer = pickSigner(signers, signerId)
+
+  const world = useMemo<AbilityWorld | undefined>(
+    () =>
+      catalogue.data && {
+        endpoints: catalogue.data,
+        packages: packagesOf(catalogue.data),
+        procedures: procedures.data ?? [],
+        serviceName,
+      },
+    [catalogue.data, procedures.data, serviceName],
+  )
+  const planned = planComposition(composition, now, world)
+  const draft = toDraft(planned, signer?.token ?? '', composition.format)
+  const blocked = planned.findings.some((finding) => finding.level === 'form')
+  const refused = planned.findings.some((finding) => finding.level === 'engine')
+
+  const send = useMutation({
+    mutationFn: async () => {
+      const result = await sendPlan(planCall(baseUrl, serviceName, draft))
+      const token = result.status === 200 ? tokenOf(result.bytes, result.contentType) : undefined
+      if (token) saveAuthorization(config, token)
+      return { result, token, message: errorMessageOf(result.bytes, result.contentType) }
+    },
+  })
+
+  const change = (patch: Partial<Composition>) => setComposition((c) => ({ ...c, ...patch }))
+  const add = useCallback(
+    (ability: string) =>
+      setComposition((c) =>
+        c.abilities.includes(ability) ? c : { ...c, abilities: [...c.abilities, ability] },
+      ),
+    [],
+  )
+  const remove = useCallback(
+    (ability: string) =>
+      setComposition((c) => ({ ...c, abilities: c.abilities.filter((a) => a !== ability) })),
+    [],
+  )
+  const toggle = useCallback(
+    (name: string, on: boolean) => (on ? add(name) : remove(name)),
+    [add, remove],
+  )
+
+  return (
+    <section aria-labelledby="composer-heading" className="panel composer">
+      <h2 id="composer-heading">
+        Compose <code>auth.create</code>
+      </h2>
+      <p className="muted">
+        An authorization reaches only the abilities it is given, until it expires or its secret
+        dies. Pick them from the engine’s catalogue, check the request, then send it.
+      </p>
+      <div className="composer-grid">
+        <div className="composer-abilities">
+          <h3>Catalogue</h3>
+          {catalogue.isError && <p role="alert">{messageOf(catalogue.error)}</p>}
+          {procedures.isError && <p role="alert">{messageOf(procedures.error)}</p>}
+          {world ? (
+            <AbilityTree world={world} selected={composition.abilities} onToggle={toggle} />
+          ) : (
+            !catalogue.isError && <p className="muted">Reading the catalogue…</p>
+          )}
+          <h3>Key-value limits</h3>
+          <KeyvLimitForm endpoints={catalogue.data ?? []} onAdd={add} />
+        </div>
+        <div className="composer-options">
+          <ChosenAbilities abilities={composition.abilities} onAdd={add} onRemove={remove} />
+          <div className="insecure-switch">
+            <input
+              id={insecureId}
+              type="checkbox"
+              checked={composition.insecure}
+              onChange={(e) => change({ insecure: e.target.checked })}
+            />
+            <label htmlFor={insecureId}>
+              <code>insecure: true</code> (needed to grant an insecure ability)
+            </label>
+          </div>
+          <ExpiryFields composition={composition} planned={planned} now={now} onChange={change} />
+          <SignerField signers={signers} signer={signer} onChange={setSignerId} />
+          <Field label="Body format">
+            {(id) => (
+              <select
+                id={id}
+                value={composition.format}
+                onChange={(e) => change({ format: e.target.value as BodyFormat })}
+              >
+                {BODY_FORMATS.map((format) => (
+                  <option key={format} value={format}>
+                    {FORMAT_LABELS[format]}
+                    {mediaTypeOf(format, serviceName)
+                      ? ` — ${mediaTypeOf(format, serviceName)}`
+                      : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+      </div>
+
+      {planned.findings.length > 0 && (
+        <ul className="findings" aria-label="Before sending" aria-live="polite">
+          {planned.findings.map((finding, index) => (
+            <li
+              key={index}
+              className={`finding finding-${finding.level}`}
+              data-level={finding.level}
+            >
+              <strong>{FINDING_LABELS[finding.level]}</strong> <Quoted text={finding.message} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <RequestPreview draft={draft} />
+
+      <div className="send-row">
+        <button
+          type="button"
+          className="primary"
+          disabled={blocked || !signer || send.isPending}
+          onClick={() => send.mutate()}
+        >
+          Create authorization
+        </button>
+        {blocked ? (
+          <span className="muted">Fix what the form says above first.</span>
+        ) : (
+          refused && (
+            <span className="muted">
+              As it stands the engine will refuse it (see above); send it to read its answer.
+            </span>
+          )
+        )}
+      </div>
+      {send.isError && <p role="alert">Nothing answered: {messageOf(send.error)}</p>}
+      {send.data && (
+        <div className="send-answer" aria-live="polite" data-testid="send-answer">
+          {send.data.token ? (
+            <>
+              <p>
+                <span className="ok">
+                  {send.data.result.status} {send.data.result.statusText}
+                </span>
+                : created and remembered below.
+              </p>
+              <Masked value={send.data.token} label="the new authorization" />{' '}
+              <a href={routeHref('console', { token: `authorization:${send.data.token}` })}>
+                Use in console
+              </a>
+            </>
+          ) : (
+            <p role="alert">
+              <span>
+                {send.data.result.status} {send.data.result.statusText}
+              </span>
+              : <Quoted text={send.data.message} />
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}

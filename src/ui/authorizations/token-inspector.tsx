@@ -1,0 +1,90 @@
+import { useQuery } from '@tanstack/react-query'
+import { useId, useState, type FormEvent } from 'react'
+import { messageOf } from '../format'
+import { useNow } from '../shared/clock'
+import { useConfig } from '../shared/config'
+import { Masked } from '../shared/masked'
+import { inspectQuery } from '../shared/tokens'
+import { Quoted } from './quoted'
+import { TokenFacts } from './token-details'
+import { liveStatus } from './token-state'
+
+/**
+ * Paste any token and read what the engine says it is (`POST /_account/inspect`), in plain
+ * words. The pasted token stays hidden unless shown: it may be a secret key.
+ */
+export function TokenInspector() {
+  const { baseUrl } = useConfig()
+  const inputId = useId()
+  const [typed, setTyped] = useState('')
+  const [shown, setShown] = useState(false)
+  const [token, setToken] = useState('')
+  const report = useQuery({ ...inspectQuery(baseUrl, token), enabled: token !== '' })
+  const now = useNow()
+  const status = liveStatus(report.data, now)
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    setToken(typed.trim())
+  }
+
+  return (
+    <section aria-labelledby="inspector-heading" className="panel inspector">
+      <h2 id="inspector-heading">Inspect a token</h2>
+      <p className="muted">
+        Paste a secret key or an authorization: the engine says what it is and whether it works now.
+      </p>
+      <form className="inspect-form" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={inputId}>Token</label>
+          <input
+            id={inputId}
+            type={shown ? 'text' : 'password'}
+            value={typed}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </div>
+        <button
+          type="button"
+          className="link"
+          aria-pressed={shown}
+          onClick={() => setShown(!shown)}
+        >
+          {shown ? 'Hide token' : 'Show token'}
+        </button>
+        <button type="submit" disabled={typed.trim() === ''}>
+          Inspect
+        </button>
+      </form>
+      {report.isError && <p role="alert">{messageOf(report.error)}</p>}
+      {token && report.data && (
+        <div className="inspect-result" data-testid="inspect-result" aria-live="polite">
+          <p>
+            <Masked value={token} label="the inspected token" />
+          </p>
+          <p>
+            <span className={`token-state token-state-${status.state}`} data-testid="inspect-state">
+              {status.headline}
+            </span>
+            {status.detail && (
+              <span className="inspect-detail">
+                {' '}
+                <Quoted text={status.detail} />
+              </span>
+            )}
+          </p>
+          {report.data.details ? (
+            <TokenFacts details={report.data.details} now={now} />
+          ) : (
+            <p className="muted">
+              Nothing more can be read from it: the engine trusts nothing in a token until its
+              signature checks out.
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  )
+}
