@@ -17,12 +17,12 @@ test('the first screen paints before the service has loaded; the views wait for 
 
   await page.goto(playgroundUrl(defaultConfig))
   await expect(page.getByTestId('starting')).toBeVisible()
-  await expect(page.getByRole('heading', { name: 'Account' })).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'Secrets' })).toHaveCount(0)
   await expect(page.locator('html')).not.toHaveAttribute('data-ready')
   expect(baseUrlRequests).toEqual([])
 
   release()
   await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
-  await expect(page.getByRole('heading', { name: 'Account' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible()
   await expect(page.getByTestId('starting')).toHaveCount(0)
 })

@@ -27,7 +27,7 @@ test('after the first visit the playground opens and answers with the network cu
   await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
   expect(await page.evaluate(() => navigator.onLine)).toBe(false)
 
-  await expect(page.getByRole('heading', { name: 'Account' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible()
   await expect(page.locator(`[data-secret-id="${secret.id}"]`)).toBeVisible()
 
   const ping = await wire.call('core.ping', { token: secret.key })

@@ -50,7 +50,11 @@ test('an unknown endpoint is a 404 naming it', async ({ wire, account }) => {
   expect(response.body).toBe("undefined service `foo.bar.baz'")
 })
 
-test('requests outside the base URL are not answered by the engine', async ({ wire, page }) => {
+test('requests outside the base URL are not answered by the engine', async ({
+  wire,
+  page,
+  consoleProblems,
+}) => {
   const sameOrigin = await wire.fetch(new URL('/core/ping', page.url()).href, { method: 'POST' })
   expect(sameOrigin.body).not.toBe('true')
   expect(sameOrigin.headers['x-rate-limit']).toBeUndefined()
@@ -58,4 +62,9 @@ test('requests outside the base URL are not answered by the engine', async ({ wi
   // Nothing answers this host: without the engine, the request fails on the network.
   const otherHost = await wire.fetch('https://elsewhere.example.test/core/ping', { method: 'POST' })
   expect(otherHost).toMatchObject({ status: 0, error: expect.stringContaining('Failed to fetch') })
+  // The browser reports the failed request, as it should: the one problem expected here.
+  await expect
+    .poll(() => consoleProblems)
+    .toEqual(['error: Failed to load resource: net::ERR_FAILED'])
+  consoleProblems.length = 0
 })
