@@ -126,18 +126,32 @@ async function control<T>(
 const NETWORK_STATUS_LINE =
   /^Failed to load resource: the server responded with a status of [45]\d\d/
 
+/** Fails when the page is wider than its window: nothing may make it scroll sideways. */
+export async function expectNoHorizontalOverflow(page: Page, what = 'the page'): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  )
+  expect(overflow, `${what} is wider than the window`).toBeLessThanOrEqual(0)
+}
+
+/** Collects a page's console errors and warnings and its uncaught errors, from now on. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = []
+  page.on('console', (message) => {
+    if (!['error', 'warning'].includes(message.type())) return
+    if (NETWORK_STATUS_LINE.test(message.text())) return
+    problems.push(`${message.type()}: ${message.text()}`)
+  })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  return problems
+}
+
 export const test = base.extend<Fixtures>({
   config: [defaultConfig, { option: true }],
 
   consoleProblems: [
     async ({ page }, use) => {
-      const problems: string[] = []
-      page.on('console', (message) => {
-        if (!['error', 'warning'].includes(message.type())) return
-        if (NETWORK_STATUS_LINE.test(message.text())) return
-        problems.push(`${message.type()}: ${message.text()}`)
-      })
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+      const problems = watchConsole(page)
       await use(problems)
       expect(problems, 'the browser console stays clean').toEqual([])
     },

@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures'
+import { expect, expectNoHorizontalOverflow, test } from './fixtures'
 
 const VIEWS = [
   'Secrets',
@@ -43,12 +43,7 @@ for (const size of WIDTHS) {
         path: `test-results/screenshots/${slug}-${size.width}.png`,
         fullPage: true,
       })
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      )
-      expect(overflow, `${view} at ${size.width} px is wider than the window`).toBeLessThanOrEqual(
-        0,
-      )
+      await expectNoHorizontalOverflow(page, `${view} at ${size.width} px`)
     }
   })
 }
