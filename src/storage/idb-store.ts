@@ -1,5 +1,5 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb'
-import type { Json, ScanOptions, Store, StoreSnapshot } from '../engine/store'
+import type { BucketCount, Json, ScanOptions, Store, StoreSnapshot } from '../engine/store'
 import { commitMutations } from './idb-commit'
 import { openDatabase } from './idb-open'
 import type { StoreDB, StoreName } from './idb-schema'
@@ -52,6 +52,29 @@ async function scan(
   return keys.map(([, key]) => key)
 }
 
+/**
+ * Every bucket and its count of keys, in one readonly transaction: a key cursor with no range
+ * (fake-indexeddb crawls on a bounded one) that jumps from each bucket's first key past its
+ * last (`[bucket, []]`, arrays sorting after strings), then one `count` per bucket.
+ */
+async function listBuckets(db: IDBPDatabase<StoreDB>): Promise<BucketCount[]> {
+  return readIn(db, ['keyv'], async (tx) => {
+    const keyv = tx.objectStore('keyv')
+    const buckets: string[] = []
+    let cursor = await keyv.openKeyCursor()
+    while (cursor) {
+      const [bucket] = cursor.key
+      buckets.push(bucket)
+      // idb types the key as the store's `[string, string]`; IndexedDB takes any valid key.
+      cursor = await cursor.continue([bucket, []] as unknown as [string, string])
+    }
+    const counts = await Promise.all(
+      buckets.map((bucket) => keyv.count(IDBKeyRange.bound([bucket, ''], [bucket, []]))),
+    )
+    return buckets.map((bucket, i) => ({ bucket, keys: counts[i] ?? 0 }))
+  })
+}
+
 async function snapshot(db: IDBPDatabase<StoreDB>): Promise<StoreSnapshot> {
   const tx = db.transaction(storeNames, 'readonly')
   const [metaKeys, metaValues, secrets, keyv, procs] = await Promise.all([
@@ -99,6 +122,7 @@ export async function openIdbStore(name: string, options: IdbStoreOptions = {}):
     getKey: async (bucket, key) =>
       (await readIn(live(), ['keyv'], (tx) => tx.objectStore('keyv').get([bucket, key])))?.value,
     scanKeys: async (bucket, options) => scan(live(), bucket, options),
+    listBuckets: async () => listBuckets(live()),
     getProc: async (name) => readIn(live(), ['procs'], (tx) => tx.objectStore('procs').get(name)),
     listProcs: async () => readIn(live(), ['procs'], (tx) => tx.objectStore('procs').getAll()),
     // Not awaited first, so the transaction is created in call order.
