@@ -29,7 +29,7 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
     setTried(true)
     setSaved(null)
     if (key === '' || reading.value === undefined) {
-      form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+      form.current?.querySelector<HTMLElement>(key === '' ? 'input' : 'textarea')?.focus()
       return
     }
     const value = { bucket, key, value: reading.value }

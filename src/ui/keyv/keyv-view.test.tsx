@@ -1,9 +1,12 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { Service } from '../../node'
 import { saveAuthorization } from '../shared/tokens'
 import { renderWithService } from '../test/render'
 import KeyvView from './keyv-view'
+
+// Role queries skip jsdom's costly visibility checks: nothing in this view is hidden by CSS.
+configure({ defaultHidden: true })
 
 /** Calls an endpoint of the service directly, with tuples, as a client would. */
 async function call(service: Service, endpoint: string, args: object, token = service.secret) {
@@ -28,7 +31,8 @@ const bucketButton = (name: RegExp) =>
 
 const keyNames = () => screen.queryAllByTestId('key-row').map((row) => row.getAttribute('data-key'))
 
-describe('KeyvView', () => {
+// Generous: these run on machines shared with other suites.
+describe('KeyvView', { timeout: 20_000 }, () => {
   it('lists the buckets with their counts of keys', async () => {
     const { service } = await renderWithService(<KeyvView />)
     expect(await screen.findByText(/No buckets yet/)).toBeTruthy()
