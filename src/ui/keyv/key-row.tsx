@@ -27,7 +27,7 @@ export function KeyRow({ token, bucket, name, mode, onMode }: RowProps) {
         <th scope="row">
           <code className="key-name">{name}</code>
         </th>
-        <td>
+        <td className="key-actions-cell">
           <div className="key-actions">
             <button
               type="button"

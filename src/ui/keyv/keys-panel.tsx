@@ -49,7 +49,7 @@ export function KeysPanel({
             id={id}
             type="search"
             value={prefix}
-            placeholder="alice/"
+            placeholder="e.g. alice/"
             onChange={(event) => onPrefix(event.target.value)}
           />
         )}

@@ -157,7 +157,11 @@ describe('KeyvView', { timeout: 20_000 }, () => {
     const select = (await screen.findByLabelText('Act with')) as HTMLSelectElement
     await waitFor(() => expect(select.options).toHaveLength(2))
     fireEvent.change(select, { target: { value: `authorization:${token}` } })
-    await screen.findByText(/This authorization reaches only: keyv\?bucket=users/)
+    await waitFor(() =>
+      expect(document.querySelector('.token-reach')?.textContent).toMatch(
+        /^This authorization reaches only: keyv\?bucket=users\. /,
+      ),
+    )
 
     fireEvent.click(await bucketButton(/^users/))
     await waitFor(() => expect(keyNames()).toEqual(['alice']))

@@ -17,7 +17,7 @@ export default function KeyvView() {
   const { baseUrl } = useConfig()
   const queryClient = useQueryClient()
   const { params } = useRoute()
-  const { choices, chosen, choose } = useChosenToken('keyv')
+  const { choices, chosen, choose, loading } = useChosenToken('keyv')
   const buckets = useQuery(bucketsQuery(baseUrl))
   const asked = params.get('bucket')
   const bucket = asked || buckets.data?.[0]?.bucket || 'default'
@@ -46,7 +46,7 @@ export default function KeyvView() {
         <code>keyv.scan</code>, <code>get</code>, <code>set</code> and <code>delete</code> with the
         token chosen here: acting with an authorization shows only what it may reach.
       </p>
-      <TokenSelect choices={choices} chosen={chosen} onChoose={choose} />
+      <TokenSelect choices={choices} chosen={chosen} onChoose={choose} loading={loading} />
       <div className="keyv-layout">
         <BucketList query={buckets} current={bucket} onOpen={(name) => setParam('bucket', name)} />
         {chosen && (asked || !buckets.isPending) && (

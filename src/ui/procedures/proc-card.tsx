@@ -6,6 +6,7 @@ import { describeError } from '../shared/endpoint-call'
 import type { TokenChoice } from '../shared/tokens'
 import { deleteProcedure, saveProcedure, type ProcRecord } from './api'
 import { CallForm } from './call-form'
+import { formatTuples } from './format-tuples'
 import { EMPTY_PROC, ProcField, readProc } from './proc-field'
 import { useProcedureMutation } from './queries'
 
@@ -34,7 +35,7 @@ export function ProcCard({ proc, token }: { proc: ProcRecord; token: TokenChoice
         </p>
       </div>
       <pre aria-label={`Tuples of ${endpoint}`} data-testid="proc-tuples">
-        {JSON.stringify(proc.proc, null, 2)}
+        {formatTuples(proc.proc)}
       </pre>
       <div className="proc-actions">
         <button
@@ -85,7 +86,7 @@ function EditForm({
   onDone: () => void
 }) {
   const config = useConfig()
-  const [text, setText] = useState(() => JSON.stringify(proc.proc, null, 2))
+  const [text, setText] = useState(() => formatTuples(proc.proc))
   const [tried, setTried] = useState(false)
   const form = useRef<HTMLFormElement>(null)
   const update = useProcedureMutation(

@@ -5,11 +5,12 @@ import { messageOf } from '../format'
 import { useConfig } from '../shared/config'
 import { TokenSelect, useChosenToken } from '../shared/token-select'
 import { CreateForm } from './create-form'
+import { formatTuples } from './format-tuples'
 import { ProcCard } from './proc-card'
 import { proceduresQuery } from './queries'
 import { EXAMPLE_PROC } from './rules'
 
-const example = JSON.stringify(EXAMPLE_PROC, null, 2)
+const example = formatTuples(EXAMPLE_PROC)
 
 /**
  * Stored procedures: listed from the control plane, created, updated and deleted through the
@@ -18,7 +19,7 @@ const example = JSON.stringify(EXAMPLE_PROC, null, 2)
  */
 export default function ProceduresView() {
   const { baseUrl, serviceName } = useConfig()
-  const { choices, chosen, choose } = useChosenToken('procedures')
+  const { choices, chosen, choose, loading } = useChosenToken('procedures')
   const procedures = useQuery(proceduresQuery(baseUrl))
   const [draft, setDraft] = useState('')
 
@@ -38,7 +39,7 @@ export default function ProceduresView() {
         <code>.delete</code>) are insecure endpoints: act with a secret, or an authorization granted
         them with <code>insecure: true</code>.
       </p>
-      <TokenSelect choices={choices} chosen={chosen} onChoose={choose} />
+      <TokenSelect choices={choices} chosen={chosen} onChoose={choose} loading={loading} />
       <section aria-labelledby="proc-list-heading" className="proc-list">
         <h3 id="proc-list-heading">Stored procedures</h3>
         {procedures.isError && <p role="alert">{messageOf(procedures.error)}</p>}

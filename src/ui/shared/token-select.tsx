@@ -1,5 +1,8 @@
 import './token-select.css'
+import { useQuery } from '@tanstack/react-query'
+import { secretsQuery } from '../account/queries'
 import { replaceParams, routeHref, useRoute, type ViewId } from '../router'
+import { useConfig } from './config'
 import { Field } from '../field'
 import { Masked } from './masked'
 import { useTokenChoices, type TokenChoice } from './tokens'
@@ -10,6 +13,8 @@ import { useTokenChoices, type TokenChoice } from './tokens'
  */
 export function useChosenToken(view: ViewId) {
   const { params } = useRoute()
+  const { baseUrl } = useConfig()
+  const loading = useQuery(secretsQuery(baseUrl)).isPending
   const choices = useTokenChoices()
   const wanted = params.get('token')
   const chosen =
@@ -21,7 +26,7 @@ export function useChosenToken(view: ViewId) {
     next.set('token', id)
     replaceParams(view, next)
   }
-  return { choices, chosen, choose }
+  return { choices, chosen, choose, loading }
 }
 
 /** Picks the token a view acts with, and says what it reaches. */
@@ -29,11 +34,14 @@ export function TokenSelect({
   choices,
   chosen,
   onChoose,
+  loading = false,
 }: {
   choices: TokenChoice[]
   chosen: TokenChoice | undefined
   onChoose: (id: string) => void
+  loading?: boolean
 }) {
+  if (!chosen && loading) return <p className="muted">Loading secrets…</p>
   if (!chosen) {
     return (
       <p className="empty">
@@ -56,11 +64,22 @@ export function TokenSelect({
         )}
       </Field>
       <p className="muted token-reach">
-        {chosen.kind === 'secret'
-          ? 'A secret key reaches every endpoint and every key. '
-          : abilities
-            ? `This authorization reaches only: ${abilities.join(', ')}. `
-            : 'An authorization reaches only its abilities. '}
+        {chosen.kind === 'secret' ? (
+          'A secret key reaches every endpoint and every key. '
+        ) : abilities ? (
+          <>
+            This authorization reaches only:{' '}
+            {abilities.map((ability, i) => (
+              <span key={ability}>
+                {i > 0 && ', '}
+                <code>{ability}</code>
+              </span>
+            ))}
+            .{' '}
+          </>
+        ) : (
+          'An authorization reaches only its abilities. '
+        )}
         {chosen.state !== 'usable' && (
           <strong className="token-unusable">
             It is {chosen.state}: the engine will refuse it.{' '}
