@@ -9,7 +9,10 @@ export function bucketContract({ store }: ContractContext): void {
   })
 
   it('counts each bucket, in code-unit order, whatever their names share', async () => {
+    // Enough buckets before the awkward ones that a store may count those differently.
+    const fillers = Array.from({ length: 30 }, (_, i) => `c${String(i).padStart(2, '0')}`)
     await store().commit([
+      ...fillers.flatMap((bucket) => setKeys(bucket, ['k'])),
       ...setKeys('ab', ['x']),
       ...setKeys('a', ['x', 'y', 'z']),
       ...setKeys('', ['k']),
@@ -25,6 +28,7 @@ export function bucketContract({ store }: ContractContext): void {
       { bucket: 'a', keys: 3 },
       { bucket: 'a\u0000', keys: 2 },
       { bucket: 'ab', keys: 1 },
+      ...fillers.map((bucket) => ({ bucket, keys: 1 })),
       { bucket: 'é', keys: 1 },
       { bucket: '\ud83d\ude00', keys: 1 },
       { bucket: '\uffff', keys: 1 },
@@ -57,15 +61,18 @@ export function bucketContract({ store }: ContractContext): void {
     ])
   })
 
-  it('counts 10,000 keys in 200 buckets quickly', async () => {
-    const keys = Array.from({ length: 50 }, (_, i) => `k/${String(i).padStart(2, '0')}`)
-    const buckets = Array.from({ length: 200 }, (_, i) => `b${String(i).padStart(3, '0')}`)
+  it.each([
+    [4, 2500],
+    [256, 39],
+  ])('counts %i buckets of %i keys each quickly', async (count, size) => {
+    const keys = Array.from({ length: size }, (_, i) => `k/${String(i).padStart(4, '0')}`)
+    const buckets = Array.from({ length: count }, (_, i) => `b${String(i).padStart(3, '0')}`)
     await store().commit(buckets.flatMap((bucket) => setKeys(bucket, keys)))
     const started = performance.now()
     const listed = await store().listBuckets()
     const elapsed = performance.now() - started
-    console.info(`listed 200 buckets of 10,000 keys in ${elapsed.toFixed(1)} ms`)
-    expect(listed).toEqual(buckets.map((bucket) => ({ bucket, keys: 50 })))
+    console.info(`listed ${count} buckets of ${count * size} keys in ${elapsed.toFixed(1)} ms`)
+    expect(listed).toEqual(buckets.map((bucket) => ({ bucket, keys: size })))
     expect(elapsed).toBeLessThan(500)
   })
 }
