@@ -35,6 +35,7 @@ type Route = (
  * - `GET exchanges?after=<id>` → `{ capacity, exchanges }`, the last requests to endpoints with
  *   their answers and decision traces, newest first; `POST exchanges/clear`
  * - `GET procedures` → every stored procedure, by name
+ * - `GET buckets` → `[{ bucket, keys }]`, every key-value bucket with its count of keys, by name
  */
 export function createControlPlane(
   account: Account,
@@ -118,6 +119,7 @@ export function createControlPlane(
     ['POST', /^inspect$/, (body) => account.inspect(required(body, 'token', 'string'))],
     ['GET', /^endpoints$/, async () => describeEndpoints(registry)],
     ['GET', /^procedures$/, () => account.listProcedures()],
+    ['GET', /^buckets$/, () => account.listBuckets()],
     [
       'GET',
       /^exchanges$/,

@@ -10,7 +10,7 @@ export {
   type Limits,
   type EngineSettings,
 } from './settings'
-export type { Store, Json, Mutation, StoreSnapshot, SecretRecord } from './store'
+export type { Store, Json, Mutation, StoreSnapshot, SecretRecord, BucketCount } from './store'
 export { StoreConflictError } from './store'
 export { ServiceError } from './errors'
 export type { TokenDetails } from './auth/credentials'

@@ -57,6 +57,11 @@ export type Mutation =
   /** Replaces everything with the snapshot's contents. */
   | { op: 'restore'; snapshot: StoreSnapshot }
 
+export interface BucketCount {
+  bucket: string
+  keys: number
+}
+
 export interface ScanOptions {
   /** Only keys that start with this text. */
   prefix: string
@@ -74,6 +79,8 @@ export interface Store {
   getKey(bucket: string, key: string): Promise<Json | undefined>
   /** Keys of one bucket in ascending code-unit order (the order of `<` on strings). */
   scanKeys(bucket: string, options: ScanOptions): Promise<string[]>
+  /** Every bucket holding at least one key, with its count of keys, in code-unit order. */
+  listBuckets(): Promise<BucketCount[]>
   getProc(name: string): Promise<ProcRecord | undefined>
   /** Every stored procedure, by name. */
   listProcs(): Promise<ProcRecord[]>

@@ -70,6 +70,9 @@ export async function openSqliteStore(path: string): Promise<Store> {
     scanAfter: db.prepare<[string, Buffer, number], { key: string }>(
       'SELECT key FROM keyv WHERE bucket = ? AND sort > ? ORDER BY sort LIMIT ?',
     ),
+    bucketCounts: db.prepare<[], { bucket: string; n: number }>(
+      'SELECT bucket, COUNT(*) AS n FROM keyv GROUP BY bucket',
+    ),
     allKeys: db.prepare<[], { bucket: string; key: string; value: string }>(
       'SELECT bucket, key, value FROM keyv ORDER BY bucket, sort',
     ),
@@ -195,6 +198,12 @@ export async function openSqliteStore(path: string): Promise<Store> {
       return row && parse<Json>(row.value)
     },
     scanKeys: async (bucket, options) => scan(bucket, options),
+    // Sorted here: SQLite orders TEXT as UTF-8, not in code units.
+    listBuckets: async () =>
+      q.bucketCounts
+        .all()
+        .map(({ bucket, n }) => ({ bucket, keys: n }))
+        .sort((a, b) => compareStrings(a.bucket, b.bucket)),
     getProc: async (name) => {
       const row = q.getProc.get(name)
       return row && parse<ProcRecord>(row.record)

@@ -29,6 +29,7 @@ export function broadcastCommits(store: Store, channelName: string, sender: stri
     listSecrets: () => store.listSecrets(),
     getKey: (bucket, key) => store.getKey(bucket, key),
     scanKeys: (bucket, options) => store.scanKeys(bucket, options),
+    listBuckets: () => store.listBuckets(),
     getProc: (name) => store.getProc(name),
     listProcs: () => store.listProcs(),
     snapshot: () => store.snapshot(),

@@ -172,6 +172,10 @@ export function createMemoryStore(): Store {
     listSecrets: async () => structuredClone([...live().secrets.values()].sort(compareSecrets)),
     getKey: async (bucket, key) => structuredClone(live().buckets.get(bucket)?.values.get(key)),
     scanKeys: async (bucket, options) => scan(live().buckets.get(bucket), options),
+    listBuckets: async () =>
+      [...live().buckets]
+        .map(([bucket, { keys }]) => ({ bucket, keys: keys.length }))
+        .sort((a, b) => compareStrings(a.bucket, b.bucket)),
     getProc: async (name) => structuredClone(live().procs.get(name)),
     listProcs: async () =>
       structuredClone([...live().procs.values()].sort((a, b) => compareStrings(a.name, b.name))),

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import type { Store } from '../engine/store'
+import { bucketContract } from './store-contract-buckets'
 import { commitContract } from './store-contract-commit'
 import { extensionContract } from './store-contract-extensions'
 import type { ContractContext } from './store-contract-fixtures'
@@ -50,6 +51,7 @@ export function describeStoreContract(
 
     describe('meta, secrets and procedures', () => recordContract(context))
     describe('keys', () => keyvContract(context))
+    describe('buckets', () => bucketContract(context))
     describe('commits, snapshots and lifecycle', () => commitContract(context))
     describe('MessagePack extensions, through the engine', () => extensionContract(context))
     describe('under load, through the engine', () =>

@@ -4,7 +4,7 @@ import { secretsChanged } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
-import type { ProcRecord, Store } from '../store'
+import type { BucketCount, ProcRecord, Store } from '../store'
 import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
 import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
@@ -45,6 +45,8 @@ export interface Account {
   inspect(token: string): Promise<TokenReport>
   /** Every stored procedure, by name. */
   listProcedures(): Promise<ProcRecord[]>
+  /** Every key-value bucket with its count of keys, by name. */
+  listBuckets(): Promise<BucketCount[]>
   /** The account's signer, made on first use. */
   signer(): Promise<Signer>
   /** Catches the clock up with the stored offset (another tab may have moved it). */
@@ -147,6 +149,7 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       await syncClock()
     },
     listProcedures: () => store.listProcs(),
+    listBuckets: () => store.listBuckets(),
     async inspect(token) {
       const identity = await identify(token.trim(), store, await signer(), await now())
       if (identity.state === 'usable') return { state: 'usable', details: identity.details }

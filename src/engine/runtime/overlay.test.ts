@@ -89,3 +89,33 @@ describe('an endpoint', () => {
     expect(seen!.settings.store).toBeUndefined()
   })
 })
+
+describe('overlay bucket counts', () => {
+  it('count pending writes and deletions: new keys, new and emptied buckets', async () => {
+    const store = createMemoryStore()
+    await store.commit([
+      { op: 'setKey', bucket: 'x', key: 'a', value: 1 },
+      { op: 'setKey', bucket: 'x', key: 'b', value: 1 },
+      { op: 'setKey', bucket: 'y', key: 'a', value: 1 },
+    ])
+    const overlay = createOverlay(store)
+    await overlay.commit([
+      { op: 'setKey', bucket: 'x', key: 'a', value: 2 },
+      { op: 'setKey', bucket: 'x', key: 'c', value: 2 },
+      { op: 'deleteKey', bucket: 'x', key: 'never-there' },
+      { op: 'deleteKey', bucket: 'y', key: 'a' },
+      { op: 'setKey', bucket: 'w', key: 'a', value: 2 },
+    ])
+    const expected = [
+      { bucket: 'w', keys: 1 },
+      { bucket: 'x', keys: 3 },
+    ]
+    expect(await overlay.listBuckets()).toEqual(expected)
+    expect(await store.listBuckets()).toEqual([
+      { bucket: 'x', keys: 2 },
+      { bucket: 'y', keys: 1 },
+    ])
+    await overlay.flush()
+    expect(await store.listBuckets()).toEqual(expected)
+  })
+})

@@ -1,4 +1,4 @@
-import type { Json, Mutation, ProcRecord, ScanOptions, Store } from '../store'
+import type { BucketCount, Json, Mutation, ProcRecord, ScanOptions, Store } from '../store'
 
 /** A store whose writes wait for `flush`, so a request writes all or nothing. */
 export interface Overlay extends Store {
@@ -42,6 +42,22 @@ export function createOverlay(
     return [...merged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit)
   }
 
+  /** The store's counts, moved by each pending write that adds or removes a key. */
+  async function listBuckets(): Promise<BucketCount[]> {
+    const counts = new Map((await store.listBuckets()).map(({ bucket, keys }) => [bucket, keys]))
+    for (const [bucket, pending] of keys) {
+      for (const [key, entry] of pending) {
+        const before = (await store.getKey(bucket, key)) !== undefined
+        const after = entry !== null
+        if (before !== after) counts.set(bucket, (counts.get(bucket) ?? 0) + (after ? 1 : -1))
+      }
+    }
+    return [...counts]
+      .filter(([, count]) => count > 0)
+      .map(([bucket, count]) => ({ bucket, keys: count }))
+      .sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0))
+  }
+
   return {
     getMeta: (key) => store.getMeta(key),
     getSecret: (id) => store.getSecret(id),
@@ -56,6 +72,7 @@ export function createOverlay(
       return store.getKey(bucket, key)
     },
     scanKeys,
+    listBuckets,
     async getProc(name) {
       const pending = procs.get(name)
       if (pending !== undefined) return pending === null ? undefined : pending.value

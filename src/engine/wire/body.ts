@@ -21,7 +21,9 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      await reader.cancel().catch(() => undefined)
+      // Not awaited: cancelling one branch of a teed body (msw keeps a clone) settles only once
+      // every branch is cancelled, which may be never.
+      void reader.cancel().catch(() => undefined)
       throw new TooLargeError(limit)
     }
     chunks.push(value)

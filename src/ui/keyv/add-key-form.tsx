@@ -1,0 +1,97 @@
+import { useRef, useState, type FormEvent } from 'react'
+import { Field } from '../field'
+import { useConfig } from '../shared/config'
+import { describeError } from '../shared/endpoint-call'
+import { JsonField, readJson } from '../shared/json-field'
+import { setValue } from './api'
+import { useKeyvMutation } from './queries'
+
+/** Adds a key to the open bucket through `keyv.set`, its value checked as JSON as it is typed. */
+export function AddKeyForm({ token, bucket }: { token: string; bucket: string }) {
+  const config = useConfig()
+  const [key, setKey] = useState('')
+  const [text, setText] = useState('')
+  const [tried, setTried] = useState(false)
+  const [saved, setSaved] = useState<{ key: string; bucket: string } | null>(null)
+  const form = useRef<HTMLFormElement>(null)
+  const save = useKeyvMutation(config.baseUrl, (value: Parameters<typeof setValue>[2]) =>
+    setValue(config, token, value),
+  )
+  const reading = readJson(text)
+  const keyProblem = tried && key === '' ? 'Give the key a name.' : null
+  const shown =
+    tried && reading.empty
+      ? { ...reading, problem: 'Write the value as JSON: "text", 42, true or {"name": "Ada"}.' }
+      : reading
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    setTried(true)
+    setSaved(null)
+    if (key === '' || reading.value === undefined) {
+      form.current?.querySelector<HTMLElement>(key === '' ? 'input' : 'textarea')?.focus()
+      return
+    }
+    const value = { bucket, key, value: reading.value }
+    save.mutate(value, {
+      onSuccess: () => {
+        setSaved({ key, bucket })
+        setKey('')
+        setText('')
+        setTried(false)
+      },
+    })
+  }
+
+  return (
+    <form
+      ref={form}
+      className="keyv-add"
+      aria-labelledby="keyv-add-heading"
+      onSubmit={submit}
+      noValidate
+    >
+      <h3 id="keyv-add-heading">
+        Add a key to <code className="bucket-title">{bucket}</code>
+      </h3>
+      <Field label="Key">
+        {(id) => (
+          <>
+            <input
+              id={id}
+              value={key}
+              placeholder="alice"
+              aria-invalid={keyProblem ? true : undefined}
+              aria-describedby={keyProblem ? `${id}-problem` : undefined}
+              onChange={(event) => setKey(event.target.value)}
+            />
+            {keyProblem && (
+              <p id={`${id}-problem`} className="keyv-problem">
+                {keyProblem}
+              </p>
+            )}
+          </>
+        )}
+      </Field>
+      <JsonField
+        label="Value (JSON)"
+        text={text}
+        onText={setText}
+        reading={shown}
+        placeholder='{"name": "Ada", "admin": false}'
+        help="Any JSON value: a string in double quotes, a number, true, false, null, an array or an object. A key that exists already gets the new value."
+      />
+      <div>
+        <button type="submit" disabled={save.isPending}>
+          Save key
+        </button>
+      </div>
+      {save.isError && <p role="alert">{describeError(save.error)}</p>}
+      {saved && (
+        <p role="status" className="keyv-saved">
+          Saved <code>{saved.key}</code> in <code>{saved.bucket}</code>.
+        </p>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,78 @@
+import type { BucketCount, Json } from '../../engine'
+import type { PlaygroundConfig } from '../config'
+import { control } from '../shared/control'
+import { callEndpoint, literal } from '../shared/endpoint-call'
+
+/** Every bucket holding keys, with its count (the account's view, not a token's). */
+export const listBuckets = (baseUrl: string) => control<BucketCount[]>(baseUrl, 'GET', 'buckets')
+
+export interface KeyPage {
+  keys: string[]
+  /** The `x-cursor` of the answer: empty on the last page. */
+  next: string
+}
+
+export interface ScanRequest {
+  bucket: string
+  prefix: string
+  count: number
+  /** The previous page's `x-cursor`; empty for the first page. */
+  cursor: string
+}
+
+/** One page of keys through `keyv.scan`, with the token's limits. */
+export async function scanKeys(
+  config: PlaygroundConfig,
+  token: string,
+  { bucket, prefix, count, cursor }: ScanRequest,
+): Promise<KeyPage> {
+  const args: Array<[string, Json]> = [
+    ['bucket', bucket],
+    ['prefix', prefix],
+    ['count', count],
+  ]
+  if (cursor) args.push(['cursor', cursor])
+  const answer = await callEndpoint(config, { endpoint: 'keyv.scan', token, args })
+  return { keys: answer.value as string[], next: answer.headers.get('x-cursor') ?? '' }
+}
+
+/** A key's value through `keyv.get` (`null` for none). */
+export async function getValue(
+  config: PlaygroundConfig,
+  token: string,
+  bucket: string,
+  key: string,
+): Promise<Json> {
+  const args: Array<[string, Json]> = [
+    ['bucket', bucket],
+    ['key', key],
+  ]
+  return (await callEndpoint(config, { endpoint: 'keyv.get', token, args })).value
+}
+
+/** Stores a value through `keyv.set`; the value travels as a literal, so it stays data. */
+export async function setValue(
+  config: PlaygroundConfig,
+  token: string,
+  { bucket, key, value }: { bucket: string; key: string; value: Json },
+): Promise<void> {
+  const args: Array<[string, Json]> = [
+    ['bucket', bucket],
+    ['key', key],
+    ['value', literal(value)],
+  ]
+  await callEndpoint(config, { endpoint: 'keyv.set', token, args })
+}
+
+/** Removes a key through `keyv.delete`. */
+export async function deleteKey(
+  config: PlaygroundConfig,
+  token: string,
+  { bucket, key }: { bucket: string; key: string },
+): Promise<void> {
+  const args: Array<[string, Json]> = [
+    ['bucket', bucket],
+    ['key', key],
+  ]
+  await callEndpoint(config, { endpoint: 'keyv.delete', token, args })
+}

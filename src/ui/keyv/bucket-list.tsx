@@ -1,0 +1,78 @@
+import type { UseQueryResult } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import type { BucketCount } from '../../engine'
+import { Field } from '../field'
+import { messageOf } from '../format'
+
+/** The account's buckets with their counts of keys, and a way to open any bucket by name. */
+export function BucketList({
+  query,
+  current,
+  onOpen,
+}: {
+  query: UseQueryResult<BucketCount[]>
+  current: string
+  onOpen: (bucket: string) => void
+}) {
+  const [name, setName] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+
+  function open(event: FormEvent) {
+    event.preventDefault()
+    const bucket = name.trim()
+    if (bucket.length < 1 || bucket.length > 256) {
+      setProblem('A bucket name is 1 to 256 characters.')
+      return
+    }
+    setProblem(null)
+    setName('')
+    onOpen(bucket)
+  }
+
+  return (
+    <section aria-labelledby="keyv-buckets-heading" className="keyv-buckets">
+      <h3 id="keyv-buckets-heading">Buckets</h3>
+      {query.isError && <p role="alert">{messageOf(query.error)}</p>}
+      {query.isPending && <p className="muted">Loading buckets…</p>}
+      {query.data?.length === 0 && (
+        <p className="empty">
+          No buckets yet: a bucket appears with its first key. Add a key (it goes in{' '}
+          <code>{current}</code>), or open another bucket by name below.
+        </p>
+      )}
+      {query.data && query.data.length > 0 && (
+        <ul aria-label="Buckets">
+          {query.data.map(({ bucket, keys }) => (
+            <li key={bucket}>
+              <button
+                type="button"
+                aria-current={bucket === current ? 'true' : undefined}
+                onClick={() => onOpen(bucket)}
+              >
+                <span className="bucket-name">{bucket}</span>
+                <span className="bucket-count" data-testid="bucket-count">
+                  {keys} {keys === 1 ? 'key' : 'keys'}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="keyv-open" onSubmit={open} noValidate>
+        <Field label="Open a bucket by name">
+          {(id) => (
+            <input
+              id={id}
+              value={name}
+              placeholder="users"
+              aria-invalid={problem ? true : undefined}
+              onChange={(event) => setName(event.target.value)}
+            />
+          )}
+        </Field>
+        <button type="submit">Open</button>
+        {problem && <p role="alert">{problem}</p>}
+      </form>
+    </section>
+  )
+}

@@ -1,0 +1,53 @@
+import type { Json } from '../../engine'
+import type { ProcRecord } from '../../engine/store'
+import type { PlaygroundConfig } from '../config'
+import { control } from '../shared/control'
+import { callEndpoint, literal, type EndpointAnswer } from '../shared/endpoint-call'
+
+export type { ProcRecord }
+
+/** Every stored procedure, by name, with its tuples and times (virtual Unix seconds). */
+export const listProcedures = (baseUrl: string) =>
+  control<ProcRecord[]>(baseUrl, 'GET', 'procedures')
+
+type Manage = { name: string; proc: Json }
+
+/** `<service>.create` (409 when the name exists) or `.update` (404 when it does not). */
+export async function saveProcedure(
+  config: PlaygroundConfig,
+  token: string,
+  verb: 'create' | 'update',
+  { name, proc }: Manage,
+): Promise<void> {
+  const args: Array<[string, Json]> = [
+    ['name', name],
+    ['proc', proc],
+  ]
+  await callEndpoint(config, { endpoint: `${config.serviceName}.${verb}`, token, args })
+}
+
+/** `<service>.delete` (404 when it does not exist). */
+export async function deleteProcedure(
+  config: PlaygroundConfig,
+  token: string,
+  name: string,
+): Promise<void> {
+  const args: Array<[string, Json]> = [['name', name]]
+  await callEndpoint(config, { endpoint: `${config.serviceName}.delete`, token, args })
+}
+
+/** Calls `lib.<name>` with an input (or none) and arguments, all as data. */
+export function callProcedure(
+  config: PlaygroundConfig,
+  token: string,
+  name: string,
+  input: Json | undefined,
+  args: Record<string, Json>,
+): Promise<EndpointAnswer> {
+  return callEndpoint(config, {
+    endpoint: `lib.${name}`,
+    token,
+    ...(input === undefined ? {} : { input: literal(input) }),
+    args: Object.entries(args).map(([arg, value]): [string, Json] => [arg, literal(value)]),
+  })
+}

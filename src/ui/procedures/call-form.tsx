@@ -1,0 +1,77 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState, type FormEvent } from 'react'
+import type { Json } from '../../engine'
+import { accountKeys } from '../account/queries'
+import { useConfig } from '../shared/config'
+import { CopyButton } from '../shared/copy-button'
+import { describeError } from '../shared/endpoint-call'
+import { JsonField, readJson } from '../shared/json-field'
+import { callProcedure } from './api'
+
+const argsShape = (value: Json) =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? undefined
+    : 'Arguments are one JSON object: {"name": value, …}.'
+
+/** Calls `lib.<name>` with an input and arguments (both JSON, both optional); shows the answer. */
+export function CallForm({ token, name }: { token: string; name: string }) {
+  const config = useConfig()
+  const queryClient = useQueryClient()
+  const [inputText, setInputText] = useState('')
+  const [argsText, setArgsText] = useState('')
+  const input = readJson(inputText)
+  const args = readJson(argsText, argsShape)
+  const call = useMutation({
+    mutationFn: () =>
+      callProcedure(config, token, name, input.value, (args.value ?? {}) as Record<string, Json>),
+    // A procedure may write keys or procedures: what the other views show is refetched.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.all(config.baseUrl) }),
+  })
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    if (input.problem || args.problem) return
+    call.mutate()
+  }
+
+  const pretty = call.data ? JSON.stringify(call.data.value, null, 2) : ''
+  return (
+    <form className="proc-call" onSubmit={submit} noValidate aria-label={`Call lib.${name}`}>
+      <div className="proc-call-fields">
+        <JsonField
+          label="Input (JSON; empty for none)"
+          text={inputText}
+          onText={setInputText}
+          reading={input}
+          rows={2}
+          placeholder='"hello"'
+        />
+        <JsonField
+          label="Arguments (a JSON object; empty for none)"
+          text={argsText}
+          onText={setArgsText}
+          reading={args}
+          rows={2}
+          placeholder='{"mark": "!"}'
+        />
+      </div>
+      <div>
+        <button type="submit" disabled={call.isPending || Boolean(input.problem || args.problem)}>
+          Send
+        </button>
+      </div>
+      {call.isError && <p role="alert">{describeError(call.error)}</p>}
+      {call.isSuccess && (
+        <div className="proc-answer">
+          <p>
+            Answer: <output className="ok">200 OK</output>
+          </p>
+          <pre aria-label={`Answer of lib.${name}`} data-testid="proc-answer">
+            {pretty}
+          </pre>
+          <CopyButton text={pretty} label="Copy answer" />
+        </div>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,101 @@
+import { useRef, useState, type FormEvent } from 'react'
+import type { Json } from '../../engine'
+import { Field } from '../field'
+import { useConfig } from '../shared/config'
+import { describeError } from '../shared/endpoint-call'
+import { saveProcedure } from './api'
+import { EMPTY_PROC, ProcField, readProc } from './proc-field'
+import { nameProblem } from './rules'
+import { useProcedureMutation } from './queries'
+
+/**
+ * Creates a stored procedure through `<service>.create`. The name and the tuples are checked
+ * as they are typed; nothing is sent while either is wrong.
+ */
+export function CreateForm({
+  token,
+  text,
+  onText,
+}: {
+  token: string
+  text: string
+  onText: (text: string) => void
+}) {
+  const config = useConfig()
+  const [name, setName] = useState('')
+  const [tried, setTried] = useState(false)
+  const [created, setCreated] = useState<string | null>(null)
+  const form = useRef<HTMLFormElement>(null)
+  const create = useProcedureMutation(config.baseUrl, (variables: { name: string; proc: Json }) =>
+    saveProcedure(config, token, 'create', variables),
+  )
+  const reading = readProc(text)
+  const shown = tried && reading.empty ? { ...reading, problem: EMPTY_PROC } : reading
+  const badName = name !== '' || tried ? nameProblem(name) : undefined
+
+  function submit(event: FormEvent) {
+    event.preventDefault()
+    setTried(true)
+    setCreated(null)
+    const proc = reading.value
+    if (nameProblem(name) || proc === undefined) {
+      form.current?.querySelector<HTMLElement>(nameProblem(name) ? 'input' : 'textarea')?.focus()
+      return
+    }
+    create.mutate(
+      { name, proc },
+      {
+        onSuccess: () => {
+          setCreated(name)
+          setName('')
+          onText('')
+          setTried(false)
+        },
+      },
+    )
+  }
+
+  return (
+    <form
+      ref={form}
+      className="proc-create"
+      aria-labelledby="proc-create-heading"
+      onSubmit={submit}
+      noValidate
+    >
+      <h3 id="proc-create-heading">Create a procedure</h3>
+      <Field label="Name (called at lib.<name>)">
+        {(id) => (
+          <>
+            <input
+              id={id}
+              value={name}
+              placeholder="text.shout"
+              maxLength={200}
+              autoCapitalize="off"
+              spellCheck={false}
+              aria-invalid={badName ? true : undefined}
+              aria-describedby={`${id}-problem`}
+              onChange={(event) => setName(event.target.value)}
+            />
+            <p id={`${id}-problem`} className="proc-problem" aria-live="polite">
+              {badName ?? ''}
+            </p>
+          </>
+        )}
+      </Field>
+      <ProcField label="Procedure (JSON tuples)" text={text} onText={onText} reading={shown} />
+      <div>
+        <button type="submit" disabled={create.isPending}>
+          Create procedure
+        </button>
+      </div>
+      {create.isError && <p role="alert">{describeError(create.error)}</p>}
+      {created && (
+        <p role="status" className="proc-done">
+          Created <code>lib.{created}</code>.
+        </p>
+      )}
+    </form>
+  )
+}
