@@ -339,11 +339,13 @@ describe('ConsoleView', () => {
     fireEvent.change(field('length'), { target: { value: 'two' } })
     expect(field('length').getAttribute('aria-invalid')).toBe('true')
     expect(
-      screen.getByText('length is not valid JSON: unexpected "two" at line 1, column 1'),
+      screen.getByText(
+        'length is not valid JSON (line 1, column 1: expected a value (an object, array, "string", number, true, false or null), found "t")',
+      ),
     ).toBeTruthy()
     send()
     expect((await screen.findByRole('alert')).textContent).toBe(
-      'Not sent: length is not valid JSON: unexpected "two" at line 1, column 1.',
+      'Not sent: length is not valid JSON (line 1, column 1: expected a value (an object, array, "string", number, true, false or null), found "t").',
     )
     expect(await exchanges(service.baseUrl)).toEqual([])
   })

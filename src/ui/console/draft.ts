@@ -2,7 +2,7 @@ import { encode } from '@msgpack/msgpack'
 import type { Json } from '../../engine'
 import type { EndpointInfo, ParamSpec } from '../shared/catalogue'
 import { mediaTypeOf, toTuples, type CallDraft } from '../shared/wire'
-import { jsonErrorMessage, parseField, parseJsonText } from './json-text'
+import { parseField, parseJsonText } from './json-text'
 import { defaultMode, type ArgState, type ConsoleState } from './state'
 
 /** One argument field as the form shows it: the catalogue's in its order, then those added. */
@@ -85,7 +85,7 @@ export function buildCall(
     } else {
       const parsed = parseJsonText(raw)
       if (parsed.ok) rawBody = encode(parsed.value)
-      else problems.push({ field: 'raw', message: jsonErrorMessage(raw) })
+      else problems.push({ field: 'raw', message: parsed.message })
     }
   }
   if (problems.length > 0) return built
