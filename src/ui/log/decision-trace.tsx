@@ -220,11 +220,11 @@ function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
         </p>
       )}
       {outcome.code === 'outside_limit' && (
-        <p className="log-defect" data-testid="outside-limit-note">
-          A known defect of the wire: this refusal reads exactly like a missing ability (the same
-          401, the same message). Only the trace tells them apart: the ability covers the endpoint,
-          but not the bucket or key the call touched (<code>outside_limit</code>, not{' '}
-          <code>missing_ability</code>).
+        <p className="log-note" data-testid="outside-limit-note">
+          On the wire this refusal reads exactly like a missing ability: the same 401 and the same
+          message, as the real service words both. Only the trace tells them apart: an ability
+          covers the endpoint, but not the bucket or key the call touched (
+          <code>outside_limit</code>, not <code>missing_ability</code>).
         </p>
       )}
     </div>
