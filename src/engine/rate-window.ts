@@ -9,12 +9,12 @@ import type { RateLimit } from './settings'
  * limit, so a composition stops at the call that crosses it.
  */
 export function createRateWindow(settings: () => RateLimit, clock: Clock) {
-  const window = { start: Number.NEGATIVE_INFINITY, count: 0 }
+  const current = { start: Number.NEGATIVE_INFINITY, count: 0 }
 
   function roll(): number {
     const now = nowSeconds(clock)
-    if (now - window.start >= settings().windowSeconds)
-      Object.assign(window, { start: now, count: 0 })
+    if (now - current.start >= settings().windowSeconds)
+      Object.assign(current, { start: now, count: 0 })
     return now
   }
 
@@ -25,7 +25,7 @@ export function createRateWindow(settings: () => RateLimit, clock: Clock) {
 
   function refuse(now: number): LimitedError {
     const { limit, windowSeconds } = settings()
-    const retry = Math.max(1, Math.ceil(window.start + windowSeconds - now))
+    const retry = Math.max(1, Math.ceil(current.start + windowSeconds - now))
     return new LimitedError(
       `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
       { ...header(), 'retry-after': String(retry) },
@@ -37,13 +37,13 @@ export function createRateWindow(settings: () => RateLimit, clock: Clock) {
     check(): void {
       const now = roll()
       const { limit, enforce } = settings()
-      if (enforce && window.count >= limit) throw refuse(now)
+      if (enforce && current.count >= limit) throw refuse(now)
     },
     count(): void {
       const now = roll()
-      window.count++
+      current.count++
       const { limit, enforce } = settings()
-      if (enforce && window.count > limit) throw refuse(now)
+      if (enforce && current.count > limit) throw refuse(now)
     },
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../engine'
 import {
   answer,
+  RUBY_DECIMAL,
   array,
   decimal,
   map,
@@ -47,7 +48,6 @@ async function post(name: string, body: Uint8Array, accept = MSGPACK) {
   }
 }
 
-const RUBY_DECIMAL = '0.100000000000043298349238472398e15'
 const value = array(
   decimal(RUBY_DECIMAL),
   decimal('0.1234e1'),

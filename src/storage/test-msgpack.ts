@@ -5,6 +5,9 @@ import type { Harness } from './test-harness'
  * goes out with what comes back exactly. For tests only.
  */
 
+/** The decimal the real Ruby client's suite sends, as `BigDecimal#to_s` writes it. */
+export const RUBY_DECIMAL = '0.100000000000043298349238472398e15'
+
 const utf8 = (text: string) => [...new TextEncoder().encode(text)]
 
 const u32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]

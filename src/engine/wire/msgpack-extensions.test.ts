@@ -2,6 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../../storage/test-harness'
 import {
   answer,
+  RUBY_DECIMAL,
   array,
   decimal,
   map,
@@ -21,8 +22,6 @@ beforeEach(async () => {
 /** A MessagePack call to the harness, answered in MessagePack unless `accept` says otherwise. */
 const send = (name: string, body: Uint8Array, accept?: string) =>
   sendMsgpack(h, name, body, accept ? { accept } : {})
-
-const RUBY_DECIMAL = '0.100000000000043298349238472398e15'
 
 /** What the Ruby client sends: every form of both extensions the service reads. */
 const rubyValues: Array<[string, number[], string]> = [
