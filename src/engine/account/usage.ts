@@ -7,7 +7,7 @@ import type { Json, Mutation, Store, StoreSnapshot } from '../store'
  * JSON), kept in `meta.usage` and updated in the same commit as the writes that change it.
  * A request whose writes would take the account past its quota is refused with 403; writes
  * that free space always pass. The quota keeps the whole account small enough to export as
- * one JSON document.
+ * a single JSON file.
  */
 export const USAGE = 'usage'
 
