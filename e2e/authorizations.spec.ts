@@ -1,7 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectNoHorizontalOverflow, test } from './fixtures'
+import { expect, expectNoHorizontalOverflow, test, viewLink } from './fixtures'
 
-const nav = (page: Page) => page.getByRole('navigation', { name: 'Views' })
 const cards = (page: Page) => page.getByTestId('authorization-row')
 
 /** The token of a listed authorization, read as a person would: reveal it. */
@@ -18,7 +17,7 @@ test('compose authorizations, use one, watch them expire and die with their secr
 
   await page.getByRole('button', { name: 'Create secret' }).click()
   await expect(page.getByTestId('secret-row')).toHaveCount(1)
-  await nav(page).getByRole('link', { name: 'Authorizations' }).click()
+  await viewLink(page, 'Authorizations').click()
   await expect(page.getByRole('heading', { name: 'Compose auth.create' })).toBeVisible()
   await expect(page.getByText('No authorizations yet.')).toBeVisible()
 
@@ -92,10 +91,10 @@ test('compose authorizations, use one, watch them expire and die with their secr
   await expect(cards(page).first().getByTestId('authorization-state')).toHaveText('usable')
 
   // Rolling the secret kills the older authorization with it.
-  await nav(page).getByRole('link', { name: 'Secrets' }).click()
+  await viewLink(page, 'Secrets').click()
   await page.getByRole('button', { name: 'Roll now' }).click()
   await expect(page.getByTestId('secret-row')).toHaveCount(2)
-  await nav(page).getByRole('link', { name: 'Authorizations' }).click()
+  await viewLink(page, 'Authorizations').click()
   await expect(cards(page).first().getByTestId('authorization-state')).toHaveText(
     /^dead because its secret rolled at \d{4}-/,
   )

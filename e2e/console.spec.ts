@@ -1,17 +1,14 @@
 import type { Page } from '@playwright/test'
-import { expect, expectNoHorizontalOverflow, test } from './fixtures'
+import { expect, expectNoHorizontalOverflow, test, viewLink } from './fixtures'
 
 /** Creates a secret in the Secrets view, as a person does, and answers its id. */
 async function createSecret(page: Page): Promise<string> {
-  await nav(page, 'Secrets').click()
+  await viewLink(page, 'Secrets').click()
   await page.getByRole('button', { name: 'Create secret' }).click()
   const row = page.getByTestId('secret-row').first()
   await expect(row.getByTestId('secret-state')).toHaveText('active')
   return (await row.getAttribute('data-secret-id'))!
 }
-
-const nav = (page: Page, name: string) =>
-  page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name })
 
 async function pickEndpoint(page: Page, typed: string, name: string, screenshot?: string) {
   const endpoint = page.getByRole('combobox', { name: 'Endpoint' })
@@ -29,7 +26,7 @@ test('call an endpoint in vnd+json and MessagePack, page through keyv.scan, relo
   const { page } = app
   const secretId = await createSecret(page)
 
-  await nav(page, 'Console').click()
+  await viewLink(page, 'Console').click()
   await expect(page.getByRole('heading', { name: 'Console' })).toBeVisible()
   await pickEndpoint(page, 'str', 'type.string.truncate', 'console-picker-1280.png')
   await expect(page.getByTestId('endpoint-summary')).toHaveText(
@@ -104,7 +101,7 @@ test('call an endpoint in vnd+json and MessagePack, page through keyv.scan, relo
   // The exchange is in the log; coming back through the nav finds the form as it was.
   await page.getByRole('link', { name: 'See in the exchange log' }).click()
   await expect(page).toHaveURL(/#\/log\?id=\d+$/)
-  await nav(page, 'Console').click()
+  await viewLink(page, 'Console').click()
   await expect(page.getByRole('textbox', { name: 'count' })).toHaveValue('2')
 
   // The form is in the link: reloading restores it.
@@ -121,7 +118,7 @@ test('call an endpoint in vnd+json and MessagePack, page through keyv.scan, relo
 
 test('a token pasted by hand takes its place without moving the form', async ({ app }) => {
   const { page } = app
-  await nav(page, 'Console').click()
+  await viewLink(page, 'Console').click()
   await pickEndpoint(page, 'ping', 'core.ping')
   const token = page.getByRole('combobox', { name: 'Token' })
   const format = page.getByRole('combobox', { name: 'Body format' })

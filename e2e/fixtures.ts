@@ -126,6 +126,10 @@ async function control<T>(
 const NETWORK_STATUS_LINE =
   /^Failed to load resource: the server responded with a status of [45]\d\d/
 
+/** The link to a view in the playground's nav (`Secrets`, `Console`, …). */
+export const viewLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name })
+
 /** Fails when the page is wider than its window: nothing may make it scroll sideways. */
 export async function expectNoHorizontalOverflow(page: Page, what = 'the page'): Promise<void> {
   const overflow = await page.evaluate(

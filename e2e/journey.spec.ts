@@ -1,8 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, test } from './fixtures'
-
-const nav = (page: Page, name: string) =>
-  page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name })
+import { expect, test, viewLink } from './fixtures'
 
 async function pickEndpoint(page: Page, name: string) {
   const endpoint = page.getByRole('combobox', { name: 'Endpoint' })
@@ -22,13 +19,13 @@ test('secret → authorization → console in every format → refusal in the lo
   const { page } = app
 
   // A secret.
-  await nav(page, 'Secrets').click()
+  await viewLink(page, 'Secrets').click()
   await page.getByRole('button', { name: 'Create secret' }).click()
   await expect(page.getByTestId('secret-row').getByTestId('secret-state')).toHaveText('active')
 
   // An authorization: the package `type`, the endpoint `core.ping`, `keyv.get` in bucket
   // users under alice/, for ten minutes.
-  await nav(page, 'Authorizations').click()
+  await viewLink(page, 'Authorizations').click()
   await page.getByRole('checkbox', { name: 'type', exact: true }).check()
   await page.getByRole('button', { name: 'Expand core' }).click()
   await page.getByRole('checkbox', { name: 'core.ping' }).check()
@@ -78,7 +75,7 @@ test('secret → authorization → console in every format → refusal in the lo
   // The clock moves past the ttl: the authorization expires.
   await page.getByLabel('Advance by (seconds)').fill('601')
   await page.getByRole('button', { name: 'Advance clock' }).click()
-  await nav(page, 'Authorizations').click()
+  await viewLink(page, 'Authorizations').click()
   await expect(card.getByTestId('authorization-state')).toHaveText(/^expired at \d{4}-/)
 
   // Another one without a ttl, then the secret rolls: it dies with it.
@@ -91,10 +88,10 @@ test('secret → authorization → console in every format → refusal in the lo
   await expect(page.getByTestId('authorization-row')).toHaveCount(2)
   const lasting = page.getByTestId('authorization-row').first()
   await expect(lasting.getByTestId('authorization-state')).toHaveText('usable')
-  await nav(page, 'Secrets').click()
+  await viewLink(page, 'Secrets').click()
   await page.getByRole('button', { name: 'Roll now' }).click()
   await expect(page.getByTestId('secret-row')).toHaveCount(2)
-  await nav(page, 'Authorizations').click()
+  await viewLink(page, 'Authorizations').click()
   await expect(lasting.getByTestId('authorization-state')).toHaveText(
     /^dead because its secret rolled at \d{4}-/,
   )

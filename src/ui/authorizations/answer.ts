@@ -1,4 +1,4 @@
-import { readBody } from '../shared/wire'
+import { readBody, saidBy } from '../shared/wire'
 
 /**
  * What an `auth.create` answer holds, in whichever format it came back: the token on success
@@ -7,8 +7,8 @@ import { readBody } from '../shared/wire'
  */
 export function tokenOf(bytes: Uint8Array, contentType: string): string | undefined {
   const body = readBody(bytes, contentType)
-  const value = 'value' in body ? body.value : body.raw
-  const token = tupleValue(value, '<<') ?? value
+  const said = saidBy(body, contentType, false)
+  const token = 'value' in said ? said.value : 'value' in body ? body.value : body.raw
   return typeof token === 'string' && isAuthorizationToken(token) ? token : undefined
 }
 
@@ -16,27 +16,9 @@ export function tokenOf(bytes: Uint8Array, contentType: string): string | undefi
 export function errorMessageOf(bytes: Uint8Array, contentType: string): string {
   const body = readBody(bytes, contentType)
   if (!('value' in body)) return body.raw.trim() || '(an empty answer)'
-  const value = body.value
-  const error = tupleValue(value, '!!') ?? (isRecord(value) ? value.error : undefined)
-  if (isRecord(error) && typeof error.message === 'string') return error.message
-  return body.pretty
+  return saidBy(body, contentType, true).error ?? body.pretty
 }
 
 /** An authorization is `<payload>.<signature>`, both base64url. */
 export const isAuthorizationToken = (token: string): boolean =>
   /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)
-
-function tupleValue(value: unknown, tag: string): unknown {
-  if (!Array.isArray(value)) return undefined
-  const tuple: unknown = value.find((item) => Array.isArray(item) && item[0] === tag)
-  return Array.isArray(tuple) ? tuple[1] : undefined
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** Bytes from base64 (the exchange log keeps binary bodies so). */
-export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text)
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0))
-}

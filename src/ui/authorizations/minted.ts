@@ -3,7 +3,8 @@ import type { ExchangeRecord } from '../../engine'
 import type { PlaygroundConfig } from '../config'
 import { useConfig } from '../shared/config'
 import { saveAuthorization } from '../shared/tokens'
-import { fromBase64, tokenOf } from './answer'
+import { loggedBytes } from '../shared/wire'
+import { tokenOf } from './answer'
 import { listExchanges } from './api'
 import { authorizationKeys } from './queries'
 
@@ -18,8 +19,7 @@ export function mintedIn(records: readonly ExchangeRecord[]): string[] {
     if (trace.endpoint !== 'auth.create' || response.status !== 200) continue
     const body = response.body
     if (!body || body.truncated) continue
-    const bytes =
-      body.encoding === 'text' ? new TextEncoder().encode(body.data) : fromBase64(body.data)
+    const bytes = loggedBytes(body)
     const type = response.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1]
     const token = tokenOf(bytes, type ?? '')
     if (token) tokens.push(token)

@@ -1,4 +1,4 @@
-import { readBody, type ReadableBody, type WireResult } from '../shared/wire'
+import { isTupleType, readBody, saidBy, type ReadableBody, type WireResult } from '../shared/wire'
 
 /** An answer as a person reads it: the engine's message or the value, unwrapped from its format. */
 export interface Answer {
@@ -18,11 +18,6 @@ const header = (result: WireResult, name: string) =>
 const shown = (value: unknown) =>
   typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value))
 
-const messageIn = (value: unknown): string | undefined => {
-  const message = (value as { message?: unknown } | null)?.message
-  return typeof message === 'string' ? message : undefined
-}
-
 export function readAnswer(result: WireResult): Answer {
   const body = readBody(result.bytes, result.contentType)
   const answer: Answer = { result, body }
@@ -30,26 +25,10 @@ export function readAnswer(result: WireResult): Answer {
   if (cursor) answer.cursor = cursor
   const failed = result.status >= 400
   if (result.bytes.length === 0) return answer
-  if (/^application\/vnd\.[^+]+\+(json|msgpack)/i.test(result.contentType) && 'value' in body) {
-    // The tuple formats answer `[["<<", value]]` or `[["!!", {"message": …}]]`.
-    const tuples = Array.isArray(body.value) ? (body.value as unknown[]) : []
-    for (const tuple of tuples) {
-      if (!Array.isArray(tuple)) continue
-      if (tuple[0] === '<<') answer.value = shown(tuple[1])
-      if (tuple[0] === '!!') answer.error = messageIn(tuple[1]) ?? shown(tuple[1])
-    }
-    if (answer.value === undefined && answer.error === undefined) answer.value = body.pretty
-    return answer
-  }
-  if ('value' in body) {
-    const message = failed
-      ? messageIn((body.value as { error?: unknown } | null)?.error)
-      : undefined
-    if (message !== undefined) answer.error = message
-    else answer.value = shown(body.value)
-    return answer
-  }
-  if (failed) answer.error = body.raw || body.pretty
-  else answer.value = body.raw || body.pretty
+  const said = saidBy(body, result.contentType, failed)
+  if (said.error !== undefined) answer.error = said.error
+  else if ('value' in said) answer.value = shown(said.value)
+  else if (!('value' in body)) answer[failed ? 'error' : 'value'] = body.raw || body.pretty
+  else answer.value = isTupleType(result.contentType) ? body.pretty : shown(body.value)
   return answer
 }

@@ -1,7 +1,7 @@
 import { useMemo, type KeyboardEvent, type Ref } from 'react'
 import type { ExchangeRecord, LoggedBody } from '../../engine'
 import { formatTime } from '../format'
-import { reasonPhrase } from '../shared/wire'
+import { reasonPhrase, saidBy } from '../shared/wire'
 import { DecisionTrace, VirtualTime } from './decision-trace'
 import { Explained } from './explained'
 import { HeaderList } from './header-list'
@@ -18,15 +18,8 @@ function placeOf(message: string | null): TextPlace | undefined {
 function errorMessageOf(body: LoggedBody | null, contentType: string): string | undefined {
   if (!body) return undefined
   const read = readLogged(body, contentType)
-  const value = read.value as unknown
-  if (Array.isArray(value)) {
-    const tuple: unknown = value.find((item) => Array.isArray(item) && item[0] === '!!')
-    const message = Array.isArray(tuple) ? (tuple[1] as { message?: unknown })?.message : undefined
-    if (typeof message === 'string') return message
-  } else if (value && typeof value === 'object') {
-    const message = (value as { error?: { message?: unknown } }).error?.message
-    if (typeof message === 'string') return message
-  }
+  const { error } = saidBy(read, contentType, true)
+  if (error !== undefined) return error
   return /^text\//i.test(contentType) || contentType === '' ? read.raw : undefined
 }
 

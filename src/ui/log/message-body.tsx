@@ -1,9 +1,8 @@
 import { useId, useMemo, useState, type ReactNode } from 'react'
 import type { LoggedBody } from '../../engine'
 import { CopyButton } from '../shared/copy-button'
-import { readBody, type ReadableBody } from '../shared/wire'
+import { loggedBytes, readBody, type ReadableBody } from '../shared/wire'
 import { holdsTokens, maskTokens } from './masking'
-import { bodyBytes } from './records'
 
 type BodyView = 'pretty' | 'raw' | 'decoded' | 'hex'
 
@@ -22,7 +21,7 @@ export interface TextPlace {
 
 /** A body as the log kept it, decoded once: MessagePack from base64, JSON pretty-printed. */
 export function readLogged(body: LoggedBody, contentType: string): ReadableBody {
-  return readBody(bodyBytes(body), contentType)
+  return readBody(loggedBytes(body), contentType)
 }
 
 function viewsOf(read: ReadableBody): BodyView[] {

@@ -1,4 +1,4 @@
-import type { ExchangeRecord, LoggedBody } from '../../engine'
+import type { ExchangeRecord } from '../../engine'
 import type { ExchangePage } from './api'
 
 /**
@@ -87,13 +87,6 @@ export function credentialLabel(record: ExchangeRecord): string {
     case 'unknown':
       return 'unknown token'
   }
-}
-
-/** A logged body's bytes (the part the log kept). */
-export function bodyBytes(body: LoggedBody): Uint8Array {
-  if (body.encoding === 'text') return new TextEncoder().encode(body.data)
-  const binary = atob(body.data)
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0))
 }
 
 /** Real milliseconds, as a person reads them. */

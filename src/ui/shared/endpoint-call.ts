@@ -1,6 +1,6 @@
 import type { Json } from '../../engine'
 import type { PlaygroundConfig } from '../config'
-import { planCall, readBody, sendPlan, type CallDraft } from './wire'
+import { planCall, readBody, saidBy, sendPlan, type CallDraft } from './wire'
 
 /** A refused call: the HTTP status and the engine's own message. */
 export class EndpointError extends Error {
@@ -36,27 +36,10 @@ export async function callEndpoint(
   const result = await sendPlan(plan)
   const body = readBody(result.bytes, result.contentType)
   const headers = new Headers(result.headers)
-  const tuple = Array.isArray(body.value) ? (body.value[0] as unknown) : undefined
-  if (result.status === 200 && Array.isArray(tuple) && tuple[0] === '<<') {
-    return { value: tuple[1] as Json, headers }
-  }
-  throw new EndpointError(result.status, result.statusText, errorMessage(body, result.status))
-}
-
-/** The engine's message, in whichever family it answered (tuples, JSON or text). */
-function errorMessage(body: ReturnType<typeof readBody>, status: number): string {
-  const value = body.value as unknown
-  const tuple = Array.isArray(value) ? (value[0] as unknown) : undefined
-  const fromTuple = Array.isArray(tuple) && tuple[0] === '!!' ? messageIn(tuple[1]) : undefined
-  const fromJson = isRecord(value) ? messageIn(value.error) : undefined
-  return fromTuple ?? fromJson ?? (body.raw.trim() || `the call failed with status ${status}`)
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
-function messageIn(value: unknown): string | undefined {
-  return isRecord(value) && typeof value.message === 'string' ? value.message : undefined
+  const said = saidBy(body, result.contentType, result.status !== 200)
+  if (result.status === 200 && 'value' in said) return { value: said.value as Json, headers }
+  const message = said.error ?? (body.raw.trim() || `the call failed with status ${result.status}`)
+  throw new EndpointError(result.status, result.statusText, message)
 }
 
 /** An error as a person reads it: `401 Unauthorized: authorization is expired`. */
