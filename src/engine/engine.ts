@@ -3,7 +3,7 @@ import { createControlPlane } from './control-plane'
 import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
 import { createSystemClock, nowSeconds } from './clock'
-import { MethodError, UndefinedError } from './errors'
+import { InvalidError, MethodError, UndefinedError } from './errors'
 import { createExchangeLog, type ExchangeDraft } from './exchange-log'
 import { createFaults, InjectedFault } from './faults'
 import { createStrictReport, StrictError, strictDeviations } from './strict'
@@ -24,6 +24,7 @@ import {
 import type { Store } from './store'
 import { readBody } from './wire/body'
 import { bodyFormat, requestFormat, responseFormat, type Format } from './wire/formats'
+import { routeOf, type Route } from './wire/path'
 import { parseCall } from './wire/request'
 import { CORS_HEADERS, errorResponse, resultResponse } from './wire/response'
 
@@ -46,6 +47,11 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
 export interface Engine {
   /** Answers one request to `<baseUrl>/...`: an endpoint call or the account control plane. */
   handle(request: Request): Promise<Response>
+  /**
+   * Where `handle` sends a request with this URL path: the one reading of a path, for any
+   * layer in front of the engine that guards part of it (the HTTP server's control token).
+   */
+  route(pathname: string): Route
   account: Account
   registry: Registry
   settings: EngineSettings
@@ -144,23 +150,28 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url)
-    const path = relativePath(url.pathname, basePath)
-    if (path !== undefined && (path === '_account' || path.startsWith('_account/'))) {
+    const route = routeOf(new URL(request.url).pathname, basePath)
+    if (route.kind === 'control') {
       // No CORS preflight is granted: another origin may not use the control plane.
       if (request.method === 'OPTIONS')
         return new Response(null, { status: 204, headers: { allow: 'GET, POST' } })
-      return control(request, path.slice('_account/'.length))
+      return control(request, route.path)
     }
     // Errors answer in the request's family too, even when its body can't be read.
     const family = bodyFormat(request.headers.get('content-type'), serviceName) ?? 'text'
     const reply = responseFormat(request.headers.get('accept'), family, serviceName)
+    const path = route.kind === 'call' ? route.path : undefined
     const named = path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path)
     const draft = log.draft(request, named ? path.split('/').join('.') : null)
     let response: Response
     let failure: unknown
     try {
       if (request.method === 'OPTIONS') return preflight('POST')
+      if (route.kind === 'ambiguous') {
+        throw new InvalidError(
+          `the path \`${new URL(request.url).pathname}' is ambiguous: ${route.reason}; call <baseUrl>/<package>/<endpoint> with single slashes`,
+        )
+      }
       if (!named) {
         throw new UndefinedError(`undefined ${serviceName} \`${(path ?? '').split('/').join('.')}'`)
       }
@@ -173,15 +184,11 @@ export function createEngine(options: EngineOptions): Engine {
     return response
   }
 
-  return { handle, account, registry, settings }
+  const route = (pathname: string) => routeOf(pathname, basePath)
+  return { handle, route, account, registry, settings }
 }
 
-/** The path below the base URL's path, without slashes at either end; `undefined` outside it. */
-function relativePath(pathname: string, basePath: string): string | undefined {
-  if (basePath && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return undefined
-  return pathname.slice(basePath.length).replace(/^\/+|\/+$/g, '')
-}
-
+/** The base URL's path without a trailing slash. */
 function pathOf(baseUrl: string): string {
   try {
     return new URL(baseUrl).pathname.replace(/\/+$/, '')

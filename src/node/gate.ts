@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Engine } from '../engine'
 
 export interface GateOptions {
   /**
@@ -34,6 +35,11 @@ function refuse(status: number, message: string): Response {
   })
 }
 
+/** The token of `bearer <token>`, and nothing else on the line; `undefined` otherwise. */
+function bearerToken(header: string | null): string | undefined {
+  return /^bearer +([^\s]+) *$/i.exec(header ?? '')?.[1]
+}
+
 /** The name in a `Host` header, without its port and brackets, lowercased. */
 function hostName(header: string): string {
   const name = header.startsWith('[') ? header.slice(1, header.indexOf(']')) : header.split(':')[0]!
@@ -46,7 +52,7 @@ function hostName(header: string): string {
  * the control token. Endpoint calls carry their own secrets and authorizations.
  */
 export function gate(
-  handle: (request: Request) => Promise<Response>,
+  engine: Pick<Engine, 'handle' | 'route'>,
   { controlToken, host, allowedHosts = [] }: GateOptions,
 ): (request: Request) => Promise<Response> {
   const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
@@ -60,19 +66,18 @@ export function gate(
         `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
       )
     }
+    // The engine's own reading of the path, so that no spelling of it reaches the control
+    // plane past this check.
     const { pathname } = new URL(request.url)
-    if (
-      controlToken !== undefined &&
-      (pathname === '/_account' || pathname.startsWith('/_account/'))
-    ) {
-      const [scheme, token] = (request.headers.get('authorization') ?? '').split(/\s+/, 2)
-      if (scheme?.toLowerCase() !== 'bearer' || !token || !sameSecret(token, controlToken)) {
+    if (controlToken !== undefined && engine.route(pathname).kind === 'control') {
+      const token = bearerToken(request.headers.get('authorization'))
+      if (token === undefined || !sameSecret(token, controlToken)) {
         return refuse(
           401,
           'the account control plane needs the control token: send authorization: bearer <control token>, as serve printed it at start',
         )
       }
     }
-    return handle(request)
+    return engine.handle(request)
   }
 }

@@ -25,7 +25,7 @@ export function listen(
   engine: Engine,
   { port, host = '127.0.0.1', ...guard }: ListenOptions,
 ): Promise<Listener> {
-  const guarded = gate(engine.handle, { host, ...guard })
+  const guarded = gate(engine, { host, ...guard })
   const fetch = async (request: Request) => closingAfterRefusedBody(await guarded(request))
   const origin = host.includes(':') ? `[${host}]` : host
   return new Promise((resolve, reject) => {
