@@ -28,6 +28,12 @@ export const engineFence = {
   ],
 }
 
+/** Test support (src/testing) serves the tests; the product never depends on it. */
+const testingFence = {
+  group: ['**/testing', '**/testing/*'],
+  message: 'src/testing is test support: product code does not import it.',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -52,6 +58,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/**/*.setup.ts', 'src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [testingFence],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/engine/**/*.ts'],
     ignores: ['src/engine/**/*.test.ts'],
     languageOptions: { globals: {} },
@@ -64,6 +82,7 @@ export default tseslint.config(
               group: engineFence.imports,
               message: 'src/engine stays pure: no DOM, msw, idb, React or Node imports.',
             },
+            testingFence,
           ],
         },
       ],

@@ -62,7 +62,7 @@ export default defineConfig({
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
           exclude: ['src/engine/fence.test.ts'],
-          setupFiles: ['src/msw/fetch-transport.setup.ts'],
+          setupFiles: ['src/testing/fetch-transport.setup.ts'],
         },
       },
       {
@@ -72,7 +72,7 @@ export default defineConfig({
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
           exclude: ['src/engine/fence.test.ts'],
-          setupFiles: ['src/storage/idb-harness.setup.ts'],
+          setupFiles: ['src/testing/idb-harness.setup.ts'],
         },
       },
       {

@@ -14,6 +14,6 @@ export type { Store, Json, Mutation, StoreSnapshot, SecretRecord, BucketCount } 
 export { StoreConflictError } from './store'
 export { ServiceError } from './errors'
 export type { TokenDetails } from './auth/credentials'
-export type { ExchangeRecord, LoggedBody } from './exchange-log'
+export type { ExchangeRecord, LoggedBody } from './operator/exchange-log'
 export type { RequestTrace, CredentialTrace, CallTrace } from './trace'
 export type { Route } from './wire/path'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../storage/test-harness'
+import { createHarness } from '../testing/engine-harness'
 
 const twice = [
   [

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listening, serve, stopAll } from './serve-process'
+import { listening, serve, stopAll } from '../testing/serve-process'
 
 afterAll(stopAll)
 

@@ -11,7 +11,7 @@ import {
   timestamp64,
   timestamp96,
   tuples,
-} from '../storage/test-msgpack'
+} from '../testing/msgpack-bytes'
 import { listen, type Listener } from './http'
 import { openSqliteStore } from './sqlite-store'
 

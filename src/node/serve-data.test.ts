@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { listening, post, serve, stopAll } from './serve-process'
+import { listening, post, serve, stopAll } from '../testing/serve-process'
 
 const SECRET = 'persisted-secret-123'
 const CONTROL = 'control-token-persisted-0123'

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openSqliteStore } from './sqlite-store'
-import { describeStoreContract } from '../storage/store-contract'
-import { fill } from '../storage/store-contract-fixtures'
+import { describeStoreContract } from '../testing/store-contract/index'
+import { fill } from '../testing/store-contract/fixtures'
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'))
 let files = 0

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { StoreConflictError, type Store } from '../engine/store'
 import { broadcastCommits, isCommitMessage, type CommitMessage } from './broadcast-store'
 import { createMemoryStore } from './memory-store'
-import { describeStoreContract } from './store-contract'
+import { describeStoreContract } from '../testing/store-contract/index'
 
 let channels = 0
 const run = crypto.randomUUID()

@@ -6,8 +6,8 @@ import { openDatabase } from './idb-open'
 import type { Migration } from './idb-schema'
 import { migrations } from './idb-schema'
 import { openIdbStore } from './idb-store'
-import { describeStoreContract } from './store-contract'
-import { fill, setKeys } from './store-contract-fixtures'
+import { describeStoreContract } from '../testing/store-contract/index'
+import { fill, setKeys } from '../testing/store-contract/fixtures'
 
 const factories = new WeakMap<Store, IDBFactory>()
 

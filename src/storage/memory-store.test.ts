@@ -1,4 +1,4 @@
 import { createMemoryStore } from './memory-store'
-import { describeStoreContract } from './store-contract'
+import { describeStoreContract } from '../testing/store-contract/index'
 
 describeStoreContract('createMemoryStore', async () => createMemoryStore())

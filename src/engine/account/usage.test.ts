@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../../storage/test-harness'
+import { createHarness, type Harness } from '../../testing/engine-harness'
 import { USAGE, usageOf } from './usage'
 
 const set = (h: Harness, key: string, value: unknown) =>

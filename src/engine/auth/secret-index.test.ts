@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../../storage/memory-store'
 import { createEngine } from '../engine'
 import type { Store } from '../store'
-import { createHarness } from '../../storage/test-harness'
+import { createHarness } from '../../testing/engine-harness'
 
 /** A store that counts how often every secret is read at once. */
 function countingStore() {

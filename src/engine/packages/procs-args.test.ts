@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../../storage/test-harness'
+import { createHarness } from '../../testing/engine-harness'
 
 describe('arguments flowing into procedures', () => {
   it('reach them whatever their name, constructor and toString included', async () => {

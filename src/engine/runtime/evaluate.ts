@@ -8,7 +8,7 @@ import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
-import type { CallTrace, CallTracer } from './trace'
+import type { CallTrace, CallTracer } from '../trace'
 import { yieldWhenDue } from './turns'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 

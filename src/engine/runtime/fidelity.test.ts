@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../../storage/test-harness'
+import { createHarness } from '../../testing/engine-harness'
 import { fidelityCases } from './fidelity-cases'
 
 describe('what real clients send, answered as the real service does', () => {

@@ -1,8 +1,8 @@
 import { decode, encode, ExtData } from '@msgpack/msgpack'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../../storage/test-harness'
-import { sendMsgpack } from '../../storage/test-msgpack'
+import { createHarness } from '../../testing/engine-harness'
+import { sendMsgpack } from '../../testing/msgpack-bytes'
 
 /**
  * Random tuple trees, bodies and headers: whatever arrives, the engine answers a well-formed

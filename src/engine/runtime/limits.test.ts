@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../../storage/test-harness'
+import { createHarness } from '../../testing/engine-harness'
 
 describe('the time limit', () => {
   it('stops a call past 5 s with 408, on the engine clock', async () => {

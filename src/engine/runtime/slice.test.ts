@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../../storage/memory-store'
-import { createHarness } from '../../storage/test-harness'
+import { createHarness } from '../../testing/engine-harness'
 import type { Store } from '../store'
 
 /**

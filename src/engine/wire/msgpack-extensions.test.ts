@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../../storage/test-harness'
+import { createHarness, type Harness } from '../../testing/engine-harness'
 import {
   answer,
   RUBY_DECIMAL,
@@ -12,7 +12,7 @@ import {
   timestamp96,
   sendMsgpack,
   tuples,
-} from '../../storage/test-msgpack'
+} from '../../testing/msgpack-bytes'
 
 let h: Harness
 beforeEach(async () => {

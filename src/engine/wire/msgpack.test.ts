@@ -1,6 +1,6 @@
 import { decode, encode, ExtData } from '@msgpack/msgpack'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../../storage/test-harness'
+import { createHarness, type Harness } from '../../testing/engine-harness'
 
 let h: Harness
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../../storage/test-harness'
+import { createHarness, type Harness } from '../../testing/engine-harness'
 
 let h: Harness
 beforeEach(async () => {

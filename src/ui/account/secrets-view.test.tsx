@@ -1,7 +1,7 @@
 import { onlineManager } from '@tanstack/react-query'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import SecretsView from './secrets-view'
 
 afterEach(() => onlineManager.setOnline(true))

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import type { ExchangeRecord } from '../../engine'
 import { accountKeys } from '../account/queries'
 import { ConfigProvider } from '../shared/config'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import AuthorizationsView from './authorizations-view'
 import { toDateTimeLocal } from './compose'
 

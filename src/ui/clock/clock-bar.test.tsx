@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import SecretsView from '../account/secrets-view'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import { ClockBar } from './clock-bar'
 
 const realNow = () => Date.now() / 1000

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import type { ExchangeRecord } from '../../engine'
 import { ConfigProvider } from '../shared/config'
 import { saveAuthorization } from '../shared/tokens'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import ConsoleView from './console-view'
 
 let consoleErrors: MockInstance<typeof console.error>

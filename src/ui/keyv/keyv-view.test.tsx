@@ -2,7 +2,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { describe, expect, it } from 'vitest'
 import type { Service } from '../../node'
 import { saveAuthorization } from '../shared/tokens'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import KeyvView from './keyv-view'
 
 // Role queries skip jsdom's costly visibility checks: nothing in this view is hidden by CSS.

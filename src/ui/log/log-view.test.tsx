@@ -2,7 +2,7 @@ import { encode } from '@msgpack/msgpack'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { Service } from '../../node'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import type { Har } from './har'
 import LogView from './log-view'
 

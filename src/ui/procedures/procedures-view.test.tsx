@@ -1,7 +1,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { control } from '../shared/control'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import type { ProcRecord } from './api'
 import ProceduresView from './procedures-view'
 

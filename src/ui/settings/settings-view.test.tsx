@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { saveAuthorization } from '../shared/tokens'
-import { renderWithService } from '../test/render'
+import { renderWithService } from '../../testing/render'
 import SettingsView from './settings-view'
 
 let downloads: Blob[]

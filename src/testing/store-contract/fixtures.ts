@@ -1,4 +1,4 @@
-import type { Json, Mutation, ProcRecord, SecretRecord, Store } from '../engine/store'
+import type { Json, Mutation, ProcRecord, SecretRecord, Store } from '../../engine/store'
 
 /** What each part of the contract suite is given. */
 export interface ContractContext {

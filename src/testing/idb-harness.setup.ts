@@ -5,8 +5,8 @@
 import 'fake-indexeddb/auto'
 import { IDBFactory } from 'fake-indexeddb'
 import type { Store } from '../engine/store'
-import { STORE } from './test-harness'
-import { openIdbStore } from './idb-store'
+import { STORE } from './engine-harness'
+import { openIdbStore } from '../storage/idb-store'
 
 let databases = 0
 

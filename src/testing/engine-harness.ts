@@ -1,4 +1,4 @@
-import { createMemoryStore } from './memory-store'
+import { createMemoryStore } from '../storage/memory-store'
 import { createManualClock } from '../engine/clock'
 import { createEngine, type Engine, type EngineOptions } from '../engine/engine'
 import type { Store } from '../engine/store'

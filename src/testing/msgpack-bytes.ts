@@ -1,4 +1,4 @@
-import type { Harness } from './test-harness'
+import type { Harness } from './engine-harness'
 
 /**
  * MessagePack written byte by byte, as the real Ruby client writes it, so tests compare what

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { createHarness } from './test-harness'
-import type { ContractContext } from './store-contract-fixtures'
+import { createHarness } from '../engine-harness'
+import type { ContractContext } from './fixtures'
 import {
   answer,
   array,
@@ -12,7 +12,7 @@ import {
   timestamp64,
   timestamp96,
   tuples,
-} from './test-msgpack'
+} from '../msgpack-bytes'
 
 const RUBY_DECIMAL = '0.100000000000043298349238472398e15'
 

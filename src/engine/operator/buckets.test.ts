@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createHarness } from '../storage/test-harness'
+import { createHarness } from '../../testing/engine-harness'
 
 describe('GET /_account/buckets', () => {
   it('lists every bucket with its count of keys, by name, following writes', async () => {

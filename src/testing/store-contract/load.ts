@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
-import { createHarness } from './test-harness'
-import type { Store } from '../engine/store'
-import type { ContractContext } from './store-contract-fixtures'
+import { createHarness } from '../engine-harness'
+import type { Store } from '../../engine/store'
+import type { ContractContext } from './fixtures'
 
 /** Counts the transactions a store has started and not yet finished, where it can tell. */
 export type OpenTransactions = (store: Store) => number

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
-import type { Json, Mutation, StoreSnapshot } from '../engine/store'
-import { StoreConflictError } from '../engine/store'
-import type { ContractContext } from './store-contract-fixtures'
-import { fill, proc, secret, setKeys } from './store-contract-fixtures'
+import type { Json, Mutation, StoreSnapshot } from '../../engine/store'
+import { StoreConflictError } from '../../engine/store'
+import type { ContractContext } from './fixtures'
+import { fill, proc, secret, setKeys } from './fixtures'
 
 const empty: StoreSnapshot = { meta: {}, secrets: [], keyv: [], procs: [] }
 

@@ -1,6 +1,6 @@
 import { encode } from '@msgpack/msgpack'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createHarness, type Harness } from '../storage/test-harness'
+import { createHarness, type Harness } from '../../testing/engine-harness'
 import type { ExchangeRecord } from './exchange-log'
 
 let h: Harness

@@ -1,4 +1,4 @@
-import { InvalidError, ServiceError } from './errors'
+import { InvalidError, ServiceError } from '../errors'
 
 /** What a client's error handling can be tested against. */
 export interface FaultRule {

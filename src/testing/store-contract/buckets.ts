@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import type { ContractContext } from './store-contract-fixtures'
-import { fill, setKeys } from './store-contract-fixtures'
+import type { ContractContext } from './fixtures'
+import { fill, setKeys } from './fixtures'
 
 /** `listBuckets`: every bucket with its count of keys, following every kind of write. */
 export function bucketContract({ store }: ContractContext): void {

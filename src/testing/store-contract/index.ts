@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe } from 'vitest'
-import type { Store } from '../engine/store'
-import { bucketContract } from './store-contract-buckets'
-import { commitContract } from './store-contract-commit'
-import { extensionContract } from './store-contract-extensions'
-import type { ContractContext } from './store-contract-fixtures'
-import { keyvContract } from './store-contract-keyv'
-import { loadContract, type OpenTransactions } from './store-contract-load'
-import { recordContract } from './store-contract-records'
+import type { Store } from '../../engine/store'
+import { bucketContract } from './buckets'
+import { commitContract } from './commit'
+import { extensionContract } from './extensions'
+import type { ContractContext } from './fixtures'
+import { keyvContract } from './keyv'
+import { loadContract, type OpenTransactions } from './load'
+import { recordContract } from './records'
 
 export interface ContractOptions {
   /** How to count a store's unfinished transactions, for implementations that have them. */

@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest'
-import type { Json } from '../engine/store'
-import { StoreConflictError } from '../engine/store'
-import type { ContractContext } from './store-contract-fixtures'
-import { proc, secret } from './store-contract-fixtures'
+import type { Json } from '../../engine/store'
+import { StoreConflictError } from '../../engine/store'
+import type { ContractContext } from './fixtures'
+import { proc, secret } from './fixtures'
 
 /** Meta, secrets (with the `expectSecret` precondition) and procedures. */
 export function recordContract({ store }: ContractContext): void {

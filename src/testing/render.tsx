@@ -2,10 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { afterEach } from 'vitest'
-import { startService, type Service, type StartServiceOptions } from '../../node'
-import type { PlaygroundConfig } from '../config'
-import { createQueryClient } from '../query-client'
-import { ConfigProvider } from '../shared/config'
+import { startService, type Service, type StartServiceOptions } from '../node'
+import type { PlaygroundConfig } from '../ui/config'
+import { createQueryClient } from '../ui/query-client'
+import { ConfigProvider } from '../ui/shared/config'
 
 let started: Service[] = []
 let hosts = 0

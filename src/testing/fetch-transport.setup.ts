@@ -4,8 +4,8 @@
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { TRANSPORT, type Transport } from '../storage/test-harness'
-import { createHandlers } from './handlers'
+import { TRANSPORT, type Transport } from './engine-harness'
+import { createHandlers } from '../msw/handlers'
 
 const server = setupServer()
 

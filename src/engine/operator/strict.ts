@@ -1,5 +1,5 @@
-import { ServiceError } from './errors'
-import { bodyFormat } from './wire/formats'
+import { ServiceError } from '../errors'
+import { bodyFormat } from '../wire/formats'
 
 /** One request as strict mode saw it: what the client sent and what it did wrong. */
 export interface StrictEntry {

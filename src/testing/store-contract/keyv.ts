@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import type { Json } from '../engine/store'
-import type { ContractContext } from './store-contract-fixtures'
-import { scanPaged, setKeys, sortKeys } from './store-contract-fixtures'
+import type { Json } from '../../engine/store'
+import type { ContractContext } from './fixtures'
+import { scanPaged, setKeys, sortKeys } from './fixtures'
 
 /** Keys whose order trips up naive comparisons and naive `prefix + '\uffff'` bounds. */
 const awkwardKeys = [

@@ -1,8 +1,7 @@
-import { toBase64Url } from './auth/bytes'
-import type { Clock } from './clock'
-import { CallTracer } from './runtime/trace'
-import { credentialTrace, outcomeOf, type RequestTrace } from './trace'
-import type { Presented } from './auth/credentials'
+import { toBase64Url } from '../auth/bytes'
+import type { Clock } from '../clock'
+import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
+import type { Presented } from '../auth/credentials'
 
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024
