@@ -1,17 +1,18 @@
 import { createAccount, type Account } from './account/account'
-import { createControlPlane } from './operator/control-plane'
 import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
+import type { Principal } from './auth/principal'
 import { createSystemClock, nowSeconds } from './clock'
 import { InvalidError, MethodError, UndefinedError } from './errors'
+import { createControlPlane } from './operator/control-plane'
 import { createExchangeLog, type ExchangeDraft } from './operator/exchange-log'
-import { createFaults, InjectedFault } from './operator/faults'
+import { createFaults, faultAfter, faultBefore, type FaultRule } from './operator/faults'
 import { createStrictReport, StrictError, strictDeviations } from './operator/strict'
 import { createRegistry, type Registry } from './packages'
+import { createRateWindow } from './rate-window'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
 import { createOverlay } from './runtime/overlay'
-import { createRateWindow } from './rate-window'
 import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
@@ -32,6 +33,11 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
   store: Store
   limits?: Partial<Limits>
   /**
+   * Secret keys the account holds from `start()` on and gets back, the same keys, after every
+   * `reset()`. Without any, `start()` keeps the live secrets the store already holds, or makes one.
+   */
+  secrets?: readonly string[]
+  /**
    * Refuse what a lenient server tolerates but the interface does not promise (a body with
    * no content type, JSON sent as text, an `accept` no format answers, unknown tuple
    * markers), and report every request; also switched at `POST /_account/strict`.
@@ -39,9 +45,17 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
   strict?: boolean
   /**
    * Keep the last this many exchanges (request, response and the decision trace) for
-   * `GET /_account/exchanges`; 0, the default, keeps none and traces nothing.
+   * `GET /_account/exchanges`; 0, the default, keeps none and traces nothing. Also set at
+   * `POST /_account/exchanges` `{capacity}`.
    */
   exchangeLog?: number
+}
+
+/** What the operator of a service sets up around it: faults, strict mode, the journal. */
+export interface Operator {
+  faults: ReturnType<typeof createFaults>
+  strict: { enabled: boolean; report: ReturnType<typeof createStrictReport> }
+  log: ReturnType<typeof createExchangeLog>
 }
 
 export interface Engine {
@@ -52,9 +66,33 @@ export interface Engine {
    * layer in front of the engine that guards part of it (the HTTP server's control token).
    */
   route(pathname: string): Route
+  /**
+   * Makes sure the account holds its starting secrets (see `EngineOptions.secrets`) and
+   * returns their keys, the ones `reset()` brings back. Idempotent.
+   */
+  start(): Promise<string[]>
+  /**
+   * Back to the state the service started in: its starting secrets (same keys), the clock
+   * where it started, no keys or procedures, no faults, strict mode and the rate limit as
+   * configured with an empty window, an empty journal.
+   */
+  reset(): Promise<void>
   account: Account
+  operator: Operator
   registry: Registry
   settings: EngineSettings
+}
+
+/** What the engine knows of one request once it is routed to an endpoint. */
+interface Exchange {
+  request: Request
+  /** `a.b.c`, or `null` when the path names no endpoint. */
+  endpoint: string | null
+  /** The body's format, read once from `content-type`; `undefined` for one we do not read. */
+  format: Format | undefined
+  /** The format the answer is written in, errors included. */
+  reply: Format
+  draft: ExchangeDraft | undefined
 }
 
 /** Creates the whole service over a store. Pure: no DOM, no network, no storage of its own. */
@@ -75,58 +113,98 @@ export function createEngine(options: EngineOptions): Engine {
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
-  const faults = createFaults()
-  const strict = { enabled: options.strict ?? false, report: createStrictReport() }
-  const log = createExchangeLog(options.exchangeLog ?? 0, clock)
-  const control = createControlPlane(account, registry, serviceName, limits.maxBodyBytes, {
-    faults,
-    limits,
-    strict,
-    log,
-  })
-  const visibleSettings = endpointSettings(settings)
+  const operator: Operator = {
+    faults: createFaults(),
+    strict: { enabled: options.strict ?? false, report: createStrictReport() },
+    log: createExchangeLog(options.exchangeLog ?? 0, clock),
+  }
+  const { faults, strict, log } = operator
+  const configured = { rateLimit: { ...limits.rateLimit }, strict: strict.enabled }
   const rate = createRateWindow(() => limits.rateLimit, clock)
+  const visibleSettings = endpointSettings(settings)
+  let startingSecrets: string[] | undefined = options.secrets ? [...options.secrets] : undefined
 
-  async function call(
-    request: Request,
-    path: string,
-    reply: Format,
-    draft: ExchangeDraft | undefined,
-  ): Promise<Response> {
-    if (request.method !== 'POST') throw new MethodError('POST')
-    const body = await readBody(request, limits.maxBodyBytes)
-    if (draft) draft.body = body
-    if (strict.enabled) {
-      const deviations = strictDeviations(request, body, serviceName)
-      strict.report.record({
-        method: request.method,
-        url: request.url,
-        at: clock.now(),
-        deviations,
-      })
-      if (deviations.length > 0) throw new StrictError(deviations)
+  async function start(): Promise<string[]> {
+    if (!startingSecrets) {
+      const live = (await account.listSecrets()).filter((secret) => secret.state !== 'expired')
+      startingSecrets =
+        live.length > 0 ? live.map((secret) => secret.key) : [(await account.createSecret()).key]
     }
-    const fault = faults.take(path.split('/').join('.'))
-    if (fault) {
-      if (fault.delayMs > 0) await clock.sleep(fault.delayMs)
-      if (fault.status === 429)
-        throw new InjectedFault(429, { 'retry-after': String(fault.retryAfter) })
-      if (fault.status !== 0) throw new InjectedFault(fault.status, {})
-    }
+    await ensureSecrets(startingSecrets)
+    return [...startingSecrets]
+  }
+
+  async function ensureSecrets(keys: readonly string[]): Promise<void> {
+    const held = new Set((await account.listSecrets()).map((secret) => secret.key))
+    for (const key of keys) if (!held.has(key)) await account.createSecret({ key })
+  }
+
+  async function reset(): Promise<void> {
+    await account.reset()
+    faults.clear()
+    limits.rateLimit = { ...configured.rateLimit }
+    rate.clear()
+    strict.enabled = configured.strict
+    strict.report.clear()
+    log.clear()
+    if (startingSecrets) await ensureSecrets(startingSecrets)
+  }
+
+  const control = createControlPlane({
+    account,
+    registry,
+    serviceName,
+    maxBodyBytes: limits.maxBodyBytes,
+    operator,
+    limits,
+    reset,
+  })
+
+  // The stages of an endpoint call, in the order decision 001 sets.
+
+  /** 405 for anything but POST, then 413 while the body is read. */
+  async function receive(exchange: Exchange): Promise<Uint8Array> {
+    if (exchange.request.method !== 'POST') throw new MethodError('POST')
+    const body = await readBody(exchange.request, limits.maxBodyBytes)
+    if (exchange.draft) exchange.draft.body = body
+    return body
+  }
+
+  /** In strict mode, what the interface does not promise is refused, and every request noted. */
+  function checkStrict({ request }: Exchange, body: Uint8Array): void {
+    if (!strict.enabled) return
+    const deviations = strictDeviations(request, body, serviceName)
+    strict.report.record({ method: request.method, url: request.url, at: clock.now(), deviations })
+    if (deviations.length > 0) throw new StrictError(deviations)
+  }
+
+  /** 401 unless the bearer token is a live secret or authorization; then 429 past the limit. */
+  async function admit({ request, draft }: Exchange): Promise<Principal> {
     await account.syncClock()
-    const signer = await account.signer()
     const principal = await authenticate(
       request.headers.get('authorization'),
       store,
-      signer,
+      await account.signer(),
       nowSeconds(clock),
       draft?.observe,
     )
     rate.check()
+    return principal
+  }
+
+  /** 415 for a content type we do not read, 400 for a body that does not parse. */
+  function parse({ request, format }: Exchange, body: Uint8Array) {
+    const known = format ?? requestFormat(request.headers.get('content-type'), serviceName)
+    return parseCall(body, known, new URL(request.url).searchParams)
+  }
+
+  /** Runs the call tree against the request's overlay, then commits what it wrote at once. */
+  async function evaluate(
+    exchange: Exchange,
+    principal: Principal,
+    call: ReturnType<typeof parseCall>,
+  ): Promise<Response> {
     const headers = rate.header()
-    const format = requestFormat(request.headers.get('content-type'), serviceName)
-    const parsed = parseCall(body, format, new URL(request.url).searchParams)
-    const name = path.split('/').join('.')
     const overlay = createOverlay(store, (writes) =>
       commitWithUsage(store, writes, limits.maxAccountBytes),
     )
@@ -135,20 +213,43 @@ export function createEngine(options: EngineOptions): Engine {
         settings: visibleSettings,
         store: overlay,
         clock,
-        signer,
+        signer: await account.signer(),
         principal,
         setHeader: (key, value) => (headers[key] = value),
         countCall: () => rate.count(),
-        ...(draft ? { tracer: draft.tracer } : {}),
+        ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
       },
       (endpoint) => registry.resolve(endpoint, overlay),
       (endpoint) => registry.neighbours(endpoint),
     )
-    const result = await evaluation.run(name, parsed)
+    const result = await evaluation.run(exchange.endpoint!, call)
     await overlay.flush()
-    return resultResponse(result === NONE ? null : result, reply, serviceName, headers)
+    return resultResponse(result === NONE ? null : result, exchange.reply, serviceName, headers)
   }
 
+  /** An endpoint call, stage by stage. */
+  async function callEndpoint(exchange: Exchange): Promise<Response> {
+    const body = await receive(exchange)
+    checkStrict(exchange, body)
+    const principal = await admit(exchange)
+    const call = parse(exchange, body)
+    return evaluate(exchange, principal, call)
+  }
+
+  /** A fault the operator set up meets the call: before it runs, instead of it, or after. */
+  async function withFaults(exchange: Exchange): Promise<Response> {
+    const fault = takeFault(exchange)
+    if (!fault) return callEndpoint(exchange)
+    const instead = await faultBefore(fault, exchange.request.signal)
+    return instead ?? faultAfter(fault, await callEndpoint(exchange))
+  }
+
+  function takeFault({ request, endpoint }: Exchange): FaultRule | undefined {
+    const token = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+    return faults.take(endpoint!, token ?? null)
+  }
+
+  /** Routes, answers, and keeps the exchange in the journal when it is on. */
   async function handle(request: Request): Promise<Response> {
     const route = routeOf(new URL(request.url).pathname, basePath)
     if (route.kind === 'control') {
@@ -157,12 +258,7 @@ export function createEngine(options: EngineOptions): Engine {
         return new Response(null, { status: 204, headers: { allow: 'GET, POST' } })
       return control(request, route.path)
     }
-    // Errors answer in the request's family too, even when its body can't be read.
-    const family = bodyFormat(request.headers.get('content-type'), serviceName) ?? 'text'
-    const reply = responseFormat(request.headers.get('accept'), family, serviceName)
-    const path = route.kind === 'call' ? route.path : undefined
-    const named = path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path)
-    const draft = log.draft(request, named ? path.split('/').join('.') : null)
+    const exchange = begin(request, route)
     let response: Response
     let failure: unknown
     try {
@@ -172,20 +268,39 @@ export function createEngine(options: EngineOptions): Engine {
           `the path \`${new URL(request.url).pathname}' is ambiguous: ${route.reason}; call <baseUrl>/<package>/<endpoint> with single slashes`,
         )
       }
-      if (!named) {
-        throw new UndefinedError(`undefined ${serviceName} \`${(path ?? '').split('/').join('.')}'`)
+      if (exchange.endpoint === null) {
+        const path = route.kind === 'call' ? route.path : ''
+        throw new UndefinedError(`undefined ${serviceName} \`${path.split('/').join('.')}'`)
       }
-      response = await call(request, path, reply, draft)
+      response = await withFaults(exchange)
     } catch (error) {
       failure = error
-      response = errorResponse(error, reply, serviceName)
+      response = errorResponse(error, exchange.reply, serviceName)
     }
-    if (draft) await log.add(draft, response, failure)
+    if (exchange.draft) await log.add(exchange.draft, response, failure)
     return response
   }
 
-  const route = (pathname: string) => routeOf(pathname, basePath)
-  return { handle, route, account, registry, settings }
+  function begin(request: Request, route: Route): Exchange {
+    const format = bodyFormat(request.headers.get('content-type'), serviceName)
+    // Errors answer in the request's family too, even when its body can't be read.
+    const reply = responseFormat(request.headers.get('accept'), format ?? 'text', serviceName)
+    const path = route.kind === 'call' ? route.path : undefined
+    const endpoint =
+      path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path) ? path.split('/').join('.') : null
+    return { request, endpoint, format, reply, draft: log.draft(request, endpoint) }
+  }
+
+  return {
+    handle,
+    route: (pathname) => routeOf(pathname, basePath),
+    start,
+    reset,
+    account,
+    operator,
+    registry,
+    settings,
+  }
 }
 
 /** The base URL's path without a trailing slash. */

@@ -34,6 +34,10 @@ export function createRateWindow(settings: () => RateLimit, clock: Clock) {
 
   return {
     header,
+    /** Starts a new, empty window. */
+    clear(): void {
+      Object.assign(current, { start: Number.NEGATIVE_INFINITY, count: 0 })
+    },
     check(): void {
       const now = roll()
       const { limit, enforce } = settings()

@@ -1,14 +1,16 @@
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
-import { readFaultRule, type Faults } from './faults'
+import { readFaultRule } from './faults'
 import type { Registry } from '../packages'
 import type { Limits } from '../settings'
-import type { createStrictReport } from './strict'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
 import { errorResponse, resultResponse } from '../wire/response'
 import type { Account } from '../account/account'
-import type { ExchangeLog } from './exchange-log'
+import type { Operator } from '../engine'
+
+/** The most exchanges a journal keeps. */
+export const MAX_JOURNAL = 10_000
 
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
@@ -29,33 +31,33 @@ type Route = (
  * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
  * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
  * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
- * - `GET faults`, `POST faults` `{ status, count?, endpoint?, delayMs?, retryAfter? }`,
- *   `POST faults/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
+ * - `GET faults`, `POST faults` `{ kind?, status?, count?, once?, endpoint?, token?,
+ *   probability?, delayMs?, retryAfter? }`, `POST faults/clear`, `POST faults/<id>/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
  * - `GET strict` → `{ enabled, requests }` (each request and its deviations), `POST strict` `{ enabled }`
  * - `GET exchanges?after=<id>` → `{ capacity, exchanges }`, the last requests to endpoints with
- *   their answers and decision traces, newest first; `POST exchanges/clear`
+ *   their answers and decision traces, newest first; `POST exchanges` `{ capacity }` turns the
+ *   journal on (or off with 0); `POST exchanges/clear`
  * - `GET procedures` → every stored procedure, by name
  * - `GET buckets` → `[{ bucket, keys }]`, every key-value bucket with its count of keys, by name
  */
-export function createControlPlane(
-  account: Account,
-  registry: Registry,
-  serviceName: string,
-  maxBodyBytes: number,
-  {
-    faults,
-    limits,
-    strict,
-    log,
-  }: {
-    faults: Faults
-    limits: Limits
-    strict: { enabled: boolean; report: ReturnType<typeof createStrictReport> }
-    log: ExchangeLog
-  },
-) {
-  const initialRateLimit = { ...limits.rateLimit }
-  const initialStrict = strict.enabled
+export function createControlPlane({
+  account,
+  registry,
+  serviceName,
+  maxBodyBytes,
+  operator: { faults, strict, log },
+  limits,
+  reset,
+}: {
+  account: Account
+  registry: Registry
+  serviceName: string
+  maxBodyBytes: number
+  operator: Operator
+  limits: Limits
+  /** The engine's one reset: see `Engine.reset`. */
+  reset: () => Promise<void>
+}) {
   const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
     ['GET', /^secrets$/, () => account.listSecrets()],
     ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
@@ -70,22 +72,18 @@ export function createControlPlane(
       /^clock$/,
       async (body) => ({ now: await account.advanceClock(required(body, 'advance', 'number')) }),
     ],
-    [
-      'POST',
-      /^reset$/,
-      async () => {
-        await account.reset()
-        faults.clear()
-        limits.rateLimit = { ...initialRateLimit }
-        strict.enabled = initialStrict
-        strict.report.clear()
-        log.clear()
-        return { ok: true }
-      },
-    ],
+    ['POST', /^reset$/, async () => (await reset(), { ok: true })],
     ['GET', /^faults$/, async () => faults.list()],
     ['POST', /^faults$/, async (body) => (faults.add(readFaultRule(body)), faults.list())],
     ['POST', /^faults\/clear$/, async () => (faults.clear(), [])],
+    [
+      'POST',
+      /^faults\/([^/]+)\/clear$/,
+      async (_body, [id]) => {
+        if (!faults.remove(id!)) throw new UndefinedError(`no fault \`${id}'`)
+        return faults.list()
+      },
+    ],
     ['GET', /^rate-limit$/, async () => limits.rateLimit],
     ['GET', /^strict$/, async () => ({ enabled: strict.enabled, requests: strict.report.list() })],
     [
@@ -127,6 +125,20 @@ export function createControlPlane(
         capacity: log.capacity,
         exchanges: log.list(afterOf(query)),
       }),
+    ],
+    [
+      'POST',
+      /^exchanges$/,
+      async (body) => {
+        const capacity = required(body, 'capacity', 'number')
+        if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL) {
+          throw new InvalidError(
+            `\`capacity' must be a whole number of exchanges from 0 (off) to ${MAX_JOURNAL}`,
+          )
+        }
+        log.setCapacity(capacity)
+        return { capacity }
+      },
     ],
     ['POST', /^exchanges\/clear$/, async () => (log.clear(), { ok: true })],
   ]

@@ -86,7 +86,10 @@ export class ExchangeDraft {
 
 /** The last `capacity` exchanges, newest first. */
 export interface ExchangeLog {
+  /** How many exchanges it keeps; 0 keeps none and traces nothing. */
   readonly capacity: number
+  /** Keeps this many from now on (the newest, when it shrinks). */
+  setCapacity(capacity: number): void
   /** Starts a draft for a request, or `undefined` when the log is off. */
   draft(request: Request, endpoint: string | null): ExchangeDraft | undefined
   add(draft: ExchangeDraft, response: Response, error?: unknown): Promise<void>
@@ -99,14 +102,20 @@ export function createExchangeLog(capacity: number, clock: Clock): ExchangeLog {
   let records: ExchangeRecord[] = []
   let nextId = 1
   return {
-    capacity,
+    get capacity() {
+      return capacity
+    },
+    setCapacity(next) {
+      capacity = next
+      if (records.length > capacity) records = records.slice(records.length - capacity)
+    },
     draft: (request, endpoint) =>
       capacity > 0 ? new ExchangeDraft(request, endpoint, clock) : undefined,
     async add(draft, response, error) {
       const record = await draft.finish(response, error)
       // The id is taken once the record is whole, so ids follow the order records are kept.
       records.push({ id: nextId++, ...record })
-      if (records.length > capacity) records = records.slice(-capacity)
+      if (records.length > capacity) records = records.slice(records.length - capacity)
     },
     list: (after = 0) => records.filter((record) => record.id > after).reverse(),
     clear() {

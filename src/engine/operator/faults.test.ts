@@ -32,21 +32,111 @@ describe('faults on demand', () => {
     expect((await h.call('core.echo', { body: 'x' })).status).toBe(408)
   })
 
-  it('delays a call on the engine clock, then answers it', async () => {
-    await h.control('faults', { status: 0, delayMs: 1500 })
-    const before = h.clock.now()
+  it('delays a call in real time, even on a manual clock, then answers it', async () => {
+    await h.control('faults', { kind: 'delay', delayMs: 150 })
+    const [virtual, real] = [h.clock.now(), performance.now()]
     expect((await ping()).status).toBe(200)
-    // The harness clock is manual: a sleep moves it instead of waiting.
-    expect(h.clock.now() - before).toBeGreaterThanOrEqual(1500)
+    expect(performance.now() - real).toBeGreaterThanOrEqual(145)
+    // The service's own clock did not move: a delay is the network's, not the service's.
+    expect(h.clock.now()).toBe(virtual)
+    // The older spelling of a delay alone still works.
+    expect((await h.control('faults', { status: 0, delayMs: 1 })).status).toBe(200)
   })
 
   it('refuses a malformed rule, saying what to change', async () => {
     const bad = await h.control('faults', { status: 404 })
     expect(bad).toEqual({
       status: 400,
-      body: { error: { message: "`status' must be 429, 408, 500, or 0 for a delay alone" } },
+      body: {
+        error: { message: "`status' must be 408, 429, 500, 502, 503, 504, or 0 for a delay alone" },
+      },
     })
-    expect((await h.control('faults', { status: 429, count: 0 })).status).toBe(400)
+    for (const [rule, message] of [
+      [{ status: 429, count: 0 }, /^`count' must be a whole number/],
+      [
+        { kind: 'explode' },
+        /^`kind' must be one of status, delay, network, reset, truncate, hang$/,
+      ],
+      [{ kind: 'network', status: 500 }, /^a network fault takes no `status'$/],
+      [{ status: 500, probability: 0 }, /^`probability' must be a number more than 0/],
+      [{ status: 500, endpoint: 'keyv/get' }, /^`endpoint' must be an endpoint's or a package's/],
+      [{ kind: 'hang', delayMs: 700_000 }, /^`delayMs' must be milliseconds from 0 to 600000$/],
+      [{ kind: 'delay' }, /^a delay fault needs a delayMs$/],
+    ] as const) {
+      const answer = await h.control('faults', rule)
+      expect(answer.status, JSON.stringify(rule)).toBe(400)
+      expect((answer.body as { error: { message: string } }).error.message).toMatch(message)
+    }
+    expect((await h.control('faults')).body).toEqual([])
+  })
+
+  it('matches a package by whole segments, and one bearer token only', async () => {
+    const other = await h.authorize({ abilities: ['core', 'keyv'] })
+    await h.control('faults', { status: 503, endpoint: 'keyv', count: null, token: other })
+    const get = (token: string) =>
+      h.call('keyv.get', { token, query: { bucket: 'b', key: 'k' }, accept: 'application/json' })
+    expect((await get(h.secret.key)).status).toBe(200)
+    expect((await get(other)).status).toBe(503)
+    expect((await get(other)).status).toBe(503)
+    expect((await h.call('core.ping', { token: other })).status).toBe(200)
+    const [rule] = (await h.control('faults')).body as Array<{ id: string; count: null }>
+    expect(rule).toMatchObject({ count: null, endpoint: 'keyv', kind: 'status', status: 503 })
+    expect((await h.control(`faults/${rule!.id}/clear`, {})).body).toEqual([])
+    expect((await get(other)).status).toBe(200)
+    expect((await h.control('faults/nope/clear', {})).status).toBe(404)
+  })
+
+  it('meets a share of the calls with a probability', async () => {
+    await h.control('faults', { status: 500, count: null, probability: 0.5 })
+    let faulted = 0
+    for (let i = 0; i < 200; i++) if ((await ping()).status === 500) faulted++
+    // Binomial(200, 0.5): outside 50..150 once in about 10^12 runs.
+    expect(faulted).toBeGreaterThan(50)
+    expect(faulted).toBeLessThan(150)
+  })
+
+  it('drops the connection, resets it mid-body, or cuts the answer short', async () => {
+    const outcome = async (kind: string) => {
+      await h.control('faults', { kind, once: true })
+      try {
+        const response = await h.send(
+          new Request(`${h.baseUrl}/core/echo`, {
+            method: 'POST',
+            headers: { authorization: `bearer ${h.secret.key}`, 'content-type': 'text/plain' },
+            body: 'a value long enough to be cut in half',
+          }),
+        )
+        if (response.type === 'error') return 'network error'
+        return `${response.status} ${response.headers.get('x-fault')} ${await response.text()}`
+      } catch (error) {
+        return `failed: ${(error as Error).name}`
+      }
+    }
+    expect(await outcome('network')).toMatch(/^(network error|failed: TypeError)$/)
+    expect(await outcome('reset')).toMatch(/^failed: TypeError$/)
+    expect(await outcome('truncate')).toBe('200 truncate a value long enoug')
+    expect((await h.call('core.echo', { body: 'whole' })).text).toBe('whole')
+  })
+
+  it('hangs until the client gives up', async () => {
+    await h.control('faults', { kind: 'hang', delayMs: 600_000 })
+    const client = new AbortController()
+    const started = performance.now()
+    const pending = h
+      .send(
+        new Request(`${h.baseUrl}/core/ping`, {
+          method: 'POST',
+          headers: { authorization: `bearer ${h.secret.key}` },
+          signal: client.signal,
+        }),
+      )
+      .then(
+        (response) => (response.type === 'error' ? 'network error' : String(response.status)),
+        (error: Error) => `failed: ${error.name}`,
+      )
+    setTimeout(() => client.abort(), 100)
+    expect(await pending).toMatch(/^(network error|failed: AbortError)$/)
+    expect(performance.now() - started).toBeLessThan(10_000)
   })
 
   it('turns rate-limit enforcement on with a chosen limit, and reset puts it back', async () => {

@@ -1,85 +1,237 @@
+import { randomBytes, toBase64Url } from '../auth/bytes'
 import { InvalidError, ServiceError } from '../errors'
 
-/** What a client's error handling can be tested against. */
+/**
+ * What a client's error handling meets:
+ * - `status`: an error answer (429 with `retry-after`, 408, 500, 502, 503 or 504);
+ * - `delay`: the real answer, late;
+ * - `network`: no answer at all (a refused or dropped connection);
+ * - `reset`: the real answer's status and headers, then the connection drops mid-body;
+ * - `truncate`: the real answer cut in half (a malformed body that ends early);
+ * - `hang`: nothing until the client gives up (or `delayMs` pass), then the connection drops.
+ */
+export type FaultKind = 'status' | 'delay' | 'network' | 'reset' | 'truncate' | 'hang'
+
+export const FAULT_STATUSES = [408, 429, 500, 502, 503, 504] as const
+export type FaultStatus = (typeof FAULT_STATUSES)[number]
+
 export interface FaultRule {
-  /** The status to answer: 429 (with `retry-after`), 408 or 500; or 0 to only delay. */
-  status: 0 | 408 | 429 | 500
-  /** How many calls it takes before it is used up. */
-  count: number
-  /** Only calls to this endpoint (dotted name); every endpoint when absent. */
-  endpoint?: string
-  /** Wait this long before answering (the fault's answer, or the real one for status 0). */
+  id: string
+  kind: FaultKind
+  /** The status a `status` fault answers with; `null` for the other kinds. */
+  status: FaultStatus | null
+  /** Calls it still applies to; `null`: every matching call until cleared. */
+  count: number | null
+  /** Only calls to this endpoint, or to every endpoint of this package (whole segments). */
+  endpoint: string | null
+  /** Only calls carrying this bearer token. */
+  token: string | null
+  /** The chance a matching call meets it (and uses up one of its `count`). */
+  probability: number
+  /** Real milliseconds to wait first; for `hang`, how long before the connection drops. */
   delayMs: number
   /** The `retry-after` seconds of a 429. */
   retryAfter: number
 }
 
+const KINDS: readonly FaultKind[] = ['status', 'delay', 'network', 'reset', 'truncate', 'hang']
+const MAX_DELAY_MS = 30_000
+const MAX_HANG_MS = 600_000
+const DEFAULT_HANG_MS = 30_000
+
 /** A fault the engine answers with in place of the call's own answer. */
 export class InjectedFault extends ServiceError {
-  constructor(status: 408 | 429 | 500, headers: Record<string, string>) {
-    const words = { 408: 'timeout', 429: 'rate limited', 500: 'internal error' }[status]
-    super(status, 'injected_fault', `${words} (a fault injected through the control plane)`, {
-      ...headers,
-      'x-fault': String(status),
-    })
-  }
-}
-
-const STATUSES = [0, 408, 429, 500]
-
-/** Reads a rule from a control-plane body, saying what is wrong with it. */
-export function readFaultRule(body: Record<string, unknown>): FaultRule {
-  const { status, count = 1, endpoint, delayMs = 0, retryAfter = 1 } = body
-  if (typeof status !== 'number' || !STATUSES.includes(status)) {
-    throw new InvalidError("`status' must be 429, 408, 500, or 0 for a delay alone")
-  }
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 10_000) {
-    throw new InvalidError("`count' must be a whole number of calls from 1 to 10000")
-  }
-  if (endpoint !== undefined && (typeof endpoint !== 'string' || endpoint === '')) {
-    throw new InvalidError("`endpoint' must be an endpoint's dotted name, such as keyv.get")
-  }
-  if (typeof delayMs !== 'number' || !(delayMs >= 0 && delayMs <= 30_000)) {
-    throw new InvalidError("`delayMs' must be milliseconds from 0 to 30000")
-  }
-  if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) {
-    throw new InvalidError("`retryAfter' must be a whole number of seconds")
-  }
-  if (status === 0 && delayMs === 0) throw new InvalidError('a fault with status 0 needs a delayMs')
-  return {
-    status: status as FaultRule['status'],
-    count,
-    ...(endpoint === undefined ? {} : { endpoint: endpoint as string }),
-    delayMs,
-    retryAfter,
+  constructor(status: FaultStatus, headers: Record<string, string>) {
+    const words: Record<FaultStatus, string> = {
+      408: 'timeout',
+      429: 'rate limited',
+      500: 'internal error',
+      502: 'bad gateway',
+      503: 'service unavailable',
+      504: 'gateway timeout',
+    }
+    super(
+      status,
+      'injected_fault',
+      `${words[status]} (a fault injected through the control plane)`,
+      {
+        ...headers,
+        'x-fault': String(status),
+      },
+    )
   }
 }
 
 /**
- * Faults on demand: rules the control plane adds, each used up by the calls it matches, in
- * the order added. Cleared by `clear` (and by an account reset).
+ * Reads a rule from a control-plane body, saying what is wrong with it. `{status: 0}` is the
+ * older spelling of a delay alone.
+ */
+export function readFaultRule(body: Record<string, unknown>): Omit<FaultRule, 'id'> {
+  const { status, endpoint, token, delayMs, retryAfter = 1, probability = 1, once } = body
+  const kind = body.kind ?? (status === 0 ? 'delay' : 'status')
+  if (typeof kind !== 'string' || !KINDS.includes(kind as FaultKind)) {
+    throw new InvalidError(`\`kind' must be one of ${KINDS.join(', ')}`)
+  }
+  if (kind === 'status') {
+    if (typeof status !== 'number' || !(FAULT_STATUSES as readonly number[]).includes(status)) {
+      throw new InvalidError(
+        `\`status' must be ${FAULT_STATUSES.join(', ')}, or 0 for a delay alone`,
+      )
+    }
+  } else if (status !== undefined && !(kind === 'delay' && status === 0)) {
+    throw new InvalidError(`a ${kind} fault takes no \`status'`)
+  }
+  if (once !== undefined && once !== true) throw new InvalidError("`once' can only be true")
+  const count = once === true ? 1 : body.count === undefined ? 1 : body.count
+  if (
+    count !== null &&
+    (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 10_000)
+  ) {
+    throw new InvalidError(
+      "`count' must be a whole number of calls from 1 to 10000, or null for every call until the faults are cleared",
+    )
+  }
+  if (
+    endpoint !== undefined &&
+    endpoint !== null &&
+    (typeof endpoint !== 'string' || !/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/.test(endpoint))
+  ) {
+    throw new InvalidError(
+      "`endpoint' must be an endpoint's or a package's dotted name, such as keyv.get or keyv",
+    )
+  }
+  if (token !== undefined && token !== null && (typeof token !== 'string' || token === '')) {
+    throw new InvalidError("`token' must be the bearer token whose calls meet the fault")
+  }
+  if (typeof probability !== 'number' || !(probability > 0 && probability <= 1)) {
+    throw new InvalidError("`probability' must be a number more than 0 and at most 1")
+  }
+  const maxDelay = kind === 'hang' ? MAX_HANG_MS : MAX_DELAY_MS
+  const delay = delayMs ?? (kind === 'hang' ? DEFAULT_HANG_MS : 0)
+  if (typeof delay !== 'number' || !(delay >= 0 && delay <= maxDelay)) {
+    throw new InvalidError(`\`delayMs' must be milliseconds from 0 to ${maxDelay}`)
+  }
+  if (kind === 'delay' && delay === 0) throw new InvalidError('a delay fault needs a delayMs')
+  if (typeof retryAfter !== 'number' || !Number.isInteger(retryAfter) || retryAfter < 0) {
+    throw new InvalidError("`retryAfter' must be a whole number of seconds")
+  }
+  return {
+    kind: kind as FaultKind,
+    status: kind === 'status' ? (status as FaultStatus) : null,
+    count: count as number | null,
+    endpoint: (endpoint as string | undefined) ?? null,
+    token: (token as string | undefined) ?? null,
+    probability,
+    delayMs: delay,
+    retryAfter,
+  }
+}
+
+/** The random draw a rule with a probability below 1 makes: a number in [0, 1). */
+function draw(): number {
+  const [a, b, c, d] = randomBytes(4)
+  return (((a! << 24) >>> 0) + (b! << 16) + (c! << 8) + d!) / 2 ** 32
+}
+
+const covers = (endpoint: string, name: string) =>
+  name === endpoint || name.startsWith(`${endpoint}.`)
+
+/**
+ * Faults on demand: rules the control plane (or a test helper) adds, each used up by the calls
+ * it meets, the first matching rule first. Cleared by `clear` and by a reset.
  */
 export function createFaults() {
   let rules: FaultRule[] = []
   return {
-    add(rule: FaultRule): void {
-      rules.push({ ...rule })
+    add(rule: Omit<FaultRule, 'id'>): FaultRule {
+      const kept = { id: `flt_${toBase64Url(randomBytes(6))}`, ...rule }
+      rules.push(kept)
+      return { ...kept }
     },
     list(): FaultRule[] {
       return rules.map((rule) => ({ ...rule }))
     },
+    remove(id: string): boolean {
+      const before = rules.length
+      rules = rules.filter((rule) => rule.id !== id)
+      return rules.length < before
+    },
     clear(): void {
       rules = []
     },
-    /** The rule this call meets, counted as used; none when no rule matches. */
-    take(endpoint: string): FaultRule | undefined {
-      const rule = rules.find((r) => r.endpoint === undefined || r.endpoint === endpoint)
+    /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
+    take(endpoint: string, token: string | null): FaultRule | undefined {
+      const rule = rules.find(
+        (r) =>
+          (r.endpoint === null || covers(r.endpoint, endpoint)) &&
+          (r.token === null || r.token === token) &&
+          (r.probability >= 1 || draw() < r.probability),
+      )
       if (!rule) return undefined
-      rule.count -= 1
-      if (rule.count === 0) rules = rules.filter((r) => r !== rule)
-      return rule
+      if (rule.count !== null) {
+        rule.count -= 1
+        if (rule.count === 0) rules = rules.filter((r) => r !== rule)
+      }
+      return { ...rule }
     },
   }
 }
 
 export type Faults = ReturnType<typeof createFaults>
+
+/** Waits `ms` of real time (whatever the engine's clock), or until `signal` aborts. */
+export function waitReal(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+  })
+}
+
+/**
+ * How a fault changes a call's answer. `before` runs first: it waits, and answers in the
+ * call's place for the kinds that never reach the endpoint; `after` spoils a real answer.
+ */
+export async function faultBefore(
+  rule: FaultRule,
+  signal: AbortSignal | undefined,
+): Promise<Response | undefined> {
+  if (rule.kind === 'hang') {
+    await waitReal(rule.delayMs, signal)
+    return Response.error()
+  }
+  await waitReal(rule.delayMs, signal)
+  if (rule.kind === 'network') return Response.error()
+  if (rule.kind === 'status') {
+    const headers: Record<string, string> =
+      rule.status === 429 ? { 'retry-after': String(rule.retryAfter) } : {}
+    throw new InjectedFault(rule.status!, headers)
+  }
+  return undefined
+}
+
+export async function faultAfter(rule: FaultRule, response: Response): Promise<Response> {
+  if (rule.kind !== 'reset' && rule.kind !== 'truncate') return response
+  const body = new Uint8Array(await response.arrayBuffer())
+  const half = body.subarray(0, Math.floor(body.length / 2))
+  const headers = new Headers(response.headers)
+  headers.set('x-fault', rule.kind)
+  headers.delete('content-length')
+  if (rule.kind === 'truncate') {
+    return new Response(half, { status: response.status, headers })
+  }
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (half.length > 0) controller.enqueue(half)
+    },
+    pull(controller) {
+      controller.error(new TypeError('the connection was reset (a fault injected)'))
+    },
+  })
+  return new Response(stream, { status: response.status, headers })
+}
