@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import type { Engine } from '../engine'
 
 export interface GateOptions {
   /**
-   * The bearer token `/_account/*` requires. Without one the control plane is open, as it is to
-   * the page in a browser: only for a server no one else can reach (tests in one process).
+   * The bearer token `/_account/*` (and `/_accounts`) requires. Without one the control plane is
+   * open, as it is to the page in a browser: only for a server no one else can reach (tests in
+   * one process).
    */
   controlToken?: string
   /** The address the server listens on. */
@@ -24,20 +24,21 @@ export function isLoopback(host: string): boolean {
 const digest = (text: string) => createHash('sha256').update(text).digest()
 
 /** Compares two secrets in time that does not depend on where they differ, nor on their lengths. */
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected))
 }
 
-function refuse(status: number, message: string): Response {
-  return new Response(JSON.stringify({ error: { message } }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
+/** The token of `bearer <token>`, and nothing else on the line; `undefined` otherwise. */
+export function bearerToken(header: string | null): string | undefined {
+  return /^bearer +([^\s]+) *$/i.exec(header ?? '')?.[1]
 }
 
-/** The token of `bearer <token>`, and nothing else on the line; `undefined` otherwise. */
-function bearerToken(header: string | null): string | undefined {
-  return /^bearer +([^\s]+) *$/i.exec(header ?? '')?.[1]
+/** An answer of the server's own, in the engine's JSON error format. */
+export function refuse(status: number, message: string, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify({ error: { message } }), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  })
 }
 
 /** The name in a `Host` header, without its port and brackets, lowercased. */
@@ -47,37 +48,23 @@ function hostName(header: string): string {
 }
 
 /**
- * What `serve` checks before the engine sees a request: the `Host` names this server (a page
- * that rebinds its own name to 127.0.0.1 gets nothing), and the account control plane carries
- * the control token. Endpoint calls carry their own secrets and authorizations.
+ * What `serve` checks before anything else: the `Host` names this server, so a page that
+ * rebinds its own name to 127.0.0.1 gets nothing. The control token is the host's to check
+ * (`host.ts`), on the same reading of the path the engine routes on.
  */
-export function gate(
-  engine: Pick<Engine, 'handle' | 'route'>,
-  { controlToken, host, allowedHosts = [] }: GateOptions,
-): (request: Request) => Promise<Response> {
+export function checkHost({
+  host,
+  allowedHosts = [],
+}: Pick<GateOptions, 'host' | 'allowedHosts'>): (request: Request) => Response | undefined {
   const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
   // Bound to every interface, the server cannot know the names it is reached by, unless told.
-  const checkHost = !WILDCARD.includes(host) || allowedHosts.length > 0
-  return async (request) => {
+  const check = !WILDCARD.includes(host) || allowedHosts.length > 0
+  return (request) => {
     const header = request.headers.get('host') ?? ''
-    if (checkHost && !names.has(hostName(header))) {
-      return refuse(
-        403,
-        `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
-      )
-    }
-    // The engine's own reading of the path, so that no spelling of it reaches the control
-    // plane past this check.
-    const { pathname } = new URL(request.url)
-    if (controlToken !== undefined && engine.route(pathname).kind === 'control') {
-      const token = bearerToken(request.headers.get('authorization'))
-      if (token === undefined || !sameSecret(token, controlToken)) {
-        return refuse(
-          401,
-          'the account control plane needs the control token: send authorization: bearer <control token>, as serve printed it at start',
-        )
-      }
-    }
-    return engine.handle(request)
+    if (!check || names.has(hostName(header))) return undefined
+    return refuse(
+      403,
+      `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
+    )
   }
 }

@@ -1,13 +1,18 @@
 import { serve } from '@hono/node-server'
+import type { HttpBindings, Http2Bindings } from '@hono/node-server'
+import type { Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Engine } from '../engine'
-import { gate, type GateOptions } from './gate'
+import { checkHost, type GateOptions } from './gate'
+import { createHost, type HostOptions } from './host'
 
 export interface ListenOptions extends Partial<GateOptions> {
   /** 0 picks a free port. */
   port: number
   /** Default `127.0.0.1`. */
   host?: string
+  /** Accounts hosted beside the engine's own, under `/a/<id>` (see `createHost`). */
+  accounts?: Omit<HostOptions, 'controlToken'>
 }
 
 export interface Listener {
@@ -21,22 +26,31 @@ export interface Listener {
  * Serves the engine over real HTTP. The engine only compares paths, so give it a base URL
  * with an empty path (any origin) and it answers at the server's own URL.
  */
-export function listen(
+export async function listen(
   engine: Engine,
-  { port, host = '127.0.0.1', ...guard }: ListenOptions,
+  { port, host = '127.0.0.1', controlToken, allowedHosts, accounts }: ListenOptions,
 ): Promise<Listener> {
-  const guarded = gate(engine, { host, ...guard })
-  const fetch = async (request: Request) => closingAfterRefusedBody(await guarded(request))
+  const hosting = await createHost(engine, { ...accounts, controlToken })
+  const foreign = checkHost({ host, allowedHosts: allowedHosts ?? [] })
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    const response = foreign(request) ?? (await hosting.handle(request))
+    return onTheWire(response, env.incoming.socket as Socket)
+  }
   const origin = host.includes(':') ? `[${host}]` : host
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, hostname: host }, ({ port }: AddressInfo) =>
       resolve({
         url: `http://${origin}:${port}`,
         port,
-        close: () =>
-          new Promise<void>((done, fail) =>
+        close: async () => {
+          const closed = new Promise<void>((done, fail) =>
             server.close((error) => (error ? fail(error) : done())),
-          ),
+          )
+          // Requests still running (a hang fault, a slow client) get a second, then are cut.
+          const deadline = setTimeout(() => (server as Server).closeAllConnections(), 1000)
+          await closed.finally(() => clearTimeout(deadline))
+          await hosting.close()
+        },
       }),
     )
     server.once('error', reject)
@@ -45,11 +59,29 @@ export function listen(
 }
 
 /**
- * A 413 is answered before the rest of its body is read; whatever the client still sends
- * would be read as the next request on the connection. Close it instead.
+ * What HTTP makes of an answer: a network error (a fault) drops the connection, and a body
+ * that breaks off (a reset fault) drops it once what came before is sent; after a 413 the
+ * connection closes, since whatever the client still sends would be read as the next request.
  */
-function closingAfterRefusedBody(response: Response): Response {
+function onTheWire(response: Response, socket: Socket): Response {
+  if (response.type === 'error') {
+    socket.destroy()
+    return new Response(null, { status: 204 })
+  }
   if (response.status === 413) response.headers.set('connection', 'close')
+  if (response.headers.get('x-fault') === 'reset' && response.body) {
+    const reader = response.body.getReader()
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const chunk = await reader.read().catch(() => undefined)
+        if (chunk && !chunk.done) return controller.enqueue(chunk.value)
+        // Sent what there was; the rest never comes.
+        setImmediate(() => socket.destroy())
+        return new Promise<void>(() => undefined)
+      },
+    })
+    return new Response(body, { status: response.status, headers: response.headers })
+  }
   return response
 }
 

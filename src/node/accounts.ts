@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Store } from '../engine'
+import { createMemoryStore } from '../storage/memory-store'
+
+/** One account a server hosts beside its own, as the server remembers it. */
+export interface HostedAccount {
+  id: string
+  /** Unix seconds, real time. */
+  createdAt: number
+  /** SHA-256 (hex) of the account's own control token: the token itself is never kept. */
+  controlTokenHash: string
+  /** The secret keys the account started with, which its reset brings back. */
+  secrets: string[]
+}
+
+/** Where hosted accounts live: the list of them, and a store each. */
+export interface AccountShelf {
+  list(): Promise<HostedAccount[]>
+  /** Keeps a new account and opens its (empty) store. */
+  add(account: HostedAccount): Promise<Store>
+  open(id: string): Promise<Store>
+  /** Forgets the account and deletes its store with everything in it. */
+  remove(id: string): Promise<void>
+}
+
+/** A new account id: 16 lowercase letters and digits, unguessable. */
+export function newAccountId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
+  return [...randomBytes(16)].map((byte) => alphabet[byte % alphabet.length]).join('')
+}
+
+export const ACCOUNT_ID_PATTERN = /^[a-z0-9]{16}$/
+
+/** Accounts that live as long as the process: `serve` without `--data`, and tests. */
+export function memoryShelf(): AccountShelf {
+  const accounts = new Map<string, { account: HostedAccount; store: Store }>()
+  return {
+    list: async () => [...accounts.values()].map(({ account }) => account),
+    async add(account) {
+      const store = createMemoryStore()
+      accounts.set(account.id, { account, store })
+      return store
+    },
+    async open(id) {
+      const found = accounts.get(id)
+      if (!found) throw new Error(`no account ${id}`)
+      return found.store
+    },
+    async remove(id) {
+      accounts.delete(id)
+    },
+  }
+}
+
+/**
+ * Accounts kept on disk beside a `--data` file: `<dir>/accounts.json` lists them (written to a
+ * temporary file, then renamed, so it is never half written), and each has its own database,
+ * `<dir>/<id>.db`, opened with `openStore`.
+ */
+export function fileShelf(dir: string, openStore: (path: string) => Promise<Store>): AccountShelf {
+  const registry = join(dir, 'accounts.json')
+  const databases = (id: string) =>
+    ['', '-wal', '-shm', '.lock'].map((suffix) => join(dir, `${id}.db${suffix}`))
+
+  async function read(): Promise<HostedAccount[]> {
+    try {
+      return JSON.parse(await readFile(registry, 'utf8')) as HostedAccount[]
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw new Error(`${registry} cannot be read: ${(error as Error).message}`)
+    }
+  }
+  async function write(accounts: HostedAccount[]): Promise<void> {
+    await mkdir(dir, { recursive: true })
+    const temporary = `${registry}.${process.pid}.tmp`
+    await writeFile(temporary, JSON.stringify(accounts, null, 2))
+    await rename(temporary, registry)
+  }
+
+  return {
+    list: read,
+    async add(account) {
+      await mkdir(dir, { recursive: true })
+      const store = await openStore(databases(account.id)[0]!)
+      await write([...(await read()), account])
+      return store
+    },
+    open: (id) => openStore(databases(id)[0]!),
+    async remove(id) {
+      await write((await read()).filter((account) => account.id !== id))
+      for (const file of databases(id)) await rm(file, { force: true })
+    },
+  }
+}

@@ -1,0 +1,233 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createEngine } from '../engine'
+import { createMemoryStore } from '../storage/memory-store'
+import { fileShelf } from './accounts'
+import { listen, type Listener } from './http'
+import { openSqliteStore } from './sqlite-store'
+
+const CONTROL = 'server-control-token-0123'
+let servers: Listener[] = []
+afterEach(async () => {
+  for (const server of servers) await server.close()
+  servers = []
+})
+
+async function start(options: Parameters<typeof listen>[1]['accounts'] = {}) {
+  const engine = createEngine({ store: createMemoryStore(), baseUrl: 'http://127.0.0.1' })
+  const [secret] = await engine.start()
+  const server = await listen(engine, { port: 0, controlToken: CONTROL, accounts: options })
+  servers.push(server)
+  return { server, secret: secret!, engine }
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+
+async function newAccount(url: string) {
+  const response = await fetch(`${url}/_accounts`, { method: 'POST', headers: bearer(CONTROL) })
+  expect(response.status).toBe(201)
+  return (await response.json()) as {
+    id: string
+    baseUrl: string
+    secret: string
+    controlToken: string
+  }
+}
+
+const call = (base: string, name: string, token: string, body?: string, query = '') =>
+  fetch(`${base}/${name.split('.').join('/')}${query}`, {
+    method: 'POST',
+    headers: { ...bearer(token), 'content-type': 'application/json', accept: 'text/plain' },
+    ...(body === undefined ? {} : { body }),
+  })
+
+const control = (base: string, path: string, token: string | undefined, body?: unknown) =>
+  fetch(`${base}/_account/${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: {
+      ...(token ? bearer(token) : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+
+describe('accounts hosted by one server', () => {
+  it('are made and removed with the server control token only', async () => {
+    const { server } = await start()
+    expect((await fetch(`${server.url}/_accounts`, { method: 'POST' })).status).toBe(401)
+    const wrong = await fetch(`${server.url}/_accounts`, { method: 'POST', headers: bearer('x') })
+    expect(wrong.status).toBe(401)
+    const account = await newAccount(server.url)
+    expect(account.baseUrl).toBe(`${server.url}/a/${account.id}`)
+    expect(await (await call(account.baseUrl, 'core.ping', account.secret)).text()).toBe('true')
+    const listed = await fetch(`${server.url}/_accounts`, { headers: bearer(CONTROL) })
+    expect(await listed.json()).toEqual([
+      { id: account.id, baseUrl: account.baseUrl, createdAt: expect.any(Number) },
+    ])
+
+    const removal = () =>
+      fetch(`${server.url}/_accounts/${account.id}`, { method: 'DELETE', headers: bearer(CONTROL) })
+    expect((await removal()).status).toBe(204)
+    expect((await removal()).status).toBe(404)
+    const gone = await call(account.baseUrl, 'core.ping', account.secret)
+    expect([gone.status, await gone.json()]).toEqual([
+      404,
+      { error: { message: `no account \`${account.id}' on this server` } },
+    ])
+  })
+
+  it('see nothing of each other: secrets, authorizations, cursors, keys, clock, faults, journal', async () => {
+    const { server, secret: mainSecret } = await start()
+    const a = await newAccount(server.url)
+    const b = await newAccount(server.url)
+
+    for (const [base, foreign] of [
+      [a.baseUrl, b.secret],
+      [b.baseUrl, a.secret],
+      [a.baseUrl, mainSecret],
+      [server.url, a.secret],
+    ] as const) {
+      const refused = await call(base, 'core.ping', foreign)
+      expect([refused.status, await refused.text()]).toEqual([401, 'authorization is invalid'])
+    }
+    const minted = await (
+      await call(
+        a.baseUrl,
+        'auth.create',
+        a.secret,
+        '',
+        '?abilities=' + encodeURIComponent('["core"]'),
+      )
+    ).text()
+    expect((await call(a.baseUrl, 'core.ping', minted)).status).toBe(200)
+    expect((await call(b.baseUrl, 'core.ping', minted)).status).toBe(401)
+
+    for (const key of ['k1', 'k2']) {
+      await call(a.baseUrl, 'keyv.set', a.secret, undefined, `?bucket=b&key=${key}&value=v`)
+    }
+    const page = await call(a.baseUrl, 'keyv.scan', a.secret, '', '?bucket=b&count=1')
+    const cursor = page.headers.get('x-cursor')!
+    expect(cursor).not.toBe('')
+    const foreignCursor = await call(
+      b.baseUrl,
+      'keyv.scan',
+      b.secret,
+      '',
+      `?bucket=b&cursor=${cursor}`,
+    )
+    expect([foreignCursor.status, await foreignCursor.text()]).toEqual([400, 'cursor is invalid'])
+    expect(await (await call(b.baseUrl, 'keyv.get', b.secret, '', '?bucket=b&key=k1')).text()).toBe(
+      'null',
+    )
+
+    await control(a.baseUrl, 'clock', a.controlToken, { advance: 86_400 })
+    await control(a.baseUrl, 'faults', a.controlToken, { status: 503, count: null })
+    await control(a.baseUrl, 'exchanges', a.controlToken, { capacity: 10 })
+    const nowOf = async (base: string, token: string) =>
+      ((await (await control(base, 'clock', token)).json()) as { now: number }).now
+    expect(
+      (await nowOf(a.baseUrl, a.controlToken)) - (await nowOf(b.baseUrl, b.controlToken)),
+    ).toBeGreaterThan(86_000)
+    expect((await call(a.baseUrl, 'core.ping', a.secret)).status).toBe(503)
+    expect((await call(b.baseUrl, 'core.ping', b.secret)).status).toBe(200)
+    const journal = async (base: string, token: string) =>
+      ((await (await control(base, 'exchanges', token)).json()) as { exchanges: unknown[] })
+        .exchanges
+    expect(await journal(a.baseUrl, a.controlToken)).toHaveLength(1)
+    expect(await journal(b.baseUrl, b.controlToken)).toHaveLength(0)
+  })
+
+  it('open their control plane to their own token or the server’s, and to no other', async () => {
+    const { server } = await start()
+    const a = await newAccount(server.url)
+    const b = await newAccount(server.url)
+    expect((await control(a.baseUrl, 'secrets', a.controlToken)).status).toBe(200)
+    expect((await control(a.baseUrl, 'secrets', CONTROL)).status).toBe(200)
+    expect((await control(a.baseUrl, 'secrets', b.controlToken)).status).toBe(401)
+    expect((await control(a.baseUrl, 'secrets', undefined)).status).toBe(401)
+    expect((await control(a.baseUrl, 'secrets', a.secret)).status).toBe(401)
+    // An account's token opens neither the server's own account nor the list of accounts.
+    expect((await control(server.url, 'secrets', a.controlToken)).status).toBe(401)
+    const list = await fetch(`${server.url}/_accounts`, { headers: bearer(a.controlToken) })
+    expect(list.status).toBe(401)
+    for (const path of [
+      `//a/${a.id}/_account/secrets`,
+      `/a//${a.id}/_account/secrets`,
+      `/a/${a.id}//_account/secrets`,
+    ]) {
+      const sneaky = await fetch(`${server.url}${path}`)
+      expect(sneaky.status, path).not.toBe(200)
+    }
+  })
+
+  it('are bounded in number, with a clear refusal', async () => {
+    const { server } = await start({ maxAccounts: 2 })
+    await newAccount(server.url)
+    await newAccount(server.url)
+    const third = await fetch(`${server.url}/_accounts`, {
+      method: 'POST',
+      headers: bearer(CONTROL),
+    })
+    expect(third.status).toBe(507)
+    expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(
+      /^this server hosts at most 2 accounts \(--max-accounts\)/,
+    )
+  })
+
+  it('persist on disk with their keys, secrets and control tokens', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'accounts-'))
+    try {
+      const shelf = () => fileShelf(dir, openSqliteStore)
+      const first = await start({ shelf: shelf() })
+      const account = await newAccount(first.server.url)
+      await call(account.baseUrl, 'keyv.set', account.secret, undefined, '?bucket=b&key=k&value=42')
+      await first.server.close()
+      servers = servers.filter((s) => s !== first.server)
+
+      const second = await start({ shelf: shelf() })
+      const base = `${second.server.url}/a/${account.id}`
+      expect(
+        await (await call(base, 'keyv.get', account.secret, '', '?bucket=b&key=k')).text(),
+      ).toBe('42')
+      expect((await control(base, 'secrets', account.controlToken)).status).toBe(200)
+      // A reset keeps the secret the account started with.
+      expect((await control(base, 'reset', account.controlToken, {})).status).toBe(200)
+      expect((await call(base, 'core.ping', account.secret)).status).toBe(200)
+      expect(
+        await (await call(base, 'keyv.get', account.secret, '', '?bucket=b&key=k')).text(),
+      ).toBe('null')
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('faults over HTTP', () => {
+  it('drop the connection, reset it mid-body, cut the answer, or hang until the client gives up', async () => {
+    const { server, secret } = await start()
+    const fault = (rule: object) => control(server.url, 'faults', CONTROL, { ...rule, once: true })
+    const echo = (signal?: AbortSignal) =>
+      fetch(`${server.url}/core/echo`, {
+        method: 'POST',
+        headers: { ...bearer(secret), 'content-type': 'text/plain' },
+        body: 'x'.repeat(64 * 1024),
+        ...(signal ? { signal } : {}),
+      })
+    await fault({ kind: 'network' })
+    await expect(echo()).rejects.toThrow(TypeError)
+    await fault({ kind: 'reset' })
+    await expect(echo().then((response) => response.text())).rejects.toThrow(TypeError)
+    await fault({ kind: 'truncate' })
+    const cut = await echo()
+    expect([cut.status, cut.headers.get('x-fault'), (await cut.text()).length]).toEqual([
+      200,
+      'truncate',
+      32 * 1024,
+    ])
+    await fault({ kind: 'hang', delayMs: 600_000 })
+    await expect(echo(AbortSignal.timeout(200))).rejects.toThrow(/abort|timeout/i)
+    expect(await (await echo()).text()).toHaveLength(64 * 1024)
+  })
+})

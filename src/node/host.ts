@@ -1,0 +1,171 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { createEngine, type Engine, type EngineOptions, type Route } from '../engine'
+import {
+  ACCOUNT_ID_PATTERN,
+  memoryShelf,
+  newAccountId,
+  type AccountShelf,
+  type HostedAccount,
+} from './accounts'
+import { bearerToken, refuse, sameSecret } from './gate'
+
+export interface HostOptions {
+  /**
+   * The server's control token: it opens `/_accounts` and every account's control plane. Without
+   * one everything is open, as the page's own control plane is: only for a server no one else
+   * can reach.
+   */
+  controlToken?: string
+  /** Where hosted accounts live; in memory by default. */
+  shelf?: AccountShelf
+  /** How many accounts may be hosted beside the server's own; 100 by default. */
+  maxAccounts?: number
+  /** What a hosted account's engine is made with, beside its own store, clock and secrets. */
+  engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'>
+}
+
+/** A server's own account and the accounts it hosts under `/a/<id>`, behind their tokens. */
+export interface Host {
+  handle(request: Request): Promise<Response>
+  /** Closes every hosted account's store (the server's own is its owner's to close). */
+  close(): Promise<void>
+}
+
+/** The path prefix of a hosted account. */
+export const ACCOUNT_PREFIX = 'a'
+const ACCOUNTS_ROUTE = '_accounts'
+export const DEFAULT_MAX_ACCOUNTS = 100
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex')
+const token = () => randomBytes(24).toString('base64url')
+
+function json(status: number, value: unknown): Response {
+  return new Response(JSON.stringify(value), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  })
+}
+
+/**
+ * Serves `main` (the server's own account) and, under `/a/<id>/`, any number of isolated
+ * accounts made with `POST /_accounts` — each its own secrets, signing key, clock, keys,
+ * procedures, faults, strict mode, rate window and journal, so parallel test workers never
+ * see each other. Control planes need the server's control token, or the account's own.
+ */
+export async function createHost(main: Engine, options: HostOptions = {}): Promise<Host> {
+  const { controlToken, shelf = memoryShelf(), maxAccounts = DEFAULT_MAX_ACCOUNTS } = options
+  const accounts = new Map<string, { account: HostedAccount; engine: Engine }>()
+
+  const engineFor = (account: HostedAccount, store: Engine['settings']['store']) =>
+    createEngine({
+      ...options.engine,
+      serviceName: options.engine?.serviceName ?? main.settings.serviceName,
+      store,
+      baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
+      secrets: account.secrets,
+    })
+
+  for (const account of await shelf.list()) {
+    const engine = engineFor(account, await shelf.open(account.id))
+    await engine.start()
+    accounts.set(account.id, { account, engine })
+  }
+
+  /** Whether the request carries the server's control token (or one of `also`). */
+  function holds(request: Request, also?: string): boolean {
+    if (controlToken === undefined) return true
+    const given = bearerToken(request.headers.get('authorization'))
+    if (given === undefined) return false
+    return sameSecret(given, controlToken) || (also !== undefined && sameSecret(hash(given), also))
+  }
+
+  const needsToken = () =>
+    refuse(
+      401,
+      'the account control plane needs the control token: send authorization: bearer <control token>, as serve printed it at start (or as POST /_accounts returned it)',
+    )
+
+  async function createAccount(request: Request): Promise<Response> {
+    if (accounts.size >= maxAccounts) {
+      return refuse(
+        507,
+        `this server hosts at most ${maxAccounts} accounts (--max-accounts): delete one with DELETE /${ACCOUNTS_ROUTE}/<id> first`,
+      )
+    }
+    const control = token()
+    const account: HostedAccount = {
+      id: newAccountId(),
+      createdAt: Date.now() / 1000,
+      controlTokenHash: hash(control),
+      secrets: [token()],
+    }
+    const engine = engineFor(account, await shelf.add(account))
+    await engine.start()
+    accounts.set(account.id, { account, engine })
+    const baseUrl = `${new URL(request.url).origin}/${ACCOUNT_PREFIX}/${account.id}`
+    return json(201, { id: account.id, baseUrl, secret: account.secrets[0], controlToken: control })
+  }
+
+  async function serveAccounts(request: Request, rest: string[]): Promise<Response> {
+    if (!holds(request)) return needsToken()
+    const [id, ...more] = rest
+    if (id === undefined) {
+      if (request.method === 'POST') return createAccount(request)
+      if (request.method === 'GET') {
+        const origin = new URL(request.url).origin
+        return json(
+          200,
+          [...accounts.values()].map(({ account }) => ({
+            id: account.id,
+            baseUrl: `${origin}/${ACCOUNT_PREFIX}/${account.id}`,
+            createdAt: account.createdAt,
+          })),
+        )
+      }
+      return refuse(405, 'use POST to create an account, GET to list them', { allow: 'GET, POST' })
+    }
+    if (more.length > 0 || !accounts.has(id)) return refuse(404, `no account \`${id}'`)
+    if (request.method !== 'DELETE') {
+      return refuse(405, `use DELETE /${ACCOUNTS_ROUTE}/${id} to remove the account`, {
+        allow: 'DELETE',
+      })
+    }
+    const { engine } = accounts.get(id)!
+    accounts.delete(id)
+    await engine.settings.store.close()
+    await shelf.remove(id)
+    return new Response(null, { status: 204 })
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url)
+    const [first, second, ...rest] = pathname.split('/').slice(1)
+    if (main.route(pathname).kind !== 'ambiguous') {
+      if (first === ACCOUNTS_ROUTE) {
+        return serveAccounts(
+          request,
+          [second, ...rest].filter((segment): segment is string => Boolean(segment)),
+        )
+      }
+      if (first === ACCOUNT_PREFIX && second !== undefined && second !== '') {
+        const hosted = ACCOUNT_ID_PATTERN.test(second) ? accounts.get(second) : undefined
+        if (!hosted) return refuse(404, `no account \`${second}' on this server`)
+        const route: Route = hosted.engine.route(pathname)
+        if (route.kind === 'control' && !holds(request, hosted.account.controlTokenHash)) {
+          return needsToken()
+        }
+        return hosted.engine.handle(request)
+      }
+    }
+    if (main.route(pathname).kind === 'control' && !holds(request)) return needsToken()
+    return main.handle(request)
+  }
+
+  return {
+    handle,
+    async close() {
+      for (const { engine } of accounts.values()) await engine.settings.store.close()
+      accounts.clear()
+    },
+  }
+}
