@@ -69,7 +69,7 @@ export function fileShelf(dir: string, openStore: (path: string) => Promise<Stor
       return JSON.parse(await readFile(registry, 'utf8')) as HostedAccount[]
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw new Error(`${registry} cannot be read: ${(error as Error).message}`)
+      throw new Error(`${registry} cannot be read: ${(error as Error).message}`, { cause: error })
     }
   }
   async function write(accounts: HostedAccount[]): Promise<void> {
