@@ -1,7 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startService, type Service } from './index'
+import { checkReceived, startService, type Service } from './index'
 
 /** Calls an endpoint with `token`; `body` is sent as tuples, the answer read as text. */
 async function call(service: Service, token: string, name: string, body: unknown[] = []) {
@@ -139,5 +139,77 @@ describe('with a server of your own', () => {
     expect(await (await fetch('https://own.test/hello')).text()).toBe('mine')
     service.stop()
     expect((await call(service, service.secret, 'core.ping')).text).toBe('true')
+  })
+})
+
+describe('a service under test', () => {
+  let service: Service
+  beforeAll(async () => {
+    service = await startService({ baseUrl: 'https://journal.example.test', serviceName: 'proc' })
+  })
+  afterAll(() => service.stop())
+
+  it('mints authorizations with ttl and insecure abilities', async () => {
+    const token = await service.authorize(['type.string'], { ttl: 60 })
+    expect(await call(service, token, 'type.string.reverse', [['>>', 'ab']])).toEqual({
+      status: 200,
+      text: 'ba',
+    })
+    await expect(service.authorize(['auth.create'])).rejects.toThrow(/^auth\.create answered 400: /)
+    const minter = await service.authorize(['auth.create'], { insecure: true })
+    const child = await service.authorize(['core'], { token: minter })
+    expect((await call(service, child, 'core.ping')).text).toBe('true')
+  })
+
+  it('keeps a journal of what arrived, to pick from and assert on', async () => {
+    service.clearRequests()
+    const token = await service.authorize(['keyv.get'])
+    await call(service, token, 'keyv.get', [
+      ['$$', 'bucket', 'users'],
+      ['$$', 'key', 'alice'],
+    ])
+    await call(service, token, 'keyv.set', [
+      ['$$', 'key', 'bob'],
+      ['$$', 'value', 1],
+    ])
+    expect(service.requests().map((r) => [r.endpoint, r.status, r.token])).toEqual([
+      ['auth.create', 200, 'secret'],
+      ['keyv.get', 200, 'authorization'],
+      ['keyv.set', 401, 'authorization'],
+    ])
+    const [refused] = service.requests({ endpoint: 'keyv.set', status: 401 })
+    expect(refused).toMatchObject({
+      format: 'tuples',
+      args: { key: 'bob', value: 1 },
+      abilities: ['keyv.get'],
+      message: "authorization does not have the ability to access proc `keyv.set'",
+    })
+    expect(service.requests({ args: { bucket: 'users' } })).toHaveLength(1)
+
+    const missing = checkReceived(service.requests(), 'keyv.set', { status: 200, times: 1 })
+    expect(missing.pass).toBe(false)
+    expect(missing.message.split('\n').slice(0, 3)).toEqual([
+      'expected 1 request(s) to keyv.set with status 200, received 0.',
+      'Requests that did arrive, nearest first (3 of 3):',
+      `  #${refused!.id} keyv.set → 401 "authorization does not have the ability to access proc \`keyv.set'" (authorization, tuples) args {"key":"bob","value":1}  ← status differs`,
+    ])
+    expect(checkReceived(service.requests(), 'keyv.get', { times: 1 }).pass).toBe(true)
+  })
+
+  it('meets faults it is given, until cleared; reset clears them and the journal', async () => {
+    const rule = service.fault({ status: 503, endpoint: 'core', count: null })
+    expect(rule).toMatchObject({ kind: 'status', status: 503, count: null, id: expect.any(String) })
+    expect((await call(service, service.secret, 'core.ping')).status).toBe(503)
+    expect((await call(service, service.secret, 'core.ping')).status).toBe(503)
+    expect(service.requests({ fault: true })).toHaveLength(2)
+    expect(() => service.fault({ status: 404 as 500 })).toThrow(/^`status' must be/)
+    await service.reset()
+    expect((await call(service, service.secret, 'core.ping')).status).toBe(200)
+    expect(service.requests().map((r) => r.endpoint)).toEqual(['core.ping'])
+    service.fault({ kind: 'network' })
+    await expect(call(service, service.secret, 'core.ping')).rejects.toThrow(TypeError)
+    service.fault({ status: 500 })
+    service.clearFaults()
+    expect((await call(service, service.secret, 'core.ping')).status).toBe(200)
   })
 })

@@ -4,15 +4,28 @@ import {
   createEngine,
   type Clock,
   type Engine,
+  type FaultRule,
   type Limits,
   type SecretView,
   type Store,
 } from '../engine'
-import { createHandlers } from '../msw'
-import { createMemoryStore } from '../storage'
+import { readFaultRule } from '../engine/operator/faults'
+import { createHandlers } from '../msw/handlers'
+import { createMemoryStore } from '../storage/memory-store'
+import { describeExchange, matches, type ReceivedRequest, type RequestFilter } from './journal'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { listen, type Listener, type ListenOptions } from './http'
+export {
+  checkReceived,
+  describeExchange,
+  type ReceivedExpectation,
+  type ReceivedRequest,
+  type RequestFilter,
+} from './journal'
+
+/** How many exchanges a service started for tests keeps by default. */
+export const DEFAULT_JOURNAL = 1000
 
 export interface StartServiceOptions {
   /** Where the service answers; default `https://api.service.test`. A path prefix is allowed. */
@@ -26,14 +39,34 @@ export interface StartServiceOptions {
   /** Default: a fresh in-memory store. */
   store?: Store
   limits?: Partial<Limits>
-  /** Keep the last this many exchanges with their decision traces (`GET /_account/exchanges`). */
-  exchangeLog?: number
+  /** Start in strict mode (see `docs/node-api.md`); `reset()` comes back to it. */
+  strict?: boolean
+  /** Keep the last this many requests for `requests()`; default 1000, 0 keeps none. */
+  journal?: number
   /**
    * Your own msw server, if your tests have one: the service's handlers are added to it with
    * `server.use` (so your `server.resetHandlers()` removes them). Pass it: msw intercepts
    * through one server per process, and the latest to `listen` takes over.
    */
   server?: SetupServer
+}
+
+/** What a fault does: see `docs/node-api.md`. Without `kind`, a `status` answers in place. */
+export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count'>> & {
+  /** Calls it applies to (default 1); `null`: every matching call until cleared. */
+  count?: number | null
+  once?: true
+}
+
+export interface AuthorizeOptions {
+  /** Seconds from now until it expires. */
+  ttl?: number
+  /** Unix seconds it expires at. */
+  expiry?: number
+  /** Needed for insecure abilities (`auth.create`, `<service>.create`, …). */
+  insecure?: boolean
+  /** The token that creates it: the secret by default, or an authorization holding `auth.create`. */
+  token?: string
 }
 
 /** A running service and its account settings. */
@@ -45,6 +78,10 @@ export interface Service {
   server: SetupServer
   /** The first secret key: a bearer token that reaches every endpoint. */
   secret: string
+  /** Every secret key the service started with (the first is `secret`). */
+  secrets: string[]
+  /** Calls `auth.create` with the secret (or `options.token`) and returns the authorization. */
+  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
   createSecret(key?: string): Promise<SecretView>
   /** Rolls now, or at `at` (Unix seconds on the service's clock); returns the replacement. */
   rollSecret(id: string, at?: number): Promise<SecretView>
@@ -53,7 +90,19 @@ export interface Service {
   advanceClock(seconds: number): Promise<number>
   /** Unix seconds on the service's clock. */
   now(): Promise<number>
-  /** Wipes the account (keys, procedures, secrets, clock) and re-creates the configured secrets. */
+  /** Adds a fault; the next matching calls meet it. Returns the rule, with its `id`. */
+  fault(options: FaultOptions): FaultRule
+  /** Removes every fault (or the one with this id). */
+  clearFaults(id?: string): void
+  /** The requests the service received, oldest first, those matching `filter` when given. */
+  requests(filter?: RequestFilter): ReceivedRequest[]
+  /** Empties the journal of requests. */
+  clearRequests(): void
+  /**
+   * Back to the state the service started in: the same secret keys, the clock where it started,
+   * no keys or procedures, no faults, strict mode and the rate limit as configured with an empty
+   * window, an empty journal.
+   */
   reset(): Promise<void>
   /** The msw handlers, to put in a server of your own. */
   handlers: HttpHandler[]
@@ -61,38 +110,91 @@ export interface Service {
   stop(): void
 }
 
+/** Builds the body of an `auth.create` call in the tuple format. */
+function authCreateBody(abilities: string[], options: AuthorizeOptions): string {
+  const args: Array<[string, unknown]> = [['abilities', abilities]]
+  for (const name of ['ttl', 'expiry', 'insecure'] as const) {
+    if (options[name] !== undefined) args.push([name, options[name]])
+  }
+  return JSON.stringify(args.map(([name, value]) => ['$$', name, value]))
+}
+
+/** Mints an authorization through the engine's own wire, as a client would. */
+export async function authorizeThrough(
+  send: (request: Request) => Promise<Response>,
+  { baseUrl, serviceName, token }: { baseUrl: string; serviceName: string; token: string },
+  abilities: string[],
+  options: AuthorizeOptions = {},
+): Promise<string> {
+  const response = await send(
+    new Request(`${baseUrl}/auth/create`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${options.token ?? token}`,
+        'content-type': `application/vnd.${serviceName}+json`,
+        accept: 'text/plain',
+      },
+      body: authCreateBody(abilities, options),
+    }),
+  )
+  const text = await response.text()
+  if (response.status !== 200) throw new Error(`auth.create answered ${response.status}: ${text}`)
+  return text
+}
+
 /**
  * Starts the whole service in this process, answered through msw at `baseUrl`: `fetch` (and
  * any client built on it) reaches it, every other request goes to the network.
  */
 export async function startService(options: StartServiceOptions = {}): Promise<Service> {
-  const { secrets = [], server: given, store = createMemoryStore(), ...settings } = options
-  const engine = createEngine({ ...settings, store })
-  const { account } = engine
-  const createSecrets = async (keys: string[]) => {
-    for (const key of keys) await account.createSecret({ key })
-  }
-  await createSecrets(secrets)
-  const keys = secrets.length > 0 ? secrets : [(await account.createSecret()).key]
+  const {
+    secrets,
+    server: given,
+    store = createMemoryStore(),
+    journal = DEFAULT_JOURNAL,
+    ...settings
+  } = options
+  const engine = createEngine({
+    ...settings,
+    store,
+    exchangeLog: journal,
+    ...(secrets && secrets.length > 0 ? { secrets } : {}),
+  })
+  const { account, operator } = engine
+  const keys = await engine.start()
   const handlers = createHandlers(engine)
   const server = given ?? joinSharedServer(handlers)
   given?.use(...handlers)
+  const { baseUrl, serviceName } = engine.settings
 
   return {
-    baseUrl: engine.settings.baseUrl,
-    serviceName: engine.settings.serviceName,
+    baseUrl,
+    serviceName,
     engine,
     server,
     secret: keys[0]!,
+    secrets: keys,
+    authorize: (abilities, authorizeOptions) =>
+      authorizeThrough(
+        engine.handle,
+        { baseUrl, serviceName, token: keys[0]! },
+        abilities,
+        authorizeOptions,
+      ),
     createSecret: (key) => account.createSecret(key === undefined ? {} : { key }),
     rollSecret: (id, at) => account.rollSecret(id, at === undefined ? {} : { at }),
     listSecrets: () => account.listSecrets(),
     advanceClock: (seconds) => account.advanceClock(seconds),
     now: () => account.now(),
-    reset: async () => {
-      await account.reset()
-      await createSecrets(keys)
+    // The same checks the control plane makes of a rule.
+    fault: (rule) => operator.faults.add(readFaultRule({ ...rule })),
+    clearFaults: (id) => (id === undefined ? operator.faults.clear() : operator.faults.remove(id)),
+    requests: (filter) => {
+      const all = operator.log.list().reverse().map(describeExchange)
+      return filter ? all.filter((request) => matches(request, filter)) : all
     },
+    clearRequests: () => operator.log.clear(),
+    reset: () => engine.reset(),
     handlers,
     stop: () => {
       if (!given) leaveSharedServer(handlers)

@@ -29,7 +29,7 @@ export async function renderWithService(
 ) {
   const service = await startService({
     baseUrl: `https://ui-${++hosts}.example.test`,
-    exchangeLog: 100,
+    journal: 100,
     ...options,
   })
   started.push(service)

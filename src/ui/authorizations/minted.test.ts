@@ -9,7 +9,7 @@ afterEach(() => service?.stop())
 
 describe('mintedIn', () => {
   it('reads the token of every successful auth.create, whatever format answered it', async () => {
-    service = await startService({ baseUrl: 'https://minted.example.test', exchangeLog: 20 })
+    service = await startService({ baseUrl: 'https://minted.example.test', journal: 20 })
     const { baseUrl, secret } = service
     const vnd = `application/vnd.${service.serviceName}`
     const args = [['$$', 'abilities', ['type']]]
