@@ -1,25 +1,51 @@
-// Builds the kit that `npm pack` ships: the TypeScript entry points bundled into plain ES
-// modules under kit/ (every package stays an import), and the conformance cases beside them.
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// Builds the kit that `npm pack` ships (and a git-URL install builds through `prepare`): the
+// TypeScript entry points bundled by esbuild into ES modules under kit/ (every package left as
+// an import), CommonJS builds of the Node API and the Playwright fixture beside them, type
+// declarations from tsc, and the conformance cases.
+import { execFileSync } from 'node:child_process'
+import { chmodSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { build } from 'esbuild'
+
+const require = createRequire(import.meta.url)
+const shared = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+}
 
 rmSync('kit', { recursive: true, force: true })
 await build({
+  ...shared,
   entryPoints: {
     index: 'src/kit/index.ts',
     vitest: 'src/kit/vitest.ts',
     playwright: 'src/kit/playwright.ts',
-    cli: 'src/kit/cli.ts',
   },
   outdir: 'kit',
-  bundle: true,
-  platform: 'node',
   format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  logLevel: 'warning',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+})
+// One file, so that what it finds beside itself (the cases) is beside `kit/cli.js`.
+await build({ ...shared, entryPoints: { cli: 'src/kit/cli.ts' }, outdir: 'kit', format: 'esm' })
+await build({
+  ...shared,
+  entryPoints: { index: 'src/kit/index.ts', playwright: 'src/kit/playwright.ts' },
+  outdir: 'kit',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // What `import.meta.url` says in an ES module, said in CommonJS.
+  banner: { js: "const __kitUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__kitUrl' },
 })
 // The command runs as an executable of its own.
 const cli = readFileSync('kit/cli.js', 'utf8')
 writeFileSync('kit/cli.js', `#!/usr/bin/env node\n${cli}`)
+chmodSync('kit/cli.js', 0o755)
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.kit.json'], {
+  stdio: 'inherit',
+})
 cpSync('conformance/cases', 'kit/cases', { recursive: true })

@@ -1,7 +1,8 @@
 /**
  * `npm run serve -- [--port 8787] [--host 127.0.0.1] [--service-name service] [--secret KEY]...
- * [--rate-limit] [--strict] [--control-token T] [--allowed-host NAME]... [--data FILE] [--import FILE]
- * [--export-on-exit FILE]`: the whole service over HTTP until SIGINT or SIGTERM.
+ * [--rate-limit] [--strict] [--control-token T] [--control-token-file FILE] [--allowed-host NAME]...
+ * [--data FILE] [--import FILE] [--export-on-exit FILE] [--journal N] [--max-accounts N]`: the whole
+ * service over HTTP until SIGINT or SIGTERM.
  * Bad flags exit with code 2, a server that cannot start with code 1.
  */
 import { randomBytes } from 'node:crypto'
@@ -9,8 +10,16 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { createEngine, defaultLimits } from '../engine'
 import { createMemoryStore } from '../storage'
+import { MAX_JOURNAL } from '../engine/operator/control-plane'
+import { fileShelf } from './accounts'
 import { isLoopback } from './gate'
+import { DEFAULT_MAX_ACCOUNTS } from './host'
 import { listen } from './http'
+
+/** The SQLite store `--data` names (loaded only then: better-sqlite3 is optional). */
+async function openStore(path: string) {
+  return (await import('./sqlite-store')).openSqliteStore(path)
+}
 
 /** Reads the flags and sets up the account; throws with a message a user can act on. */
 async function configure(args: string[]) {
@@ -28,8 +37,13 @@ async function configure(args: string[]) {
       data: { type: 'string' },
       import: { type: 'string' },
       'export-on-exit': { type: 'string' },
+      'control-token-file': { type: 'string' },
+      journal: { type: 'string', default: '0' },
+      'max-accounts': { type: 'string', default: String(DEFAULT_MAX_ACCOUNTS) },
     },
   })
+  const journal = wholeNumber('--journal', values.journal, MAX_JOURNAL)
+  const maxAccounts = wholeNumber('--max-accounts', values['max-accounts'], 100_000)
   const port = Number(values.port)
   if (!/^\d+$/.test(values.port) || port > 65535) {
     throw new Error(`--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`)
@@ -43,9 +57,7 @@ async function configure(args: string[]) {
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
   }
-  const store = values.data
-    ? await (await import('./sqlite-store')).openSqliteStore(values.data)
-    : createMemoryStore()
+  const store = values.data ? await openStore(values.data) : createMemoryStore()
   const engine = createEngine({
     store,
     serviceName: values['service-name'],
@@ -53,6 +65,7 @@ async function configure(args: string[]) {
     baseUrl: `http://${values.host}`,
     limits: { rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] } },
     strict: values.strict,
+    exchangeLog: journal,
   })
   const { account } = engine
   if (values.import) {
@@ -63,18 +76,28 @@ async function configure(args: string[]) {
   }
   const known = new Set((await account.listSecrets()).map((secret) => secret.key))
   for (const key of values.secret) if (!known.has(key)) await account.createSecret({ key })
-  const active = (await account.listSecrets()).filter((secret) => secret.state !== 'expired')
-  if (active.length === 0) active.push(await account.createSecret())
+  // What the account holds now is what it started with: a reset brings these keys back.
+  const secrets = await engine.start()
   return {
     engine,
     port,
     host: values.host,
-    secrets: active.map((secret) => secret.key),
+    secrets,
+    journal,
+    maxAccounts,
+    controlTokenFile: values['control-token-file'],
     controlToken: given ?? randomBytes(24).toString('base64url'),
     allowedHosts: values['allowed-host'],
     data: values.data,
     exportOnExit: values['export-on-exit'],
   }
+}
+
+function wholeNumber(flag: string, text: string, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) > max) {
+    throw new Error(`${flag} must be a whole number from 0 to ${max}, not ${JSON.stringify(text)}`)
+  }
+  return Number(text)
 }
 
 function exit(code: number) {
@@ -86,10 +109,28 @@ function exit(code: number) {
 
 const config = await configure(process.argv.slice(2)).catch(exit(2))
 const { engine, port, host, controlToken, allowedHosts } = config
-const server = await listen(engine, { port, host, controlToken, allowedHosts }).catch(exit(1))
+const accounts = {
+  maxAccounts: config.maxAccounts,
+  engine: {
+    serviceName: engine.settings.serviceName,
+    limits: { rateLimit: { ...engine.settings.limits.rateLimit } },
+    strict: engine.operator.strict.enabled,
+    exchangeLog: config.journal,
+  },
+  ...(config.data
+    ? { shelf: fileShelf(`${config.data}.accounts`, (path) => openStore(path)) }
+    : {}),
+}
+const server = await listen(engine, { port, host, controlToken, allowedHosts, accounts }).catch(
+  exit(1),
+)
+if (config.controlTokenFile) {
+  await writeFile(config.controlTokenFile, `${controlToken}\n`, { mode: 0o600 }).catch(exit(1))
+}
 console.log(`listening on ${server.url}`)
 for (const key of config.secrets) console.log(`secret: ${key}`)
 console.log(`control token: ${controlToken}`)
+if (config.journal > 0) console.log(`journal: the last ${config.journal} requests of each account`)
 console.log(
   `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints), with authorization: bearer <control token>`,
 )

@@ -1,0 +1,36 @@
+/**
+ * `service-playground`: the whole service in your own tests. `startService` answers its base URL
+ * in this process through msw; `listen` serves it over HTTP; `startServer` is `serve` as a
+ * function, accounts and all.
+ */
+export {
+  checkReceived,
+  describeExchange,
+  DEFAULT_JOURNAL,
+  listen,
+  openAccount,
+  startService,
+  type AuthorizeOptions,
+  type FaultOptions,
+  type Listener,
+  type ListenOptions,
+  type ReceivedExpectation,
+  type ReceivedRequest,
+  type RequestFilter,
+  type ServeAccount,
+  type Service,
+  type StartServiceOptions,
+} from '../node'
+export { createEngine, createManualClock, createSystemClock } from '../engine'
+export type {
+  Clock,
+  Engine,
+  EngineOptions,
+  ExchangeRecord,
+  FaultKind,
+  FaultRule,
+  Limits,
+  SecretView,
+  Store,
+} from '../engine'
+export { createMemoryStore } from '../storage/memory-store'

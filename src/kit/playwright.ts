@@ -1,0 +1,197 @@
+/**
+ * `service-playground/playwright`: `test` with a `service` fixture and `expect` with
+ * `toHaveReceived`. By default the service runs in the test's own process, a fresh one for every
+ * test, and answers `<baseUrl>/**` in the page through `context.route` — the app under test needs
+ * no service worker of ours. Given a running `serve` (`serviceOptions.serve`, or the environment
+ * variables `SERVICE_PLAYGROUND_URL` and `SERVICE_PLAYGROUND_CONTROL_TOKEN`), each worker gets an
+ * account of its own there instead, reset after every test.
+ */
+import {
+  test as base,
+  expect as baseExpect,
+  type BrowserContext,
+  type Route,
+} from '@playwright/test'
+import { createEngine, type Engine } from '../engine'
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
+import {
+  checkReceived,
+  DEFAULT_JOURNAL,
+  openAccount,
+  type ReceivedExpectation,
+  type ServeAccount,
+  type StartServiceOptions,
+} from '../node'
+import { createMemoryStore } from '../storage/memory-store'
+import { remoteService, type RemoteService } from './remote'
+
+export interface ServeTarget {
+  /** The server's URL, as `serve` printed it: `http://127.0.0.1:8787`. */
+  url: string
+  /** The server's control token (`serve --control-token`, or the one it printed). */
+  controlToken: string
+}
+
+/**
+ * How the service of a test is made. Against a `serve` (see `serveTarget`), only `baseUrl`,
+ * `serviceName` and `journal` apply: with `baseUrl`, the page's requests to it are passed on to
+ * the worker's account (for an app whose host is hard-coded); without it, the app calls
+ * `service.baseUrl`.
+ */
+export type ServiceFixtureOptions = Pick<
+  StartServiceOptions,
+  'baseUrl' | 'serviceName' | 'secrets' | 'clock' | 'limits' | 'strict' | 'journal'
+>
+
+/** The service of one test. */
+export type ServiceFixture = RemoteService
+
+function serveTargetFromEnvironment(): ServeTarget | undefined {
+  const url = process.env.SERVICE_PLAYGROUND_URL
+  const controlToken = process.env.SERVICE_PLAYGROUND_CONTROL_TOKEN
+  if (!url) return undefined
+  if (!controlToken) {
+    throw new Error(
+      'SERVICE_PLAYGROUND_URL is set but SERVICE_PLAYGROUND_CONTROL_TOKEN is not: give the control token serve printed (or started with)',
+    )
+  }
+  return { url: url.replace(/\/+$/, ''), controlToken }
+}
+
+const inside = (baseUrl: string) => (url: URL) =>
+  url.href === baseUrl || url.href.startsWith(`${baseUrl}/`) || url.href.startsWith(`${baseUrl}?`)
+
+/** The page's request as a Fetch `Request`, to hand to an engine. */
+async function toRequest(route: Route, signal: AbortSignal): Promise<Request> {
+  const request = route.request()
+  const headers = Object.entries(await request.allHeaders()).filter(
+    ([name]) => !name.startsWith(':'),
+  )
+  const method = request.method()
+  const data = method === 'GET' || method === 'HEAD' ? null : request.postDataBuffer()
+  const body = data ? new Uint8Array(data) : null
+  return new Request(request.url(), { method, headers, body, signal })
+}
+
+/** Answers a routed request from the engine: its answer, or a dropped or reset connection. */
+async function answer(route: Route, response: Response): Promise<void> {
+  if (response.type === 'error') return route.abort('failed')
+  let body: Buffer
+  try {
+    body = Buffer.from(await response.arrayBuffer())
+  } catch {
+    return route.abort('connectionreset')
+  }
+  await route.fulfill({
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body,
+  })
+}
+
+/** Routes `baseUrl` in every page of the context to `handle`; returns how to stop. */
+async function routeTo(
+  context: BrowserContext,
+  baseUrl: string,
+  handle: (request: Request) => Promise<Response>,
+): Promise<() => Promise<void>> {
+  const pending = new AbortController()
+  await context.route(inside(baseUrl), async (route) => {
+    try {
+      await answer(route, await handle(await toRequest(route, pending.signal)))
+    } catch (error) {
+      // The page went away, or the test ended, while the answer was on its way.
+      if (!pending.signal.aborted && !/closed|disposed|already handled/i.test(String(error)))
+        throw error
+    }
+  })
+  return async () => {
+    pending.abort()
+    await context.unrouteAll({ behavior: 'ignoreErrors' })
+  }
+}
+
+export const test = base.extend<
+  { service: ServiceFixture; serviceOptions: ServiceFixtureOptions },
+  { serviceAccount: ServeAccount | undefined; serveTarget: ServeTarget | undefined }
+>({
+  serveTarget: [undefined, { option: true, scope: 'worker' }],
+  serviceOptions: [{}, { option: true }],
+
+  serviceAccount: [
+    async ({ serveTarget }, use) => {
+      const target = serveTarget ?? serveTargetFromEnvironment()
+      if (!target) return use(undefined)
+      const account = await openAccount(target)
+      await use(account)
+      await account.close()
+    },
+    { scope: 'worker' },
+  ],
+
+  service: async ({ context, serviceOptions, serviceAccount }, use) => {
+    const options = { ...serviceOptions }
+    const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
+    if (serviceAccount) {
+      const account = serviceAccount
+      const remote = remoteService({
+        baseUrl: account.baseUrl,
+        serviceName,
+        secret: account.secret,
+        send: (request) => fetch(request),
+        controlToken: account.controlToken,
+      })
+      await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
+      const stop = options.baseUrl
+        ? await routeTo(context, options.baseUrl.replace(/\/+$/, ''), (request) =>
+            fetch(
+              new Request(
+                request.url.replace(options.baseUrl!.replace(/\/+$/, ''), account.baseUrl),
+                request,
+              ),
+            ),
+          )
+        : undefined
+      await use(
+        options.baseUrl ? { ...remote, baseUrl: options.baseUrl.replace(/\/+$/, '') } : remote,
+      )
+      await stop?.()
+      await remote.reset()
+      return
+    }
+    const engine: Engine = createEngine({
+      store: createMemoryStore(),
+      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
+      serviceName,
+      exchangeLog: options.journal ?? DEFAULT_JOURNAL,
+      ...(options.secrets?.length ? { secrets: options.secrets } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    })
+    const [secret] = await engine.start()
+    const stop = await routeTo(context, engine.settings.baseUrl, engine.handle)
+    await use(
+      remoteService({
+        baseUrl: engine.settings.baseUrl,
+        serviceName,
+        secret: secret!,
+        send: engine.handle,
+      }),
+    )
+    await stop()
+  },
+})
+
+export const expect = baseExpect.extend({
+  async toHaveReceived(
+    service: ServiceFixture,
+    endpoint: string | RegExp,
+    expected?: ReceivedExpectation,
+  ) {
+    const { pass, message } = checkReceived(await service.requests(), endpoint, expected)
+    return { pass, message: () => message, name: 'toHaveReceived' }
+  },
+})
+
+export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../node'
