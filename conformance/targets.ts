@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline'
 import { setupServer } from 'msw/node'
 import { createEngine, type Engine } from '../src/engine'
 import { createHandlers } from '../src/msw/handlers'
-import { createMemoryStore } from '../src/storage'
+import { createMemoryStore } from '../src/storage/memory-store'
 import type { Target, WireRequest, WireResponse } from './run'
 
 export const SERVICE_NAME = 'proc'

@@ -31,8 +31,17 @@ await build({
 })
 // One file, so that what it finds beside itself (the cases) is beside `kit/cli.js`.
 await build({ ...shared, entryPoints: { cli: 'src/kit/cli.ts' }, outdir: 'kit', format: 'esm' })
+// CommonJS runners such as Jest cannot load ES-only packages, and msw 2 requires some (rettime,
+// until-async): the CommonJS builds carry msw inside them; every other package stays an import.
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
+const imported = [
+  ...Object.keys(pkg.dependencies),
+  ...Object.keys(pkg.peerDependencies),
+].filter((name) => name !== 'msw')
 await build({
   ...shared,
+  packages: undefined,
+  external: imported,
   entryPoints: { index: 'src/kit/index.ts', playwright: 'src/kit/playwright.ts' },
   outdir: 'kit',
   outExtension: { '.js': '.cjs' },

@@ -9,6 +9,7 @@ export {
   DEFAULT_JOURNAL,
   listen,
   openAccount,
+  spawnServe,
   startService,
   type AuthorizeOptions,
   type FaultOptions,
@@ -18,6 +19,8 @@ export {
   type ReceivedRequest,
   type RequestFilter,
   type ServeAccount,
+  type ServeProcess,
+  type SpawnServeOptions,
   type Service,
   type StartServiceOptions,
 } from '../node'

@@ -14,14 +14,9 @@ import {
 } from '@playwright/test'
 import { createEngine, type Engine } from '../engine'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
-import {
-  checkReceived,
-  DEFAULT_JOURNAL,
-  openAccount,
-  type ReceivedExpectation,
-  type ServeAccount,
-  type StartServiceOptions,
-} from '../node'
+import type { StartServiceOptions } from '../node'
+import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../node/journal'
+import { openAccount, type ServeAccount } from '../node/open-account'
 import { createMemoryStore } from '../storage/memory-store'
 import { remoteService, type RemoteService } from './remote'
 
@@ -194,4 +189,4 @@ export const expect = baseExpect.extend({
   },
 })
 
-export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../node'
+export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../node/journal'

@@ -1,13 +1,12 @@
 import type { ExchangeRecord, FaultRule, SecretView } from '../engine'
+import type { FaultOptions } from '../node'
+import { authorizeThrough, type AuthorizeOptions } from '../node/authorize'
 import {
-  authorizeThrough,
   describeExchange,
   matches,
-  type AuthorizeOptions,
-  type FaultOptions,
   type ReceivedRequest,
   type RequestFilter,
-} from '../node'
+} from '../node/journal'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
 export interface RemoteService {

@@ -12,21 +12,29 @@ import {
 import { readFaultRule } from '../engine/operator/faults'
 import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
-import { describeExchange, matches, type ReceivedRequest, type RequestFilter } from './journal'
+import {
+  DEFAULT_JOURNAL,
+  describeExchange,
+  matches,
+  type ReceivedRequest,
+  type RequestFilter,
+} from './journal'
+import { authorizeThrough, type AuthorizeOptions } from './authorize'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { listen, type Listener, type ListenOptions } from './http'
+export { authorizeThrough, type AuthorizeOptions } from './authorize'
+export { openAccount, type ServeAccount } from './open-account'
+export { spawnServe, type ServeProcess, type SpawnServeOptions } from './spawn-serve'
 export {
   checkReceived,
+  DEFAULT_JOURNAL,
   describeExchange,
   matches,
   type ReceivedExpectation,
   type ReceivedRequest,
   type RequestFilter,
 } from './journal'
-
-/** How many exchanges a service started for tests keeps by default. */
-export const DEFAULT_JOURNAL = 1000
 
 export interface StartServiceOptions {
   /** Where the service answers; default `https://api.service.test`. A path prefix is allowed. */
@@ -57,17 +65,6 @@ export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count'>> & {
   /** Calls it applies to (default 1); `null`: every matching call until cleared. */
   count?: number | null
   once?: true
-}
-
-export interface AuthorizeOptions {
-  /** Seconds from now until it expires. */
-  ttl?: number
-  /** Unix seconds it expires at. */
-  expiry?: number
-  /** Needed for insecure abilities (`auth.create`, `<service>.create`, …). */
-  insecure?: boolean
-  /** The token that creates it: the secret by default, or an authorization holding `auth.create`. */
-  token?: string
 }
 
 /** A running service and its account settings. */
@@ -109,38 +106,6 @@ export interface Service {
   handlers: HttpHandler[]
   /** Stops answering `baseUrl`; a server you passed is left running, with our handlers. */
   stop(): void
-}
-
-/** Builds the body of an `auth.create` call in the tuple format. */
-function authCreateBody(abilities: string[], options: AuthorizeOptions): string {
-  const args: Array<[string, unknown]> = [['abilities', abilities]]
-  for (const name of ['ttl', 'expiry', 'insecure'] as const) {
-    if (options[name] !== undefined) args.push([name, options[name]])
-  }
-  return JSON.stringify(args.map(([name, value]) => ['$$', name, value]))
-}
-
-/** Mints an authorization through the engine's own wire, as a client would. */
-export async function authorizeThrough(
-  send: (request: Request) => Promise<Response>,
-  { baseUrl, serviceName, token }: { baseUrl: string; serviceName: string; token: string },
-  abilities: string[],
-  options: AuthorizeOptions = {},
-): Promise<string> {
-  const response = await send(
-    new Request(`${baseUrl}/auth/create`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${options.token ?? token}`,
-        'content-type': `application/vnd.${serviceName}+json`,
-        accept: 'text/plain',
-      },
-      body: authCreateBody(abilities, options),
-    }),
-  )
-  const text = await response.text()
-  if (response.status !== 200) throw new Error(`auth.create answered ${response.status}: ${text}`)
-  return text
 }
 
 /**
@@ -199,45 +164,6 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     handlers,
     stop: () => {
       if (!given) leaveSharedServer(handlers)
-    },
-  }
-}
-
-/** An account of its own on a running `serve` (see `openAccount`). */
-export interface ServeAccount {
-  id: string
-  /** Where the account answers: `<server url>/a/<id>`. */
-  baseUrl: string
-  /** Its secret key. */
-  secret: string
-  /** Its own control token, for `<baseUrl>/_account/*`. */
-  controlToken: string
-  /** Removes the account and everything in it. */
-  close(): Promise<void>
-}
-
-/**
- * Makes an account of its own on the `serve` at `url` (`POST /_accounts` with the server's
- * control token): what a test worker needs to run beside others on one server.
- */
-export async function openAccount({
-  url,
-  controlToken,
-}: {
-  url: string
-  controlToken: string
-}): Promise<ServeAccount> {
-  const server = url.replace(/\/+$/, '')
-  const headers = { authorization: `Bearer ${controlToken}` }
-  const made = await fetch(`${server}/_accounts`, { method: 'POST', headers })
-  if (made.status !== 201) {
-    throw new Error(`${server}/_accounts answered ${made.status}: ${await made.text()}`)
-  }
-  const account = (await made.json()) as Omit<ServeAccount, 'close'>
-  return {
-    ...account,
-    async close() {
-      await fetch(`${server}/_accounts/${account.id}`, { method: 'DELETE', headers })
     },
   }
 }

@@ -2,6 +2,9 @@ import { decode } from '@msgpack/msgpack'
 import { isDeepStrictEqual } from 'node:util'
 import type { ExchangeRecord, LoggedBody } from '../engine'
 
+/** How many exchanges a service started for tests keeps by default. */
+export const DEFAULT_JOURNAL = 1000
+
 /** A request the service received, as a test asserts on it. */
 export interface ReceivedRequest {
   /** The journal's id: increases by one per request. */

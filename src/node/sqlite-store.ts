@@ -41,7 +41,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // Loaded on demand: better-sqlite3 is an optional dependency, needed only for `--data`.
   const { default: Database } = await import('better-sqlite3').catch(() => {
     throw new Error(
-      'keeping data needs the optional dependency better-sqlite3: install it (npm install better-sqlite3) or leave out --data',
+      'keeping data needs the optional dependency better-sqlite3: add it to your project (npm i -D better-sqlite3) or leave out --data',
     )
   })
   const db = new Database(path)

@@ -1,0 +1,5 @@
+// Each test file gets the service in its own process, answering https://proc.run through msw,
+// with the secret the suite reads from its environment.
+import { useService } from 'service-playground/vitest'
+
+useService({ baseUrl: 'https://proc.run', serviceName: 'proc', secrets: [process.env.SECRET] })

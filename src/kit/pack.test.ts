@@ -1,0 +1,290 @@
+/**
+ * The kit as a client developer gets it: `npm pack`, installed into a fresh project outside
+ * this checkout (so nothing resolves from its node_modules), and the README's kit examples run
+ * there exactly as written, with the client suite in examples/proc-client.
+ */
+import { spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { spawnServe, type ServeProcess } from '../node/spawn-serve'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const PLAYWRIGHT_VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')) as {
+    version: string
+  }
+).version
+
+/** The README's blocks marked `<!-- kit: <file> -->`, by file name. */
+function kitBlocks(): Map<string, string> {
+  const blocks = new Map<string, string>()
+  for (const [, file, body] of README.matchAll(/<!-- kit: (\S+) -->\s*```\w*\n([\s\S]*?)\n```/g)) {
+    blocks.set(file!, `${body}\n`)
+  }
+  return blocks
+}
+
+/** This process's environment without what npm and Vitest set for themselves. */
+function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(npm_|VITEST|NODE_OPTIONS$|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name),
+    ),
+  )
+  return { ...env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...extra }
+}
+
+interface Ran {
+  code: number | null
+  stdout: string
+  stderr: string
+  seconds: number
+}
+
+/** Runs a command to its end; never throws, so a test can show what it printed. */
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  extra: Record<string, string> = {},
+): Promise<Ran> {
+  const started = performance.now()
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: cleanEnvironment(extra) })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    child.on('close', (code) =>
+      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 }),
+    )
+  })
+}
+
+const shown = ({ code, stdout, stderr }: Ran) => `exit ${code}\n${stdout}\n${stderr}`
+
+const work = mkdtempSync(join(tmpdir(), 'kit-pack-'))
+let tarball = ''
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+beforeAll(async () => {
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)
+  expect(packed.code, shown(packed)).toBe(0)
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
+  tarball = join(work, filename)
+}, 300_000)
+
+describe('the packed kit', () => {
+  it('holds the compiled kit, its types and the cases, and no screenshots or sources', async () => {
+    const listed = await run('tar', ['-tzf', tarball], work)
+    const files = listed.stdout.split('\n').filter(Boolean)
+    for (const file of [
+      'package/kit/index.js',
+      'package/kit/index.cjs',
+      'package/kit/vitest.js',
+      'package/kit/playwright.js',
+      'package/kit/playwright.cjs',
+      'package/kit/cli.js',
+      'package/kit/types/src/kit/index.d.ts',
+      'package/kit/types/src/kit/vitest.d.ts',
+      'package/kit/types/src/kit/playwright.d.ts',
+      'package/kit/cases/03-authorization.json',
+      'package/README.md',
+      'package/docs/node-api.md',
+    ]) {
+      expect(files, file).toContain(file)
+    }
+    expect(files.filter((file) => /\.png$|^package\/src\//.test(file))).toEqual([])
+  })
+
+  it('installs lean into an empty project, as the README says', async () => {
+    const dir = join(work, 'lean')
+    rmSync(dir, { recursive: true, force: true })
+    await run('mkdir', ['-p', dir], work)
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'lean', private: true }))
+    const installed = await run('npm', ['i', '-D', tarball, '--no-audit', '--no-fund'], dir)
+    expect(installed.code, shown(installed)).toBe(0)
+    for (const absent of [
+      'better-sqlite3',
+      'pg',
+      'react',
+      'vite',
+      'idb',
+      '@tanstack/react-query',
+    ]) {
+      expect(existsSync(join(dir, 'node_modules', absent)), absent).toBe(false)
+    }
+    const listed = await run('npm', ['ls', '--all', '--parseable'], dir)
+    const packages = listed.stdout.split('\n').filter(Boolean).length - 1
+    const size = await run('du', ['-sk', join(dir, 'node_modules')], dir)
+    const megabytes = Number(size.stdout.split('\t')[0]) / 1024
+    console.log(
+      `npm i -D <tarball>: ${packages} packages, ${megabytes.toFixed(1)} MB, ${installed.seconds.toFixed(1)} s`,
+    )
+    const [, said, saidMb] = /adds (\d+) packages \(([\d.]+) MB\)/.exec(README) ?? []
+    expect(said, 'the README states the install size').toBeDefined()
+    // The README's figures hold within a fifth (the registry moves under semver ranges).
+    expect(Math.abs(packages - Number(said)) / Number(said)).toBeLessThan(0.2)
+    expect(Math.abs(megabytes - Number(saidMb)) / Number(saidMb)).toBeLessThan(0.2)
+
+    const help = await run('npx', ['service-playground', 'help'], dir)
+    expect(help.stdout).toMatch(/^usage: service-playground <command>/)
+    const data = await run(
+      'npx',
+      ['service-playground', 'serve', '--port', '0', '--data', join(dir, 'x.db')],
+      dir,
+    )
+    expect(data.code).not.toBe(0)
+    expect(data.stderr).toMatch(/npm i(nstall)? -D better-sqlite3/)
+  }, 300_000)
+
+  describe('the README and the client suite, in a fresh project', () => {
+    const dir = join(work, 'consumer')
+    const blocks = kitBlocks()
+    let server: ServeProcess | undefined
+
+    beforeAll(async () => {
+      await run('mkdir', ['-p', dir], work)
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({
+          name: 'consumer',
+          private: true,
+          jest: { testMatch: ['<rootDir>/client.test.js'] },
+        }),
+      )
+      const installed = await run(
+        'npm',
+        [
+          'i',
+          '-D',
+          tarball,
+          'vitest@^4',
+          `@playwright/test@${PLAYWRIGHT_VERSION}`,
+          'jest@^30',
+          'typescript@~5.9',
+          '@types/node@^20',
+          '--no-audit',
+          '--no-fund',
+        ],
+        dir,
+      )
+      expect(installed.code, shown(installed)).toBe(0)
+      for (const [file, body] of blocks) writeFileSync(join(dir, file), body)
+      cpSync(join(ROOT, 'examples/proc-client'), join(dir, 'proc-client'), { recursive: true })
+      writeFileSync(
+        join(dir, 'playwright.config.ts'),
+        readFileSync(join(ROOT, 'examples/proc-client/playwright.config.ts'), 'utf8').replace(
+          "testDir: 'e2e',",
+          "testDir: '.', testMatch: 'client.spec.ts',",
+        ),
+      )
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            target: 'es2022',
+            module: 'preserve',
+            moduleResolution: 'bundler',
+            types: ['node'],
+            lib: ['es2023', 'dom'],
+          },
+          include: ['consumer.ts', 'client.test.ts', 'client.spec.ts', 'proc-client/e2e'],
+        }),
+      )
+    }, 600_000)
+
+    afterAll(() => server?.stop())
+
+    it('marks every example the README shows for the kit', () => {
+      expect([...blocks.keys()].sort()).toEqual([
+        'client.py',
+        'client.spec.ts',
+        'client.test.js',
+        'client.test.ts',
+        'conformance.sh',
+        'consumer.ts',
+        'faults.sh',
+        'python.sh',
+        'serve.sh',
+      ])
+    })
+
+    it('type-checks under tsc --strict with the shipped declarations', async () => {
+      const checked = await run('npx', ['tsc', '-p', '.'], dir)
+      expect(checked.code, shown(checked)).toBe(0)
+    }, 120_000)
+
+    it('runs the Vitest example', async () => {
+      const ran = await run('npx', ['vitest', 'run', 'client.test.ts'], dir)
+      expect(ran.code, shown(ran)).toBe(0)
+      expect(ran.stdout).toMatch(/Tests\s+2 passed/)
+    }, 120_000)
+
+    it('runs the Jest example, in CommonJS', async () => {
+      const ran = await run('npx', ['jest'], dir)
+      expect(ran.code, shown(ran)).toBe(0)
+      expect(ran.stderr).toMatch(/Tests:\s+1 passed/)
+    }, 120_000)
+
+    it('runs the Playwright example', async () => {
+      const ran = await run('npx', ['playwright', 'test'], dir)
+      expect(ran.code, shown(ran)).toBe(0)
+      expect(ran.stdout).toMatch(/1 passed/)
+    }, 120_000)
+
+    it('serves over HTTP for curl, Python and the conformance suite', async () => {
+      const words = blocks.get('serve.sh')!.trim().split(/\s+/)
+      expect(words.slice(0, 3)).toEqual(['npx', 'service-playground', 'serve'])
+      server = await spawnServe(words.slice(3), { cwd: dir, env: cleanEnvironment() })
+      expect(server.url).toBe('http://127.0.0.1:8787')
+      const python = await run('bash', ['python.sh'], dir)
+      expect([python.code, python.stdout]).toEqual([0, 'olleh\n'])
+      const faults = await run('bash', ['faults.sh'], dir)
+      expect(faults.code, shown(faults)).toBe(0)
+      expect(faults.stdout).toMatch(/^429 200\n/)
+      const conformance = await run('bash', ['conformance.sh'], dir)
+      expect(conformance.code, shown(conformance)).toBe(0)
+      expect(conformance.stdout).toMatch(/passed/)
+      expect(conformance.stdout).not.toMatch(/\bskipped\b.*control plane/)
+    }, 300_000)
+
+    it('runs a client suite isolated per file: in-process, and over one serve', async () => {
+      const ran = await run('npx', ['vitest', 'run'], join(dir, 'proc-client'))
+      expect(ran.code, shown(ran)).toBe(0)
+      expect(ran.stdout).toMatch(/Test Files\s+6 passed/)
+    }, 300_000)
+
+    it('runs a Playwright suite isolated per test: in-process, and one account per worker', async () => {
+      const project = join(dir, 'proc-client')
+      const inProcess = await run('npx', ['playwright', 'test', '--repeat-each', '2'], project)
+      expect(inProcess.code, shown(inProcess)).toBe(0)
+      expect(inProcess.stdout).toMatch(/4 passed/)
+      const team = await spawnServe(['--port', '0', '--service-name', 'proc'], {
+        cwd: dir,
+        env: cleanEnvironment(),
+      })
+      try {
+        const overServe = await run('npx', ['playwright', 'test', '--repeat-each', '2'], project, {
+          SERVICE_PLAYGROUND_URL: team.url,
+          SERVICE_PLAYGROUND_CONTROL_TOKEN: team.controlToken,
+        })
+        expect(overServe.code, shown(overServe)).toBe(0)
+        expect(overServe.stdout).toMatch(/4 passed/)
+        // Every worker's account was removed when the worker ended.
+        const left = await fetch(`${team.url}/_accounts`, {
+          headers: { authorization: `Bearer ${team.controlToken}` },
+        })
+        expect(await left.json()).toEqual([])
+      } finally {
+        await team.stop()
+      }
+    }, 300_000)
+  })
+})

@@ -1,0 +1,52 @@
+/** An account of its own on a running `serve` (see `openAccount`). */
+export interface ServeAccount {
+  id: string
+  /** Where the account answers: `<server url>/a/<id>`. */
+  baseUrl: string
+  /** Its secret key. */
+  secret: string
+  /** Its own control token, for `<baseUrl>/_account/*`. */
+  controlToken: string
+  /** Back to the state the account started in (`POST <baseUrl>/_account/reset`). */
+  reset(): Promise<void>
+  /** Removes the account and everything in it. */
+  close(): Promise<void>
+}
+
+/**
+ * Makes an account of its own on the `serve` at `url` (`POST /_accounts` with the server's
+ * control token): what a test worker needs to run beside others on one server.
+ */
+export async function openAccount({
+  url,
+  controlToken,
+}: {
+  url: string
+  controlToken: string
+}): Promise<ServeAccount> {
+  const server = url.replace(/\/+$/, '')
+  const headers = { authorization: `Bearer ${controlToken}` }
+  const made = await fetch(`${server}/_accounts`, { method: 'POST', headers })
+  if (made.status !== 201) {
+    throw new Error(`${server}/_accounts answered ${made.status}: ${await made.text()}`)
+  }
+  const account = (await made.json()) as Omit<ServeAccount, 'close' | 'reset'>
+  return {
+    ...account,
+    async reset() {
+      const response = await fetch(`${account.baseUrl}/_account/reset`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${account.controlToken}`,
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      })
+      if (!response.ok)
+        throw new Error(`reset answered ${response.status}: ${await response.text()}`)
+    },
+    async close() {
+      await fetch(`${server}/_accounts/${account.id}`, { method: 'DELETE', headers })
+    },
+  }
+}
