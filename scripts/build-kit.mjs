@@ -34,10 +34,9 @@ await build({ ...shared, entryPoints: { cli: 'src/kit/cli.ts' }, outdir: 'kit', 
 // CommonJS runners such as Jest cannot load ES-only packages, and msw 2 requires some (rettime,
 // until-async): the CommonJS builds carry msw inside them; every other package stays an import.
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
-const imported = [
-  ...Object.keys(pkg.dependencies),
-  ...Object.keys(pkg.peerDependencies),
-].filter((name) => name !== 'msw')
+const imported = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)].filter(
+  (name) => name !== 'msw',
+)
 await build({
   ...shared,
   packages: undefined,
