@@ -9,8 +9,10 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { createEngine, defaultLimits } from '../engine'
 import { createMemoryStore } from '../storage'
+import { ensureSecrets } from './ensure-secrets'
 import { isLoopback } from './gate'
 import { listen } from './http'
+import { describeData, openStore } from './open-store'
 
 /** Reads the flags and sets up the account; throws with a message a user can act on. */
 async function configure(args: string[]) {
@@ -43,9 +45,7 @@ async function configure(args: string[]) {
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
   }
-  const store = values.data
-    ? await (await import('./sqlite-store')).openSqliteStore(values.data)
-    : createMemoryStore()
+  const store = values.data ? await openStore(values.data) : createMemoryStore()
   const engine = createEngine({
     store,
     serviceName: values['service-name'],
@@ -61,8 +61,7 @@ async function configure(args: string[]) {
       throw new Error(`--import ${values.import}: ${error.message}`)
     })
   }
-  const known = new Set((await account.listSecrets()).map((secret) => secret.key))
-  for (const key of values.secret) if (!known.has(key)) await account.createSecret({ key })
+  await ensureSecrets(account, values.secret)
   const active = (await account.listSecrets()).filter((secret) => secret.state !== 'expired')
   if (active.length === 0) active.push(await account.createSecret())
   return {
@@ -95,7 +94,7 @@ console.log(
 )
 console.log(
   config.data
-    ? `data: ${config.data} (SQLite; every write is on disk before it is answered)`
+    ? `data: ${describeData(config.data)}`
     : 'data: in memory (gone when serve stops; keep it with --data <file>)',
 )
 
