@@ -182,6 +182,22 @@ describe('openPgStore, two stores over one database (as two processes)', () => {
     expect(await store.getKey('b', 'k')).toBe('written')
   })
 
+  it('gives up with a 503 on a lock held longer than its statements may wait', async () => {
+    await open('held')
+    const store = await openPgStore(url, { schema: 'held', statementTimeout: 200 })
+    opened.push(store)
+    await store.commit([{ op: 'putSecret', secret: secret('s', 1) }])
+    await admin.query('BEGIN')
+    await admin.query('SELECT 1 FROM held.secrets WHERE id = $1 FOR UPDATE', [utf16('s')])
+    const held = store.commit([
+      { op: 'expectSecret', id: 's', rolledTo: null, expiresAt: null },
+      { op: 'setKey', bucket: 'b', key: 'k', value: 'written' },
+    ])
+    await expect(held).rejects.toMatchObject({ status: 503, code: 'unavailable' })
+    await admin.query('ROLLBACK')
+    expect(await store.getKey('b', 'k')).toBeUndefined()
+  })
+
   it('keeps one secret per key: of two racing creations with one key, one fails', async () => {
     const [a, b] = [await open('keys'), await open('keys')]
     const create = (store: Store, id: string) =>

@@ -26,6 +26,11 @@ export interface PgStoreOptions {
   schema?: string
   /** Connections this store keeps open at most; default 10. */
   connections?: number
+  /**
+   * Milliseconds a statement may run, or wait on a lock another process holds, before it
+   * gives up with a 503; default 10,000.
+   */
+  statementTimeout?: number
 }
 
 /** A string as stored and ordered: its UTF-16BE bytes (see `pg-schema.ts`). */
@@ -84,8 +89,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     connectionTimeoutMillis: 5000,
     keepAlive: true,
     application_name: 'service-playground',
-    // A statement waiting this long (on a lock another process holds) gives up: a 503.
-    statement_timeout: 10_000,
+    statement_timeout: options.statementTimeout ?? 10_000,
     // A process that stops mid-transaction (frozen, not dead) lets go of its locks.
     idle_in_transaction_session_timeout: 30_000,
   })
