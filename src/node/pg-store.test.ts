@@ -226,6 +226,22 @@ describe('ensureSecrets over one database, as processes starting at once', () =>
   })
 })
 
+describe('openPgStore, importing', () => {
+  it('refuses with a 400 a snapshot whose secrets share a key, changing nothing', async () => {
+    const { account } = createEngine({ store: await open('imports') })
+    await account.createSecret({ key: 'kept-secret-key' })
+    const exported = await account.exportSnapshot()
+    const twice = [secret('a', 1), secret('b', 2)].map((s) => ({ ...s, key: 'shared-key-123' }))
+    const imported = account.importSnapshot({ ...exported, secrets: twice })
+    await expect(imported).rejects.toMatchObject({
+      status: 400,
+      message:
+        'invalid snapshot: two of its secrets have the same key; give each secret a key of its own',
+    })
+    expect((await account.listSecrets()).map(({ key }) => key)).toEqual(['kept-secret-key'])
+  })
+})
+
 describe('openPgStore when the database goes away', () => {
   it('answers 503 while it accepts no connections, and recovers once it does', async () => {
     const other = await createDatabase(cluster, 'away')

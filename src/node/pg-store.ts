@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg'
+import { InvalidError } from '../engine/errors'
 import {
   StoreConflictError,
   type Json,
@@ -51,10 +52,10 @@ function lastOfEach<T>(items: readonly T[], id: (item: T) => string): T[] {
 }
 
 /** Turns the store's "one key, one secret" constraint into its conflict error. */
-function keyTaken(message: string) {
+function keyTaken(id: string) {
   return (error: { constraint?: string }): never => {
-    if (error.constraint === SECRET_KEY_UNIQUE) throw new StoreConflictError(message)
-    throw error
+    if (error.constraint !== SECRET_KEY_UNIQUE) throw error
+    throw new StoreConflictError(`another secret already has the key of secret ${id}`)
   }
 }
 
@@ -150,8 +151,14 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     return [
       run(sql.clear),
       run(sql.insertMeta, [meta.map(([key]) => utf16(key)), meta.map(([, v]) => jsonText(v))]),
+      // Only an import restores: a snapshot whose secrets share a key is bad input, a 400.
       (client) =>
-        insertSecrets(client).catch(keyTaken('two secrets of the snapshot have the same key')),
+        insertSecrets(client).catch((error: { constraint?: string }) => {
+          if (error.constraint !== SECRET_KEY_UNIQUE) throw error
+          throw new InvalidError(
+            'invalid snapshot: two of its secrets have the same key; give each secret a key of its own',
+          )
+        }),
       setKeys(snapshot.keyv),
       run(sql.insertProcs, [procs.map(({ name }) => utf16(name)), procs.map((p) => jsonText(p))]),
     ]
@@ -175,8 +182,7 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
         case 'putSecret': {
           const { secret } = mutation
           const put = run(sql.putSecret, [utf16(secret.id), utf16(secret.key), jsonText(secret)])
-          const message = `another secret already has the key of secret ${secret.id}`
-          steps.push((client) => put(client).catch(keyTaken(message)))
+          steps.push((client) => put(client).catch(keyTaken(secret.id)))
           break
         }
         case 'expectSecret': {
