@@ -52,7 +52,16 @@ export default defineConfig({
           name: 'node',
           environment: 'node',
           include: ['src/**/*.test.ts', 'conformance/**/*.test.ts'],
-          exclude: ['src/ui/**'],
+          exclude: ['src/ui/**', 'src/**/pg-*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          environment: 'node',
+          include: ['src/**/pg-*.test.ts'],
+          globalSetup: ['src/testing/postgres-cluster.setup.ts'],
         },
       },
       {

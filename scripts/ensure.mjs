@@ -1,8 +1,10 @@
 // Installs what `npm start` and `npm test` need on a fresh machine, and nothing twice:
 //   node scripts/ensure.mjs deps       npm packages, when node_modules is missing or stale
 //   node scripts/ensure.mjs chromium   Debian's chromium, for Playwright, when missing
+//   node scripts/ensure.mjs postgresql Debian's postgresql, for the PostgreSQL store's tests,
+//                                      when no /usr/lib/postgresql/<version>/bin/initdb exists
 import { execFileSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
@@ -18,15 +20,33 @@ function ensureDeps() {
   if (stale) run('npm', ['ci', '--no-audit', '--no-fund'])
 }
 
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return
+function aptInstall(name) {
   const isRoot = process.getuid?.() === 0
   const apt = (...args) => (isRoot ? run('apt-get', args) : run('sudo', ['apt-get', ...args]))
   process.env.DEBIAN_FRONTEND = 'noninteractive'
   apt('update')
-  apt('install', '-y', '--no-install-recommends', 'chromium')
+  apt('install', '-y', '--no-install-recommends', name)
+}
+
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return
+  aptInstall('chromium')
   if (!existsSync(CHROMIUM)) {
     console.error(`chromium was not found at ${CHROMIUM} after installing it; set CHROMIUM_PATH`)
+    process.exit(1)
+  }
+}
+
+/** The tests start their own throwaway cluster from these binaries; none is set up here. */
+function ensurePostgresql() {
+  const root = '/usr/lib/postgresql'
+  const installed = () =>
+    existsSync(root) &&
+    readdirSync(root).some((version) => existsSync(`${root}/${version}/bin/initdb`))
+  if (installed()) return
+  aptInstall('postgresql')
+  if (!installed()) {
+    console.error(`postgresql was installed, but no ${root}/<version>/bin/initdb was found`)
     process.exit(1)
   }
 }
@@ -34,8 +54,9 @@ function ensureChromium() {
 for (const what of process.argv.slice(2)) {
   if (what === 'deps') ensureDeps()
   else if (what === 'chromium') ensureChromium()
+  else if (what === 'postgresql') ensurePostgresql()
   else {
-    console.error(`unknown target ${what}; use deps or chromium`)
+    console.error(`unknown target ${what}; use deps, chromium or postgresql`)
     process.exit(2)
   }
 }

@@ -12,14 +12,11 @@ import { createEngine, defaultLimits } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
 import { MAX_JOURNAL } from '../engine/operator/control-plane'
 import { fileShelf } from './accounts'
+import { ensureSecrets } from './ensure-secrets'
 import { isLoopback } from './gate'
 import { DEFAULT_MAX_ACCOUNTS } from './host'
 import { listen } from './http'
-
-/** The SQLite store `--data` names (loaded only then: better-sqlite3 is optional). */
-async function openStore(path: string) {
-  return (await import('./sqlite-store')).openSqliteStore(path)
-}
+import { describeData, isPostgresUrl, openStore } from './open-store'
 
 /** Reads the flags and sets up the account; throws with a message a user can act on. */
 async function configure(args: string[]) {
@@ -74,8 +71,7 @@ async function configure(args: string[]) {
       throw new Error(`--import ${values.import}: ${error.message}`)
     })
   }
-  const known = new Set((await account.listSecrets()).map((secret) => secret.key))
-  for (const key of values.secret) if (!known.has(key)) await account.createSecret({ key })
+  await ensureSecrets(account, values.secret)
   // What the account holds now is what it started with: a reset brings these keys back.
   const secrets = await engine.start()
   return {
@@ -117,7 +113,8 @@ const accounts = {
     strict: engine.operator.strict.enabled,
     exchangeLog: config.journal,
   },
-  ...(config.data
+  // Beside a SQLite file; accounts over PostgreSQL live as long as the process.
+  ...(config.data && !isPostgresUrl(config.data)
     ? { shelf: fileShelf(`${config.data}.accounts`, (path) => openStore(path)) }
     : {}),
 }
@@ -136,7 +133,7 @@ console.log(
 )
 console.log(
   config.data
-    ? `data: ${config.data} (SQLite; every write is on disk before it is answered)`
+    ? `data: ${describeData(config.data)}`
     : 'data: in memory (gone when serve stops; keep it with --data <file>)',
 )
 

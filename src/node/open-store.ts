@@ -1,0 +1,22 @@
+import type { Store } from '../engine/store'
+import { describeDatabase } from './pg-connection'
+
+/** Whether `--data` names a PostgreSQL database rather than a SQLite file. */
+export const isPostgresUrl = (data: string): boolean => /^postgres(ql)?:\/\//i.test(data)
+
+/**
+ * The store `serve --data <data>` keeps the account in: a `postgres://` or `postgresql://` URL
+ * opens PostgreSQL, which any number of `serve` processes may share; anything else is the path
+ * of a SQLite file, for one process. Each driver is loaded only when chosen, and each is an
+ * optional dependency: a missing one is named, with how to install it.
+ */
+export async function openStore(data: string): Promise<Store> {
+  if (isPostgresUrl(data)) return (await import('./pg-store')).openPgStore(data)
+  return (await import('./sqlite-store')).openSqliteStore(data)
+}
+
+/** What `serve` prints about where it keeps the account; never a password. */
+export function describeData(data: string): string {
+  if (!isPostgresUrl(data)) return `${data} (SQLite; every write is on disk before it is answered)`
+  return `postgres://${describeDatabase(data)} (PostgreSQL, shared by every serve over it; every write is committed before it is answered)`
+}
