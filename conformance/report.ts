@@ -146,7 +146,8 @@ export function stepReport(target: string, results: readonly CaseResult[]): stri
     }
   }
   const refused = results.flatMap((r) => r.stepResults).filter((s) => s.strict?.length).length
-  lines.push('', totals(target, results).replace(/cases$/, 'contracts'))
+  const noun = results.length === 1 ? 'contract' : 'contracts'
+  lines.push('', totals(target, results).replace(/cases$/, noun))
   if (refused > 0)
     lines.push(`strict mode would refuse ${refused} request${refused === 1 ? '' : 's'}`)
   return lines.join('\n')
