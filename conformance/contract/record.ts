@@ -1,8 +1,8 @@
 import type { CredentialTrace, ExchangeRecord } from '../../src/engine'
-import type { CaseFile, Expect, Matcher, Step } from '../cases'
-import { decodeAnswer, pointerTo, typeOf, type Decoded } from '../compare'
-import { markEndpoint, markServiceName, SERVICE } from '../service-name'
-import { bodyBytes, essence, isJson, requestPart, type RequestPart } from './request'
+import type { CaseFile, Step } from '../cases'
+import { markEndpoint } from '../service-name'
+import { expectationOf, labelOf, TOKEN_SHAPE, type Bindings } from './answer'
+import { requestPart, type RequestPart } from './request'
 
 /** A secret of the account, as `GET /_account/secrets` lists it (a key alone also does). */
 export interface SecretInfo {
@@ -40,18 +40,11 @@ export class RecordError extends Error {
   }
 }
 
-/** An authorization as the service makes them: a payload and a signature, base64url. */
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{43}$/
 /** Stands for a token the service refused that was made from a real one (a tampered copy). */
 export const FORGED_TOKEN = 'forged.token'
-/** Stands for an authorization inside an answer, where a matcher checks it by type. */
-const AN_AUTHORIZATION = '(an authorization)'
-const DAY = 24 * 3600
 
 /** Whole seconds, rounded up: `floor(now) + 60` and `now + 60` both record as 60. */
 const wholeSeconds = (seconds: number) => Math.ceil(seconds - 0.001)
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-const escapeKeepingService = (text: string) => text.split(SERVICE).map(escapeRegExp).join(SERVICE)
 
 /**
  * A record reads real time twice (its start and its duration) beside the virtual time: on a
@@ -65,9 +58,6 @@ const offsetOf = (r: ExchangeRecord) => Math.round(r.at * 1000 - (r.startedAt + 
 
 const headerOf = (headers: Array<[string, string]>, name: string) =>
   headers.find(([key]) => key.toLowerCase() === name)?.[1]
-
-const labelOf = (r: ExchangeRecord) =>
-  `exchange ${r.id} (${r.trace.endpoint ?? new URL(r.request.url).pathname})`
 
 function leftOut(r: ExchangeRecord): string | undefined {
   if (r.response.status === 0)
@@ -126,6 +116,12 @@ class Recorder {
   private readonly volatile = new Set<string>()
   private readonly counts = { secret: 1, rolled: 0, auth: 0, cursor: 0 }
   private readonly notes: string[] = []
+  private readonly bindings: Bindings = {
+    roleOf: this.roleOf,
+    volatile: this.volatile,
+    name: (kind) => `${kind}${++this.counts[kind]}`,
+    note: (text) => this.notes.push(text),
+  }
   private needsFresh: string | undefined
 
   constructor(private readonly context: RecordContext) {
@@ -327,7 +323,7 @@ class Recorder {
     } else if (part.call === 'keyv.scan') {
       this.needsFresh ??= 'it lists keys, which a shared account holds more of'
     }
-    const { expect, bind } = this.expectation(r)
+    const { expect, bind } = expectationOf(r, this.serviceName, this.bindings)
     const { call, ...rest } = request
     this.placed.push({
       step: { call, ...token, ...rest, expect, ...(bind ? { bind } : {}) },
@@ -357,124 +353,6 @@ class Recorder {
         )
       }
     }
-  }
-
-  private expectation(r: ExchangeRecord): { expect: Expect; bind?: { as: string; from: string } } {
-    const { response } = r
-    const expect: Expect = { status: response.status }
-    let bind: { as: string; from: string } | undefined
-    const headers = Object.fromEntries(response.headers.map(([k, v]) => [k.toLowerCase(), v]))
-    let decoded: Decoded | undefined
-    try {
-      decoded = decodeAnswer({
-        status: response.status,
-        headers,
-        body: Buffer.from(bodyBytes(response.body)).toString('base64'),
-      })
-    } catch {
-      this.notes.push(`${labelOf(r)}: its answer could not be read, so only its status is kept`)
-    }
-    if (decoded?.ok) {
-      const value = decoded.value
-      if (r.trace.endpoint === 'auth.create' && typeof value === 'string') {
-        const as = `auth${++this.counts.auth}`
-        expect.resultType = 'string'
-        bind = { as, from: 'result' }
-        this.roleOf.set(value, as)
-        this.volatile.add(value)
-      } else if (isJson(value)) {
-        const matchers: Record<string, Matcher> = {}
-        const mints = r.trace.calls.some(
-          (c) => c.endpoint === 'auth.create' && c.decision === 'allowed',
-        )
-        expect.result = this.answerValue(value, mints, '', matchers)
-        if (Object.keys(matchers).length > 0) expect.matchers = matchers
-      } else {
-        expect.resultType = typeOf(value)
-        this.notes.push(
-          `${labelOf(r)}: its answer holds values JSON cannot (MessagePack extensions), so only its type is kept`,
-        )
-      }
-    } else if (decoded) {
-      const message = this.messageOf(decoded.message ?? '', r.at)
-      if (message.pattern) expect.messageMatch = message.pattern
-      else expect.message = message.text
-    }
-    const type = essence(headers['content-type'] ?? null)
-    const marked: Expect['headers'] = {}
-    if (type) {
-      const pattern = escapeKeepingService(
-        type.split(`vnd.${this.serviceName}+`).join(`vnd.${SERVICE}+`),
-      )
-      marked['content-type'] = { match: `^${pattern}(\\s*;.*)?$` }
-    }
-    const cursor = headers['x-cursor']
-    if (cursor === '') marked['x-cursor'] = ''
-    else if (cursor !== undefined) {
-      marked['x-cursor'] = { match: '^.+$' }
-      if (!bind) {
-        const as = `cursor${++this.counts.cursor}`
-        bind = { as, from: 'header:x-cursor' }
-        this.roleOf.set(cursor, as)
-      }
-      this.volatile.add(cursor)
-    }
-    if (headers['x-rate-limit'] !== undefined)
-      marked['x-rate-limit'] = { match: '^\\d+;window=\\d+$' }
-    if (headers.allow !== undefined) marked.allow = headers.allow
-    if (headers['retry-after'] !== undefined) marked['retry-after'] = { match: '^\\d+$' }
-    expect.headers = marked
-    return { expect, ...(bind ? { bind } : {}) }
-  }
-
-  /** An answer's value with known tokens bound and new ones (made inside it) matched by type. */
-  private answerValue(
-    value: unknown,
-    mints: boolean,
-    pointer: string,
-    matchers: Record<string, Matcher>,
-  ): unknown {
-    if (typeof value === 'string') {
-      const role = this.roleOf.get(value)
-      if (role) return `$${role}`
-      if (mints && TOKEN_SHAPE.test(value)) {
-        matchers[pointer] = { type: 'string' }
-        this.volatile.add(value)
-        return AN_AUTHORIZATION
-      }
-      return value
-    }
-    if (Array.isArray(value)) {
-      return value.map((item, i) => this.answerValue(item, mints, pointerTo(pointer, i), matchers))
-    }
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [
-          k,
-          this.answerValue(v, mints, pointerTo(pointer, k), matchers),
-        ]),
-      )
-    }
-    return value
-  }
-
-  /**
-   * An error message with the service's name as `{service}`; a pattern instead when it holds
-   * the time (a Unix time within days of the exchange), which differs from run to run.
-   */
-  private messageOf(message: string, at: number): { text: string; pattern?: string } {
-    const text = markServiceName(message, this.serviceName)
-    const times = [...text.matchAll(/\b\d{9,11}\b/g)].filter(
-      (m) => Math.abs(Number(m[0]) - at) < 3 * DAY,
-    )
-    if (times.length === 0) return { text }
-    let pattern = '^'
-    let from = 0
-    for (const m of times) {
-      pattern += `${escapeKeepingService(text.slice(from, m.index))}\\d+`
-      from = m.index + m[0].length
-    }
-    return { text, pattern: `${pattern}${escapeKeepingService(text.slice(from))}$` }
   }
 
   /** The last guard: a token or cursor of this run in the contract is an error, never a file. */
