@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../src/engine'
 import { createMemoryStore } from '../src/storage'
 import { loadCases, parseCaseFile } from './cases'
+import { junit } from './report'
 import { runCase, runCases, type Target } from './run'
 import { handleTarget, mswTarget, serveTarget } from './targets'
 
@@ -31,6 +32,8 @@ function describeTarget(name: string, open: () => Promise<Target & { close?: () 
 }
 
 describeTarget('handle', async () => handleTarget())
+// The cases write the service's name as {service}: they hold for a service of any name.
+describeTarget('handle, a service named acme', async () => handleTarget({ serviceName: 'acme' }))
 describeTarget('msw setupServer', async () => mswTarget())
 describeTarget('serve over HTTP', () => serveTarget(root))
 
@@ -56,6 +59,31 @@ describe('the runner', () => {
     expect(failed[0]!.reason).toMatch(
       /^step 1 \(type\.string\.reverse\): expected result "olleh", got "HELLO"$/,
     )
+  })
+
+  it('puts the request and the answer in a JUnit failure, the secret by name', async () => {
+    const broken = handleTarget((options) => {
+      const engine = createEngine({ store: createMemoryStore(), ...options })
+      const handle = engine.handle
+      engine.handle = (request) =>
+        handle(
+          new Request(request.url.replace('/type/string/reverse', '/type/string/upcase'), request),
+        )
+      return engine
+    })
+    const [result] = await runCases(
+      broken,
+      cases.filter((c) => c.id.endsWith('type.string.reverse answers [json]')),
+    )
+    const xml = junit('handle', [result!])
+    const secret = result!.credentials.find(([, name]) => name === '$secret')![0]
+    expect(xml).toContain('<failure message="step 1 (type.string.reverse): expected result')
+    expect(xml).toContain('POST https://conformance.proc.test/type/string/reverse')
+    expect(xml).toContain('authorization: Bearer $secret')
+    expect(xml).toMatch(
+      /answered 200\n[^]*content-type: application\/json\n[^]*\n\n&#34;HELLO&#34;/,
+    )
+    expect(xml).not.toContain(secret)
   })
 
   it('refuses a bad case file, naming the file and the field', () => {

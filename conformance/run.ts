@@ -1,6 +1,20 @@
-import { decode, encode } from '@msgpack/msgpack'
-import { isDeepStrictEqual } from 'node:util'
-import type { Case, CallStep, Expect, Format, Step } from './cases'
+import { decode } from '@msgpack/msgpack'
+import { strictDeviations } from '../src/engine/operator/strict'
+import {
+  bindValues,
+  buildRequest,
+  bytes,
+  describeStep,
+  mentionsNow,
+  mintCall,
+  needsControl,
+  placeServiceName,
+} from './build'
+import type { Case, CallStep, Format, MintStep, Step } from './cases'
+import { compareAnswer, decodeAnswer, show, type Decoded, type Difference } from './compare'
+
+export type { Difference } from './compare'
+export { describeStep } from './build'
 
 /** A request as any target can carry it, a browser page included. */
 export interface WireRequest {
@@ -33,6 +47,24 @@ export interface Target {
   secret?: string
 }
 
+/** What one step did: passed, differed (and how), or was not run (and why). */
+export interface StepResult {
+  /** From 1. */
+  index: number
+  /** The endpoint called, or what the step did to the account (`advance the clock 60 s`). */
+  label: string
+  status: 'passed' | 'failed' | 'skipped'
+  /** Everything about the answer that differed from what the step expects. */
+  differences: Difference[]
+  /** Why the step was skipped, or why it could not run. */
+  reason?: string
+  /** The request sent and the answer, for a call. */
+  request?: WireRequest
+  response?: WireResponse
+  /** What strict mode would refuse in the request (checked when the run asks for it). */
+  strict?: string[]
+}
+
 export interface CaseResult {
   id: string
   steps: number
@@ -40,252 +72,238 @@ export interface CaseResult {
   /** Why it failed (naming the step) or was skipped. */
   reason?: string
   ms: number
+  stepResults: StepResult[]
+  /** Credentials the run held, each with its name, so reports show `$name`, never the value. */
+  credentials: Array<[value: string, name: string]>
 }
 
-const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'))
-const base64 = (data: Uint8Array | string) =>
-  (typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data)).toString('base64')
+export interface RunOptions {
+  /** Run every step and report each one's differences, instead of stopping at the first. */
+  allSteps?: boolean
+  /** Check each request against strict mode's rules and report what it would refuse. */
+  strict?: boolean
+}
 
-class StepFailure extends Error {}
 class Skip extends Error {}
 
-/** Replaces `"$name"` strings, anywhere in a value, with what was bound to `name`. */
-function bindValues(value: unknown, bound: Map<string, unknown>): unknown {
-  if (typeof value === 'string' && value.startsWith('$') && bound.has(value.slice(1))) {
-    return bound.get(value.slice(1))
-  }
-  if (Array.isArray(value)) return value.map((item) => bindValues(item, bound))
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, bindValues(v, bound)]))
-  }
-  return value
-}
+/** One run of one case: the values bound so far and the credentials among them. */
+class Run {
+  readonly bound = new Map<string, unknown>()
+  readonly credentials = new Map<string, string>()
 
-const asQueryValue = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
+  constructor(
+    readonly target: Target,
+    readonly options: RunOptions,
+  ) {}
 
-function buildRequest(
-  target: Target,
-  step: CallStep,
-  format: Format,
-  bound: Map<string, unknown>,
-): WireRequest {
-  const vnd = `application/vnd.${target.serviceName}`
-  const url = new URL(`${target.baseUrl}/${step.call.split('.').join('/')}`)
-  const headers: Record<string, string> = {}
-  const token = step.token === undefined ? '$secret' : step.token
-  if (step.authorization !== undefined) headers.authorization = step.authorization
-  else if (token !== null) headers.authorization = `Bearer ${String(bindValues(token, bound))}`
-  const input = bindValues(step.input, bound)
-  const args = (bindValues(step.args ?? {}, bound) ?? {}) as Record<string, unknown>
-  const tuples = [
-    ...(step.input === undefined ? [] : [['>>', input]]),
-    ...Object.entries(args).map(([name, value]) => ['$$', name, value]),
-  ]
-  let body: string | Uint8Array | undefined
-  let type: string | undefined
-  let accept: string
-  switch (format) {
-    case 'tuples':
-      ;[body, type, accept] = [JSON.stringify(tuples), `${vnd}+json`, `${vnd}+json`]
-      break
-    case 'msgpack':
-      ;[body, type, accept] = [encode(tuples), `${vnd}+msgpack`, `${vnd}+msgpack`]
-      break
-    case 'json':
-    case 'text':
-    case 'query':
-      for (const [name, value] of Object.entries(args))
-        url.searchParams.set(name, asQueryValue(value))
-      if (format === 'json' && step.input !== undefined) {
-        ;[body, type] = [JSON.stringify(input), 'application/json']
-      } else if (format === 'text' && step.input !== undefined) {
-        ;[body, type] = [asQueryValue(input), 'text/plain']
-      }
-      accept = format === 'text' ? 'text/plain' : 'application/json'
-      break
+  holdCredential(name: string, value: unknown) {
+    this.bound.set(name, value)
+    if (typeof value === 'string' && value !== '') this.credentials.set(value, `$${name}`)
   }
-  if (step.body !== undefined) body = step.body
-  if (step.contentType !== undefined) type = step.contentType
-  if (type !== undefined) headers['content-type'] = type
-  headers.accept = step.accept ?? accept
-  return {
-    url: url.toString(),
-    method: step.method ?? 'POST',
-    headers,
-    ...(body === undefined ? {} : { body: base64(body) }),
-  }
-}
 
-interface Decoded {
-  ok: boolean
-  value?: unknown
-  message?: string
-  /** A text/plain answer: a value that is not a string arrives as its JSON text. */
-  text?: boolean
-}
-
-/** The answer's value or error message, read the way its content type says. */
-function decodeAnswer(response: WireResponse): Decoded {
-  const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim()
-  const raw = bytes(response.body)
-  const text = () => new TextDecoder().decode(raw)
-  if (type.endsWith('+msgpack') || type.endsWith('+json')) {
-    const tuples = (type.endsWith('+msgpack') ? decode(raw) : JSON.parse(text())) as [
-      [string, unknown],
-    ]
-    const [[marker, value]] = tuples
-    if (marker === '<<') return { ok: true, value }
-    return { ok: false, message: (value as { message: string }).message }
-  }
-  if (type === 'application/json') {
-    const value = JSON.parse(text()) as unknown
-    const error = (value as { error?: { message?: string } } | null)?.error
-    if (response.status !== 200 && error) return { ok: false, message: error.message ?? '' }
-    return { ok: true, value }
-  }
-  return response.status === 200
-    ? { ok: true, value: text(), text: true }
-    : { ok: false, message: text(), text: true }
-}
-
-function parseOr(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
-  }
-}
-
-const show = (value: unknown) => JSON.stringify(value) ?? String(value)
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null'
-  return Array.isArray(value) ? 'array' : typeof value
-}
-
-function check(expect: Expect, response: WireResponse, decoded: Decoded): void {
-  const fail = (what: string) => {
-    throw new StepFailure(what)
-  }
-  if (response.status !== expect.status) {
-    fail(
-      `expected status ${expect.status}, got ${response.status} (${show(decoded.ok ? decoded.value : decoded.message)})`,
-    )
-  }
-  const value =
-    decoded.text && typeof expect.result !== 'string' && expect.result !== undefined
-      ? parseOr(decoded.value as string)
-      : decoded.value
-  if (expect.result !== undefined && !isDeepStrictEqual(value, expect.result)) {
-    fail(`expected result ${show(expect.result)}, got ${show(value)}`)
-  }
-  if (expect.resultType !== undefined && typeOf(decoded.value) !== expect.resultType) {
-    fail(`expected a result of type ${expect.resultType}, got ${show(decoded.value)}`)
-  }
-  if (expect.message !== undefined && decoded.message !== expect.message) {
-    fail(`expected message ${show(expect.message)}, got ${show(decoded.message)}`)
-  }
-  if (
-    expect.messageMatch !== undefined &&
-    !new RegExp(expect.messageMatch).test(decoded.message ?? '')
-  ) {
-    fail(`expected a message matching /${expect.messageMatch}/, got ${show(decoded.message)}`)
-  }
-  for (const [name, wanted] of Object.entries(expect.headers ?? {})) {
-    const actual = response.headers[name.toLowerCase()]
-    if (
-      wanted === null
-        ? actual !== undefined
-        : typeof wanted === 'string'
-          ? actual !== wanted
-          : !new RegExp(wanted.match).test(actual ?? '')
-    ) {
-      fail(`expected header ${name} ${show(wanted)}, got ${show(actual)}`)
+  /** Binds `$secret`: a new secret on a fresh account, or the one the target was given. */
+  async begin() {
+    const { control, secret } = this.target
+    if (control) {
+      await control('reset', {})
+      this.holdCredential('secret', ((await control('secrets', {})) as { key: string }).key)
+    } else if (secret !== undefined) {
+      this.holdCredential('secret', secret)
     }
   }
-}
 
-async function runStep(
-  target: Target,
-  step: Step,
-  format: Format,
-  bound: Map<string, unknown>,
-): Promise<void> {
-  if ('call' in step) {
-    const response = await target.send(buildRequest(target, step, step.format ?? format, bound))
+  async now(): Promise<number> {
+    const { control } = this.target
+    return control ? ((await control('clock')) as { now: number }).now : Date.now() / 1000
+  }
+
+  async call(step: CallStep, format: Format, result: StepResult): Promise<void> {
+    const now = mentionsNow([step.input, step.args]) ? await this.now() : undefined
+    const request = buildRequest(this.target, step, step.format ?? format, this.bound, now)
+    result.request = request
+    if (this.options.strict) result.strict = strictCheck(request, this.target.serviceName)
+    let response: WireResponse
+    try {
+      response = await this.target.send(request)
+    } catch (error) {
+      result.differences.push({
+        what: 'answer',
+        expected: 'an HTTP answer',
+        actual: `the request failed (${(error as Error).message})`,
+      })
+      return
+    }
+    result.response = response
     let decoded: Decoded
     try {
       decoded = decodeAnswer(response)
     } catch (error) {
-      throw new StepFailure(
-        `the answer (status ${response.status}) could not be read: ${(error as Error).message}`,
-      )
+      result.differences.push({
+        what: 'answer',
+        expected: `one it could read (status ${response.status})`,
+        actual: `one that could not be read: ${(error as Error).message}`,
+      })
+      return
     }
-    check(step.expect, response, decoded)
+    const expect = { ...step.expect }
+    if (expect.result !== undefined) expect.result = bindValues(expect.result, this.bound)
+    result.differences.push(...compareAnswer(expect, response, decoded))
     if (step.bind) {
       const { as, from } = step.bind
-      bound.set(
-        as,
-        from === 'result' ? decoded.value : response.headers[from.slice('header:'.length)],
-      )
+      const value =
+        from === 'result'
+          ? decoded.value
+          : response.headers[from.slice('header:'.length).toLowerCase()]
+      if (step.call === 'auth.create' && from === 'result' && decoded.ok) {
+        this.holdCredential(as, value)
+      } else {
+        this.bound.set(as, value)
+      }
     }
-    return
   }
-  const { control } = target
-  if (!control) throw new Skip('needs the account control plane, which this target does not offer')
-  if ('secret' in step) {
-    bound.set(step.secret, ((await control('secrets', {})) as { key: string }).key)
-  } else if ('roll' in step) {
-    const secrets = (await control('secrets')) as Array<{ id: string; key: string }>
-    const secret = secrets.find(({ key }) => key === bound.get(step.roll))
-    if (!secret) throw new StepFailure(`no secret is bound to ${step.roll}`)
-    const now = ((await control('clock')) as { now: number }).now
-    const body = step.in === undefined ? {} : { at: now + step.in }
-    const next = (await control(`secrets/${encodeURIComponent(secret.id)}/roll`, body)) as {
-      key: string
+
+  async account(step: Exclude<Step, CallStep | MintStep>): Promise<void> {
+    const control = this.target.control!
+    if ('secret' in step) {
+      this.holdCredential(step.secret, ((await control('secrets', {})) as { key: string }).key)
+    } else if ('roll' in step) {
+      const secrets = (await control('secrets')) as Array<{ id: string; key: string }>
+      const secret = secrets.find(({ key }) => key === this.bound.get(step.roll))
+      if (!secret) throw new Error(`no secret is bound to ${step.roll}`)
+      const now = await this.now()
+      const body = step.in === undefined ? {} : { at: now + step.in }
+      const next = (await control(`secrets/${encodeURIComponent(secret.id)}/roll`, body)) as {
+        key: string
+      }
+      this.holdCredential(step.as, next.key)
+    } else {
+      await control('clock', { advance: step.advance })
     }
-    bound.set(step.as, next.key)
-  } else {
-    await control('clock', { advance: step.advance })
+  }
+
+  async step(step: Step, index: number, format: Format): Promise<StepResult> {
+    const result: StepResult = {
+      index,
+      label: describeStep(step),
+      status: 'passed',
+      differences: [],
+    }
+    if (needsControl(step) && !this.target.control) {
+      throw new Skip('needs the account control plane, which this target does not offer')
+    }
+    try {
+      if ('call' in step) await this.call(step, format, result)
+      else if ('mint' in step) await this.call(mintCall(step), 'tuples', result)
+      else await this.account(step)
+    } catch (error) {
+      result.differences.push({
+        what: 'step',
+        expected: 'to run',
+        actual: (error as Error).message,
+      })
+    }
+    if (result.differences.length > 0) result.status = 'failed'
+    return result
   }
 }
 
-/** Runs one case on a fresh account: `$secret` is bound to a new secret (or the given one). */
-export async function runCase(target: Target, c: Case): Promise<CaseResult> {
+function strictCheck(request: WireRequest, serviceName: string): string[] {
+  if (request.method !== 'POST') return []
+  const body = request.body === undefined ? new Uint8Array() : bytes(request.body)
+  const headers = new Headers(request.headers)
+  return strictDeviations(new Request(request.url, { method: 'POST', headers }), body, serviceName)
+}
+
+/** `step 2 (keyv.get)`: where a reason points. */
+const where = (step: Step, index: number) =>
+  `step ${index}${'call' in step ? ` (${step.call})` : ''}`
+
+export function formatDifference({ what, expected, actual }: Difference): string {
+  return what === 'step' ? actual : `expected ${what} ${expected}, got ${actual}`
+}
+
+/**
+ * Runs one case on a fresh account: `$secret` is bound to a new secret (or the given one).
+ * It stops at the first step that differs, unless `allSteps`; from a step that needs the
+ * control plane on a target without one, every step left is skipped with the reason.
+ */
+export async function runCase(
+  target: Target,
+  c: Case,
+  options: RunOptions = {},
+): Promise<CaseResult> {
   const started = performance.now()
+  const run = new Run(target, options)
+  const stepResults: StepResult[] = []
   const result = (status: CaseResult['status'], reason?: string): CaseResult => ({
     id: c.id,
     steps: c.steps.length,
     status,
     ...(reason === undefined ? {} : { reason }),
     ms: performance.now() - started,
+    stepResults,
+    credentials: [...run.credentials],
   })
-  const bound = new Map<string, unknown>()
   if (c.fresh && !target.control) {
     return result('skipped', 'needs an empty account, which only the control plane can give')
   }
-  if (target.control) {
-    await target.control('reset', {})
-    bound.set('secret', ((await target.control('secrets', {})) as { key: string }).key)
-  } else {
-    bound.set('secret', target.secret)
+  try {
+    await run.begin()
+  } catch (error) {
+    return result('failed', `the account could not be prepared: ${(error as Error).message}`)
   }
-  for (const [index, step] of c.steps.entries()) {
+  const steps = c.steps.map((step) => placeServiceName(step, target.serviceName))
+  let failed: string | undefined
+  for (const [offset, step] of steps.entries()) {
+    const index = offset + 1
+    let outcome: StepResult
     try {
-      await runStep(target, step, c.format, bound)
+      outcome = await run.step(step, index, c.format)
     } catch (error) {
-      const where = `step ${index + 1}${'call' in step ? ` (${step.call})` : ''}`
-      if (error instanceof Skip) return result('skipped', `${where} ${error.message}`)
-      if (error instanceof StepFailure) return result('failed', `${where}: ${error.message}`)
-      return result('failed', `${where}: ${(error as Error).message}`)
+      if (!(error instanceof Skip)) throw error
+      const reason = `${where(step, index)} ${error.message}`
+      for (const [later, rest] of steps.slice(offset).entries()) {
+        stepResults.push({
+          index: index + later,
+          label: describeStep(rest),
+          status: 'skipped',
+          differences: [],
+          reason: later === 0 ? error.message : `not run: ${reason}`,
+        })
+      }
+      return failed ? result('failed', failed) : result('skipped', reason)
+    }
+    stepResults.push(outcome)
+    if (outcome.status === 'failed') {
+      failed ??= `${where(step, index)}: ${outcome.differences.map(formatDifference).join('; ')}`
+      if (!options.allSteps) break
     }
   }
-  return result('passed')
+  return failed ? result('failed', failed) : result('passed')
 }
 
 /** Runs every case in order (cases share one account, reset before each). */
-export async function runCases(target: Target, cases: readonly Case[]): Promise<CaseResult[]> {
+export async function runCases(
+  target: Target,
+  cases: readonly Case[],
+  options: RunOptions = {},
+): Promise<CaseResult[]> {
   const results: CaseResult[] = []
-  for (const c of cases) results.push(await runCase(target, c))
+  for (const c of cases) results.push(await runCase(target, c, options))
   return results
+}
+
+/** The answer's body as a person reads it: text, or MessagePack shown as JSON. */
+export function readableBody(headers: Record<string, string>, body: string | undefined): string {
+  if (body === undefined || body === '') return ''
+  const raw = bytes(body)
+  if (/msgpack/i.test(headers['content-type'] ?? '')) {
+    try {
+      return `(MessagePack) ${show(decode(raw))}`
+    } catch {
+      return `(${raw.length} bytes of MessagePack that do not decode)`
+    }
+  }
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(raw)
+  return text.length > 4000 ? `${text.slice(0, 4000)}… (${raw.length} bytes)` : text
 }

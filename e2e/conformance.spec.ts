@@ -1,17 +1,19 @@
-import { loadCases } from '../conformance/cases'
+import type { Page } from '@playwright/test'
+import { loadCases, parseCaseFile } from '../conformance/cases'
+import { formatContract } from '../conformance/contract/format'
+import { recordContract } from '../conformance/contract/record'
+import { verifyContracts } from '../conformance/contract/verify'
 import { runCase, type Target, type WireRequest, type WireResponse } from '../conformance/run'
+import { createEngine, type ExchangeRecord } from '../src/engine'
+import { createMemoryStore } from '../src/storage'
 import { expect, playgroundUrl, test } from './fixtures'
 
 const baseUrl = 'https://conformance.proc.test'
 const serviceName = 'proc'
 const cases = loadCases()
 
-// Every case through the real service worker into the engine over real IndexedDB.
-test.setTimeout(240_000)
-
-test(`the conformance cases pass in Chromium through the service worker (${cases.length})`, async ({
-  page,
-}) => {
+/** The playground's engine, reached with `fetch` in the page through the service worker. */
+async function pageTarget(page: Page): Promise<Target> {
   await page.goto(playgroundUrl({ baseUrl, serviceName }))
   await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
   const send = (request: WireRequest) =>
@@ -28,7 +30,7 @@ test(`the conformance cases pass in Chromium through the service worker (${cases
         body: btoa(binary),
       }
     }, request)
-  const target: Target = {
+  return {
     name: 'chromium',
     baseUrl,
     serviceName,
@@ -47,10 +49,88 @@ test(`the conformance cases pass in Chromium through the service worker (${cases
       return JSON.parse(text) as unknown
     },
   }
+}
+
+// Every case through the real service worker into the engine over real IndexedDB.
+test(`the conformance cases pass in Chromium through the service worker (${cases.length})`, async ({
+  page,
+}) => {
+  test.setTimeout(240_000)
+  const target = await pageTarget(page)
   const failures: string[] = []
   for (const c of cases) {
     const result = await runCase(target, c)
     if (result.status !== 'passed') failures.push(`${result.id}: ${result.reason}`)
   }
   expect(failures).toEqual([])
+})
+
+/** A page's calls to an engine named `service` in Node: a limited token, paging, expiry. */
+async function recordNotes() {
+  const origin = 'https://notes.service.test'
+  const engine = createEngine({
+    store: createMemoryStore(),
+    serviceName: 'service',
+    baseUrl: origin,
+    exchangeLog: 100,
+  })
+  const [secret] = await engine.start()
+  const send = (path: string, token: string, init: RequestInit = {}) =>
+    engine.handle(
+      new Request(`${origin}/${path}`, {
+        method: 'POST',
+        ...init,
+        headers: { authorization: `Bearer ${token}`, ...(init.headers as object) },
+      }),
+    )
+  const tuples = { 'content-type': 'application/vnd.service+json', accept: 'text/plain' }
+  const minted = await send('auth/create', secret!, {
+    headers: tuples,
+    body: JSON.stringify([
+      ['$$', 'abilities', ['keyv?bucket=notes']],
+      ['$$', 'ttl', 60],
+    ]),
+  })
+  const token = await minted.text()
+  for (const key of ['a', 'b']) {
+    await send(`keyv/set?bucket=notes&key=${key}`, token, {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: `note ${key}` }),
+    })
+  }
+  const first = await send('keyv/scan?bucket=notes&count=1', token)
+  await send(`keyv/scan?bucket=notes&count=1&cursor=${first.headers.get('x-cursor')}`, token)
+  await send('keyv/get?bucket=elsewhere&key=a', token)
+  await engine.handle(
+    new Request(`${origin}/_account/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advance: 61 }),
+    }),
+  )
+  await send('keyv/get?bucket=notes&key=a', token)
+  const journal = await engine.handle(new Request(`${origin}/_account/exchanges`))
+  const { exchanges } = (await journal.json()) as { exchanges: ExchangeRecord[] }
+  const file = recordContract(exchanges, {
+    name: 'keeps notes',
+    serviceName: 'service',
+    baseUrl: origin,
+    secrets: await engine.account.listSecrets(),
+  })
+  return parseCaseFile('notes.json', formatContract(file))
+}
+
+test('a contract recorded in Node passes in Chromium, twice the same', async ({ page }) => {
+  const contract = await recordNotes()
+  expect(contract[0]!.steps.some((step) => 'advance' in step)).toBe(true)
+  const target = await pageTarget(page)
+  const outcome = async () =>
+    (await verifyContracts(target, contract)).map((r) => [
+      r.status,
+      r.reason ?? '',
+      r.stepResults.map((s) => s.status),
+    ])
+  const first = await outcome()
+  expect(first[0]!.slice(0, 2)).toEqual(['passed', ''])
+  expect(await outcome()).toEqual(first)
 })

@@ -1,11 +1,12 @@
 /**
  * `service-playground <command>`: the kit's command line.
  *
- *   serve        the whole service over HTTP (see `service-playground serve --help`)
+ *   serve        the whole service over HTTP
  *   conformance  the conformance suite against a target (handle, msw, serve or a base URL)
+ *   verify       contracts recorded from tests, replayed against a target
  */
 import { fileURLToPath } from 'node:url'
-import { setServeCommand } from '../../conformance/targets'
+import { conformanceCommand, setCasesDir, setServeCommand, verifyCommand } from '../../conformance'
 
 const USAGE = `usage: service-playground <command> [flags]
 
@@ -16,21 +17,28 @@ commands:
   conformance   play the conformance cases against a target
                   --base-url URL --secret KEY [--service-name NAME] [--control-token T]
                   --target handle|msw|serve|base-url  [--junit FILE] [--filter TEXT]
+  verify        replay contracts (JSON files recorded by the kit's helpers) against a target
+                  contracts/*.json [the same target flags as conformance]
   help          this text
 `
 
 const [command, ...rest] = process.argv.slice(2)
-// Each command reads its own flags from the rest of the line.
-process.argv.splice(2, process.argv.length - 2, ...rest)
-// `conformance --target serve` starts this same command's `serve`.
+const here = fileURLToPath(new URL('.', import.meta.url))
+// The cases ship beside this file; `--target serve` starts this same command's `serve`.
+setCasesDir(`${here}cases`)
 setServeCommand([process.execPath, fileURLToPath(import.meta.url), 'serve'])
 
 switch (command) {
   case 'serve':
+    // `serve` reads its flags from the command line, past the command's name.
+    process.argv.splice(2, 1)
     await import('../node/serve-cli')
     break
   case 'conformance':
-    await import('../../conformance/cli')
+    process.exit(await conformanceCommand(rest, { root: process.cwd() }))
+    break
+  case 'verify':
+    process.exit(await verifyCommand(rest, { root: process.cwd() }))
     break
   case undefined:
   case 'help':

@@ -1,0 +1,377 @@
+import type { CredentialTrace, ExchangeRecord } from '../../src/engine'
+import type { CaseFile, Step } from '../cases'
+import { markEndpoint } from '../service-name'
+import { expectationOf, labelOf, TOKEN_SHAPE, type Bindings } from './answer'
+import { requestPart, type RequestPart } from './request'
+
+/** A secret of the account, as `GET /_account/secrets` lists it (a key alone also does). */
+export interface SecretInfo {
+  id?: string
+  key: string
+  /** Unix seconds on the virtual clock. */
+  createdAt?: number
+  /** When it dies: set by a roll. */
+  expiresAt?: number | null
+  /** The id of the secret a roll made to replace it. */
+  rolledTo?: string | null
+}
+
+export interface RecordContext {
+  /** The contract's name: the test's title, say. */
+  name: string
+  serviceName: string
+  baseUrl: string
+  /**
+   * The account's secrets as `GET /_account/secrets` lists them once the exchanges are made:
+   * their keys are never copied, and their `rolledTo` shows the rolls the test made.
+   */
+  secrets?: ReadonlyArray<string | SecretInfo>
+  /** The contract file's description. */
+  description?: string
+  /** How far the clock had been advanced (ms) before the first exchange: 0 on a fresh account. */
+  clockOffsetMs?: number
+}
+
+/** A contract cannot be recorded from these exchanges: the message says why. */
+export class RecordError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'RecordError'
+  }
+}
+
+/** Stands for a token the service refused that was made from a real one (a tampered copy). */
+export const FORGED_TOKEN = 'forged.token'
+
+/** Whole seconds, rounded up: `floor(now) + 60` and `now + 60` both record as 60. */
+const wholeSeconds = (seconds: number) => Math.ceil(seconds - 0.001)
+
+/**
+ * A record reads real time twice (its start and its duration) beside the virtual time: on a
+ * real clock the three reads may straddle a millisecond or two. Advances are whole seconds or
+ * hundredths, far above it.
+ */
+const CLOCK_NOISE_MS = 3
+
+/** The clock's advance (ms) when an exchange was answered: its virtual minus its real time. */
+const offsetOf = (r: ExchangeRecord) => Math.round(r.at * 1000 - (r.startedAt + r.durationMs))
+
+const headerOf = (headers: Array<[string, string]>, name: string) =>
+  headers.find(([key]) => key.toLowerCase() === name)?.[1]
+
+function leftOut(r: ExchangeRecord): string | undefined {
+  if (r.response.status === 0)
+    return 'it failed as a network error (a fault injected through the control plane)'
+  if (
+    headerOf(r.response.headers, 'x-fault') !== undefined ||
+    r.trace.outcome.code === 'injected_fault'
+  ) {
+    return 'its answer was a fault injected through the control plane'
+  }
+  if (r.trace.outcome.code === 'strict') {
+    return 'strict mode refused it (verifying reports every request strict mode would refuse)'
+  }
+  if (r.response.body?.truncated) {
+    return `its answer (${r.response.body.bytes} bytes) is longer than the exchange journal keeps`
+  }
+  return undefined
+}
+
+interface Placed {
+  step: Step
+  /** The role the step binds. */
+  defines?: string
+  /** An advance: the virtual time, in seconds, before which a token was made before it. */
+  pivot?: number
+}
+
+/**
+ * A contract from the exchanges a test made (`GET /_account/exchanges`, any order): one case,
+ * named `context.name`, that a verifier replays against any target. Tokens are never copied:
+ * the secret is `$secret`, other secrets are made or rolled afresh, each authorization is made
+ * again with `auth.create` (by the recorded call that made it, or by a `mint` step with its
+ * abilities, insecure flag and time to live), and answers that carry tokens or cursors are
+ * matched by type or pattern and bound for the steps that use them. Clock advances show in
+ * the exchanges' times and rolls in `context.secrets`; both become steps. Exchanges that
+ * cannot be replayed (injected faults, strict refusals, bodies past the journal's cut) are left
+ * out, each named in the case's notes. Throws `RecordError` when nothing can be recorded.
+ */
+export function recordContract(
+  exchanges: readonly ExchangeRecord[],
+  context: RecordContext,
+): CaseFile {
+  return new Recorder(context).record(exchanges)
+}
+
+class Recorder {
+  private readonly serviceName: string
+  private readonly secrets: SecretInfo[]
+  private readonly placed: Placed[] = []
+  /** Secrets made at the start, besides `$secret`. */
+  private readonly head: Placed[] = []
+  /** A credential or cursor, as sent or answered → the name it is bound to. */
+  private readonly roleOf = new Map<string, string>()
+  private readonly secretRole = new Map<string, string>()
+  /** Every token and cursor seen: none may appear in the contract. */
+  private readonly volatile = new Set<string>()
+  private readonly counts = { secret: 1, rolled: 0, auth: 0, cursor: 0 }
+  private readonly notes: string[] = []
+  private readonly bindings: Bindings = {
+    roleOf: this.roleOf,
+    volatile: this.volatile,
+    name: (kind) => `${kind}${++this.counts[kind]}`,
+    note: (text) => this.notes.push(text),
+  }
+  private needsFresh: string | undefined
+
+  constructor(private readonly context: RecordContext) {
+    this.serviceName = context.serviceName
+    this.secrets = (context.secrets ?? []).map((s) => (typeof s === 'string' ? { key: s } : s))
+    for (const { key } of this.secrets) this.volatile.add(key)
+  }
+
+  record(exchanges: readonly ExchangeRecord[]): CaseFile {
+    const records = [...exchanges].sort((a, b) => a.id - b.id)
+    const kept = records.filter((r) => {
+      const why = leftOut(r)
+      if (why) this.notes.push(`${labelOf(r)} left out: ${why}`)
+      return !why
+    })
+    const rolls = this.scheduleRolls(kept)
+    let offset = this.context.clockOffsetMs ?? 0
+    for (const [index, r] of kept.entries()) {
+      const now = offsetOf(r)
+      if (now - offset > CLOCK_NOISE_MS) {
+        const advance = Math.round((now - offset) / 10) / 100
+        this.placed.push({ step: { advance }, pivot: r.at - advance })
+        offset = now
+      } else if (offset - now > CLOCK_NOISE_MS) {
+        this.notes.push(
+          `the clock went back before ${labelOf(r)} (was the account reset?): a contract only moves it forward`,
+        )
+        offset = now
+      }
+      for (const roll of rolls.get(index) ?? []) this.roll(roll.from, roll.to)
+      this.exchange(r)
+    }
+    const steps = [...this.head, ...this.placed].map((p) => p.step)
+    if (!steps.some((step) => 'call' in step)) {
+      throw new RecordError(
+        `nothing to record for "${this.context.name}": no exchange with the service that can be replayed${this.notes.length ? ` (${this.notes.join('; ')})` : ' (is the exchange journal on?)'}`,
+      )
+    }
+    if (this.needsFresh) this.notes.push(`needs an empty account: ${this.needsFresh}`)
+    const file: CaseFile = {
+      description:
+        this.context.description ??
+        `What "${this.context.name}" relies on, recorded from its exchanges with the service.`,
+      cases: [
+        {
+          name: this.context.name,
+          ...(this.needsFresh ? { fresh: true } : {}),
+          steps,
+          ...(this.notes.length ? { notes: this.notes } : {}),
+        },
+      ],
+    }
+    this.checkNoTokens(steps)
+    return file
+  }
+
+  /**
+   * Where each roll goes: before the first exchange that shows it (the new secret in use, or
+   * the old one, or a token from it, dying or dead). A roll no exchange shows changes no answer.
+   */
+  private scheduleRolls(kept: ExchangeRecord[]) {
+    const rolls = new Map<number, Array<{ from: SecretInfo; to: SecretInfo }>>()
+    const targets = this.secrets
+      .map((to) => ({
+        to,
+        from: to.id ? this.secrets.find((s) => s.id && s.rolledTo === to.id) : undefined,
+      }))
+      .filter((roll): roll is { to: SecretInfo; from: SecretInfo } => roll.from !== undefined)
+      .sort((a, b) => (a.to.createdAt ?? 0) - (b.to.createdAt ?? 0))
+    for (const roll of targets) {
+      const index = kept.findIndex((r) => {
+        const credential = r.trace.credential
+        if (bearerOf(r) === roll.to.key) return true
+        if (!credential) return false
+        if (credential.secretId === roll.to.id) return true
+        return (
+          credential.secretId === roll.from.id &&
+          (credential.secretExpiresAt !== null || credential.reason === 'secret_rolled')
+        )
+      })
+      if (index < 0) {
+        this.notes.push(`the roll of secret ${roll.from.id} is left out: no exchange shows it`)
+        continue
+      }
+      rolls.set(index, [...(rolls.get(index) ?? []), roll])
+    }
+    return rolls
+  }
+
+  /** The role of a secret: `$secret` for the first one used, a new secret for each other. */
+  private secretFor(id: string, key?: string): string {
+    const known = this.secretRole.get(id)
+    if (known) return known
+    const name = this.secretRole.size === 0 ? 'secret' : `secret${++this.counts.secret}`
+    if (name !== 'secret') this.head.push({ step: { secret: name }, defines: name })
+    this.secretRole.set(id, name)
+    const info = this.secrets.find((s) => s.id === id)
+    for (const k of [key, info?.key]) if (k) this.roleOf.set(k, name)
+    return name
+  }
+
+  private roll(from: SecretInfo, to: SecretInfo) {
+    const role = this.secretFor(from.id!, from.key)
+    const as = `rolled${++this.counts.rolled}`
+    const after =
+      from.expiresAt != null && to.createdAt !== undefined
+        ? wholeSeconds(from.expiresAt - to.createdAt)
+        : 0
+    this.placed.push({ step: { roll: role, as, ...(after > 0 ? { in: after } : {}) }, defines: as })
+    this.secretRole.set(to.id!, as)
+    this.roleOf.set(to.key, as)
+  }
+
+  /**
+   * A `mint` step for an authorization no recorded exchange made: with the abilities, insecure
+   * flag and time to live it had, placed before any clock advance made after it was.
+   */
+  private mint(token: string, credential: CredentialTrace): string {
+    const from = this.secretFor(credential.secretId!)
+    const name = `auth${++this.counts.auth}`
+    const created = credential.createdAt ?? 0
+    const step: Step = {
+      mint: name,
+      from,
+      abilities: (credential.abilities ?? []).map((a) => markEndpoint(a, this.serviceName)),
+      ...(credential.insecure ? { insecure: true } : {}),
+      ...(credential.expiresAt === null
+        ? {}
+        : { ttl: Math.max(1, wholeSeconds(credential.expiresAt - created)) }),
+    }
+    let at = this.placed.length
+    for (let j = this.placed.length - 1; j >= 0; j--) {
+      const p = this.placed[j]!
+      if (p.defines === from) break
+      if (p.pivot !== undefined) {
+        if (created <= p.pivot + 0.0005) at = j
+        else break
+      }
+    }
+    this.placed.splice(at, 0, { step, defines: name })
+    this.roleOf.set(token, name)
+    return name
+  }
+
+  /** The step's token: a role, `null` for none, or the raw header when it is not `bearer`. */
+  private tokenOf(r: ExchangeRecord): { token?: string | null; authorization?: string } {
+    const header = headerOf(r.request.headers, 'authorization')
+    if (header === undefined) return { token: null }
+    const token = bearerOf(r)
+    if (token === undefined) return { authorization: this.scrub(header) }
+    const credential = r.trace.credential
+    let role = this.roleOf.get(token)
+    if (!role && credential?.secretId && credential.kind === 'secret') {
+      role = this.secretFor(credential.secretId, token)
+    } else if (!role && credential?.secretId && credential.kind === 'authorization') {
+      role = this.mint(token, credential)
+    }
+    if (role) {
+      this.volatile.add(token)
+      return role === 'secret' ? {} : { token: `$${role}` }
+    }
+    const copied = TOKEN_SHAPE.test(token) || this.scrub(token) !== token
+    return { token: copied ? FORGED_TOKEN : token }
+  }
+
+  /** A text with every known token or cursor in it replaced by the forged stand-in. */
+  private scrub(text: string): string {
+    let out = text
+    for (const value of this.volatile)
+      if (value.length >= 8) out = out.replaceAll(value, FORGED_TOKEN)
+    return out
+  }
+
+  /** Known tokens and cursors, anywhere in a value, as the names bound to them. */
+  private bindRoles(value: unknown): unknown {
+    if (typeof value === 'string') {
+      const role = this.roleOf.get(value)
+      return role ? `$${role}` : value
+    }
+    if (Array.isArray(value)) return value.map((item) => this.bindRoles(item))
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.bindRoles(v)]))
+    }
+    return value
+  }
+
+  private exchange(r: ExchangeRecord) {
+    const part = requestPart(r, this.context.baseUrl, this.serviceName)
+    if (typeof part === 'string') {
+      this.notes.push(`${labelOf(r)} left out: ${part}`)
+      return
+    }
+    const token = this.tokenOf(r)
+    const request = this.bindRoles(part) as RequestPart
+    if (request.body !== undefined) request.body = this.scrub(request.body)
+    if (part.call === 'auth.create') this.relativeExpiry(request, r.at)
+    if (/^\{service\}\.(create|update|delete)$/.test(part.call)) {
+      this.needsFresh ??= 'it changes stored procedures, whose names a second run finds taken'
+    } else if (part.call === 'keyv.scan') {
+      this.needsFresh ??= 'it lists keys, which a shared account holds more of'
+    }
+    const { expect, bind } = expectationOf(r, this.serviceName, this.bindings)
+    const { call, ...rest } = request
+    this.placed.push({
+      step: { call, ...token, ...rest, expect, ...(bind ? { bind } : {}) },
+      ...(bind ? { defines: bind.as } : {}),
+    })
+  }
+
+  /** `auth.create`'s `expiry` as `$now+N`, its `abilities` with `{service}`: run-independent. */
+  private relativeExpiry(request: RequestPart, at: number) {
+    const places: Array<Record<string, unknown>> = []
+    if (request.args) places.push(request.args)
+    const input = request.input
+    const object = Array.isArray(input) && input[0] === '%%' ? input[1] : input
+    if (object && typeof object === 'object' && !Array.isArray(object)) {
+      places.push(object as Record<string, unknown>)
+    }
+    if (request.query) places.push(request.query)
+    for (const place of places) {
+      const expiry = Number(place.expiry)
+      if (place.expiry !== undefined && place.expiry !== '' && Number.isFinite(expiry)) {
+        const after = wholeSeconds(expiry - at)
+        place.expiry = after < 0 ? `$now${after}` : `$now+${after}`
+      }
+      if (Array.isArray(place.abilities)) {
+        place.abilities = place.abilities.map((a: unknown) =>
+          typeof a === 'string' ? markEndpoint(a, this.serviceName) : a,
+        )
+      }
+    }
+  }
+
+  /** The last guard: a token or cursor of this run in the contract is an error, never a file. */
+  private checkNoTokens(steps: Step[]) {
+    for (const [index, step] of steps.entries()) {
+      const json = JSON.stringify(step)
+      for (const value of this.volatile) {
+        if (value.length >= 8 && json.includes(value)) {
+          throw new RecordError(
+            `step ${index + 1} of "${this.context.name}" would copy a token or cursor of this run (inside a longer text the recorder cannot bind); a contract never holds one`,
+          )
+        }
+      }
+    }
+  }
+}
+
+/** The bearer token of a request's authorization header, when it has one. */
+function bearerOf(r: ExchangeRecord): string | undefined {
+  const header = headerOf(r.request.headers, 'authorization')
+  return header === undefined ? undefined : /^bearer +(\S+) *$/i.exec(header)?.[1]
+}

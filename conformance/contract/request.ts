@@ -1,0 +1,169 @@
+import { decode } from '@msgpack/msgpack'
+import type { ExchangeRecord, LoggedBody } from '../../src/engine'
+import type { CallStep, Format } from '../cases'
+import { markEndpoint } from '../service-name'
+
+/** A logged body's bytes. */
+export function bodyBytes(body: LoggedBody | null): Uint8Array {
+  if (!body) return new Uint8Array()
+  return body.encoding === 'text'
+    ? new TextEncoder().encode(body.data)
+    : new Uint8Array(Buffer.from(body.data, 'base64'))
+}
+
+export const essence = (type: string | null) =>
+  type === null ? null : type.split(';')[0]!.trim().toLowerCase()
+
+/** Plain JSON: what a contract file can hold as it is (no MessagePack extensions, no bytes). */
+export function isJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (Array.isArray(value)) return value.every(isJson)
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.values(value as object).every(isJson)
+  }
+  return false
+}
+
+/** Top-level tuples as input and arguments, when that is all they are; else `undefined`. */
+function readTuples(
+  value: unknown,
+): { input?: unknown; args: Record<string, unknown> } | undefined {
+  if (!Array.isArray(value)) return undefined
+  let input: { value: unknown } | undefined
+  const args: Record<string, unknown> = {}
+  for (const tuple of value) {
+    if (!Array.isArray(tuple)) return undefined
+    if (tuple[0] === '>>' && tuple.length === 2 && !input) input = { value: tuple[1] }
+    else if (
+      tuple[0] === '$$' &&
+      tuple.length === 3 &&
+      typeof tuple[1] === 'string' &&
+      !Object.hasOwn(args, tuple[1])
+    ) {
+      args[tuple[1]] = tuple[2]
+    } else return undefined
+  }
+  return { ...(input ? { input: input.value } : {}), args }
+}
+
+/** Endpoint names in `()` calls written with `{service}` for the service's own package. */
+function markCalls(value: unknown, serviceName: string): unknown {
+  if (!Array.isArray(value)) {
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, markCalls(v, serviceName)]),
+      )
+    }
+    return value
+  }
+  if (value[0] === '%%') return value
+  const marked = value.map((item) => markCalls(item, serviceName))
+  if (value[0] === '()' && typeof value[1] === 'string') {
+    marked[1] = markEndpoint(value[1], serviceName)
+  }
+  return marked
+}
+
+/** The query string as parameters: one given twice is a list. */
+function queryOf(url: URL): Record<string, string | string[]> | undefined {
+  const query: Record<string, string | string[]> = {}
+  for (const [name, value] of url.searchParams) {
+    const had = query[name]
+    query[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value]
+  }
+  return Object.keys(query).length > 0 ? query : undefined
+}
+
+/** The call's part of a step, before tokens become roles: what was sent, and how. */
+export type RequestPart = Omit<CallStep, 'expect' | 'bind' | 'token' | 'authorization'>
+
+/**
+ * A logged request as a call step: the endpoint, the body format, input and arguments read
+ * from the body when it is one of the service's formats (kept raw otherwise), the query string,
+ * and the content type and accept headers where they are not the format's own. A string says
+ * why the request cannot be replayed.
+ */
+export function requestPart(
+  record: ExchangeRecord,
+  baseUrl: string,
+  serviceName: string,
+): RequestPart | string {
+  const { request } = record
+  const url = new URL(request.url)
+  const base = new URL(baseUrl)
+  const basePath = base.pathname.replace(/\/+$/, '')
+  if (url.origin !== base.origin || !`${url.pathname}/`.startsWith(`${basePath}/`)) {
+    return `it went to ${url.origin}${url.pathname}, outside the base URL ${baseUrl}`
+  }
+  const path = url.pathname.slice(basePath.length).replace(/^\//, '')
+  if (path !== '' && !/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(path)) {
+    return `its path /${path} does not name an endpoint as a.b.c`
+  }
+  if (request.body?.truncated) {
+    return `its body (${request.body.bytes} bytes) is longer than the exchange journal keeps`
+  }
+  const headers = new Map(request.headers.map(([name, value]) => [name.toLowerCase(), value]))
+  const contentType = headers.get('content-type') ?? null
+  const accept = headers.get('accept') ?? null
+  const vnd = `application/vnd.${serviceName}`
+  const bytes = bodyBytes(request.body)
+  const text = request.body?.encoding === 'text' ? request.body.data : undefined
+  const query = queryOf(url)
+  const part: RequestPart = {
+    call: markEndpoint(path.split('/').join('.'), serviceName),
+    ...(request.method === 'POST' ? {} : { method: request.method }),
+    ...(query ? { query } : {}),
+  }
+  let format: Format = 'text'
+  let read: { input?: unknown; args: Record<string, unknown> } | undefined
+  const type = essence(contentType)
+  try {
+    if (type === `${vnd}+json` && text !== undefined) {
+      format = 'tuples'
+      read = readTuples(JSON.parse(text))
+    } else if (type === `${vnd}+msgpack` && bytes.length > 0) {
+      format = 'msgpack'
+      const tuples = decode(bytes)
+      read = isJson(tuples) ? readTuples(tuples) : undefined
+    } else if (type === 'application/json' && text !== undefined) {
+      format = 'json'
+      read = { input: JSON.parse(text), args: {} }
+    } else if ((type === null || type === 'text/plain') && (text !== undefined || !request.body)) {
+      format = 'text'
+      read = { ...(text ? { input: text } : {}), args: {} }
+    }
+  } catch {
+    read = undefined
+  }
+  const defaults: Record<Format, { type?: string; accept: string }> = {
+    tuples: { type: `${vnd}+json`, accept: `${vnd}+json` },
+    msgpack: { type: `${vnd}+msgpack`, accept: `${vnd}+msgpack` },
+    json: { type: 'application/json', accept: 'application/json' },
+    text: { type: 'text/plain', accept: 'text/plain' },
+    query: { accept: 'application/json' },
+  }
+  if (read) {
+    part.format = format
+    if ('input' in read) part.input = markCalls(read.input, serviceName)
+    if (Object.keys(read.args).length > 0)
+      part.args = markCalls(read.args, serviceName) as Record<string, unknown>
+  } else {
+    part.format = 'text'
+    if (text !== undefined) part.body = text
+    else if (bytes.length > 0) part.bodyBase64 = Buffer.from(bytes).toString('base64')
+  }
+  // The content type the runner sends for this format: tuples always, JSON and text with an input.
+  const implied =
+    read && (format === 'tuples' || format === 'msgpack' || 'input' in part)
+      ? defaults[format].type
+      : undefined
+  if (contentType !== (implied ?? null)) part.contentType = markMediaTypes(contentType, serviceName)
+  if (accept !== defaults[part.format].accept) part.accept = markMediaTypes(accept, serviceName)
+  return part
+}
+
+/** `application/vnd.<name>+json` written with `{service}`, in a content type or accept. */
+function markMediaTypes(value: string | null, serviceName: string): string | null {
+  return value === null ? null : value.split(`vnd.${serviceName}+`).join('vnd.{service}+')
+}

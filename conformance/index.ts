@@ -1,0 +1,23 @@
+// What the kit and its `service-playground` command use: the conformance run and contracts.
+// No top-level await and no `import.meta` below this file: the kit also ships it as CommonJS.
+export { conformanceCommand, verifyCommand, main, EXIT, type CommandContext } from './commands'
+export { loadCases, parseCaseFile, getCasesDir, setCasesDir, CaseFileError } from './cases'
+export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'
+export { runCase, runCases, type Target, type CaseResult, type StepResult } from './run'
+export type { RunOptions, WireRequest, WireResponse, Difference } from './run'
+export {
+  baseUrlTarget,
+  handleTarget,
+  mswTarget,
+  serveTarget,
+  setServeCommand,
+  SERVICE_NAME,
+  type BaseUrlOptions,
+} from './targets'
+export { preflight, PreflightError } from './preflight'
+export { junit, stepReport, table } from './report'
+export { recordContract, RecordError, FORGED_TOKEN } from './contract/record'
+export type { RecordContext, SecretInfo } from './contract/record'
+export { formatContract, addToContract } from './contract/format'
+export { loadContracts } from './contract/load'
+export { verifyContracts } from './contract/verify'
