@@ -5,11 +5,13 @@ import type { Principal } from './auth/principal'
 import { createSystemClock, nowSeconds } from './clock'
 import { InvalidError, MethodError, UndefinedError } from './errors'
 import { createControlPlane } from './operator/control-plane'
-import { createExchangeLog, type ExchangeDraft } from './operator/exchange-log'
-import { createFaults, faultAfter, faultBefore, type FaultRule } from './operator/faults'
-import { createStrictReport, StrictError, strictDeviations } from './operator/strict'
+import { ExchangeDraft } from './operator/exchange-log'
+import { faultAfter, faultBefore, type FaultRule } from './operator/faults'
+import { createLocalOperator } from './operator/local'
+import type { OperatorState, OperatorView } from './operator/state'
+import { StrictError, strictDeviations } from './operator/strict'
 import { createRegistry, type Registry } from './packages'
-import { createRateWindow } from './rate-window'
+import { checkCounted, checkWindow, rateHeader } from './rate-window'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
 import { createOverlay } from './runtime/overlay'
@@ -49,13 +51,12 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    * `POST /_account/exchanges` `{capacity}`.
    */
   exchangeLog?: number
-}
-
-/** What the operator of a service sets up around it: faults, strict mode, the journal. */
-export interface Operator {
-  faults: ReturnType<typeof createFaults>
-  strict: { enabled: boolean; report: ReturnType<typeof createStrictReport> }
-  log: ReturnType<typeof createExchangeLog>
+  /**
+   * Where the operator's controls live: faults, strict mode and its report, the journal, the
+   * rate limit and its window. By default in this process, set up from `strict`, `exchangeLog`
+   * and `limits.rateLimit`; engines given one shared state act as one service (decision 033).
+   */
+  operator?: OperatorState
 }
 
 export interface Engine {
@@ -78,7 +79,7 @@ export interface Engine {
    */
   reset(): Promise<void>
   account: Account
-  operator: Operator
+  operator: OperatorState
   registry: Registry
   settings: EngineSettings
 }
@@ -92,7 +93,7 @@ interface Exchange {
   format: Format | undefined
   /** The format the answer is written in, errors included. */
   reply: Format
-  draft: ExchangeDraft | undefined
+  draft?: ExchangeDraft
 }
 
 /** Creates the whole service over a store. Pure: no DOM, no network, no storage of its own. */
@@ -113,14 +114,9 @@ export function createEngine(options: EngineOptions): Engine {
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
   const account = createAccount(store, clock, serviceName)
-  const operator: Operator = {
-    faults: createFaults(),
-    strict: { enabled: options.strict ?? false, report: createStrictReport() },
-    log: createExchangeLog(options.exchangeLog ?? 0, clock),
-  }
-  const { faults, strict, log } = operator
-  const configured = { rateLimit: { ...limits.rateLimit }, strict: strict.enabled }
-  const rate = createRateWindow(() => limits.rateLimit, clock)
+  const configured = { strict: options.strict ?? false, rateLimit: { ...limits.rateLimit } }
+  const operator =
+    options.operator ?? createLocalOperator({ ...configured, journal: options.exchangeLog ?? 0 })
   const visibleSettings = endpointSettings(settings)
   let startingSecrets: string[] | undefined = options.secrets ? [...options.secrets] : undefined
 
@@ -135,18 +131,22 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   async function ensureSecrets(keys: readonly string[]): Promise<void> {
-    const held = new Set((await account.listSecrets()).map((secret) => secret.key))
-    for (const key of keys) if (!held.has(key)) await account.createSecret({ key })
+    const held = async () => new Set((await account.listSecrets()).map((secret) => secret.key))
+    const before = await held()
+    for (const key of keys) {
+      if (before.has(key)) continue
+      try {
+        await account.createSecret({ key })
+      } catch (error) {
+        // Another engine over the same store may have made it first: one key, one secret.
+        if (!(await held()).has(key)) throw error
+      }
+    }
   }
 
   async function reset(): Promise<void> {
     await account.reset()
-    faults.clear()
-    limits.rateLimit = { ...configured.rateLimit }
-    rate.clear()
-    strict.enabled = configured.strict
-    strict.report.clear()
-    log.clear()
+    await operator.reset(configured)
     if (startingSecrets) await ensureSecrets(startingSecrets)
   }
 
@@ -156,7 +156,6 @@ export function createEngine(options: EngineOptions): Engine {
     serviceName,
     maxBodyBytes: limits.maxBodyBytes,
     operator,
-    limits,
     reset,
   })
 
@@ -171,15 +170,24 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** In strict mode, what the interface does not promise is refused, and every request noted. */
-  function checkStrict({ request }: Exchange, body: Uint8Array): void {
-    if (!strict.enabled) return
+  async function checkStrict(
+    { request }: Exchange,
+    body: Uint8Array,
+    view: OperatorView,
+  ): Promise<void> {
+    if (!view.strict) return
     const deviations = strictDeviations(request, body, serviceName)
-    strict.report.record({ method: request.method, url: request.url, at: clock.now(), deviations })
+    await operator.strict.record({
+      method: request.method,
+      url: request.url,
+      at: clock.now(),
+      deviations,
+    })
     if (deviations.length > 0) throw new StrictError(deviations)
   }
 
   /** 401 unless the bearer token is a live secret or authorization; then 429 past the limit. */
-  async function admit({ request, draft }: Exchange): Promise<Principal> {
+  async function admit({ request, draft }: Exchange, view: OperatorView): Promise<Principal> {
     await account.syncClock()
     const principal = await authenticate(
       request.headers.get('authorization'),
@@ -188,7 +196,7 @@ export function createEngine(options: EngineOptions): Engine {
       nowSeconds(clock),
       draft?.observe,
     )
-    rate.check()
+    checkWindow(view.rateLimit, view.window, nowSeconds(clock))
     return principal
   }
 
@@ -203,8 +211,14 @@ export function createEngine(options: EngineOptions): Engine {
     exchange: Exchange,
     principal: Principal,
     call: ReturnType<typeof parseCall>,
+    { rateLimit }: OperatorView,
   ): Promise<Response> {
-    const headers = rate.header()
+    const headers = rateHeader(rateLimit)
+    // Calls are counted, each as it starts, while the limit is enforced.
+    const countCall = async () => {
+      const now = nowSeconds(clock)
+      checkCounted(rateLimit, await operator.rate.count(now, rateLimit.windowSeconds), now)
+    }
     const overlay = createOverlay(store, (writes) =>
       commitWithUsage(store, writes, limits.maxAccountBytes),
     )
@@ -216,7 +230,7 @@ export function createEngine(options: EngineOptions): Engine {
         signer: await account.signer(),
         principal,
         setHeader: (key, value) => (headers[key] = value),
-        countCall: () => rate.count(),
+        ...(rateLimit.enforce ? { countCall } : {}),
         ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
       },
       (endpoint) => registry.resolve(endpoint, overlay),
@@ -228,25 +242,25 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** An endpoint call, stage by stage. */
-  async function callEndpoint(exchange: Exchange): Promise<Response> {
+  async function callEndpoint(exchange: Exchange, view: OperatorView): Promise<Response> {
     const body = await receive(exchange)
-    checkStrict(exchange, body)
-    const principal = await admit(exchange)
+    await checkStrict(exchange, body, view)
+    const principal = await admit(exchange, view)
     const call = parse(exchange, body)
-    return evaluate(exchange, principal, call)
+    return evaluate(exchange, principal, call, view)
   }
 
   /** A fault the operator set up meets the call: before it runs, instead of it, or after. */
-  async function withFaults(exchange: Exchange): Promise<Response> {
-    const fault = takeFault(exchange)
-    if (!fault) return callEndpoint(exchange)
+  async function withFaults(exchange: Exchange, view: OperatorView): Promise<Response> {
+    const fault = view.faulted ? await takeFault(exchange) : undefined
+    if (!fault) return callEndpoint(exchange, view)
     const instead = await faultBefore(fault, exchange.request.signal)
-    return instead ?? faultAfter(fault, await callEndpoint(exchange))
+    return instead ?? faultAfter(fault, await callEndpoint(exchange, view))
   }
 
-  function takeFault({ request, endpoint }: Exchange): FaultRule | undefined {
+  function takeFault({ request, endpoint }: Exchange): Promise<FaultRule | undefined> {
     const token = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
-    return faults.take(endpoint!, token ?? null)
+    return operator.faults.take(endpoint!, token ?? null)
   }
 
   /** Routes, answers, and keeps the exchange in the journal when it is on. */
@@ -258,11 +272,13 @@ export function createEngine(options: EngineOptions): Engine {
         return new Response(null, { status: 204, headers: { allow: 'GET, POST' } })
       return control(request, route.path)
     }
+    if (request.method === 'OPTIONS') return preflight('POST')
     const exchange = begin(request, route)
     let response: Response
     let failure: unknown
     try {
-      if (request.method === 'OPTIONS') return preflight('POST')
+      const view = await operator.view()
+      if (view.journal > 0) exchange.draft = new ExchangeDraft(request, exchange.endpoint, clock)
       if (route.kind === 'ambiguous') {
         throw new InvalidError(
           `the path \`${new URL(request.url).pathname}' is ambiguous: ${route.reason}; call <baseUrl>/<package>/<endpoint> with single slashes`,
@@ -272,12 +288,16 @@ export function createEngine(options: EngineOptions): Engine {
         const path = route.kind === 'call' ? route.path : ''
         throw new UndefinedError(`undefined ${serviceName} \`${path.split('/').join('.')}'`)
       }
-      response = await withFaults(exchange)
+      response = await withFaults(exchange, view)
     } catch (error) {
       failure = error
       response = errorResponse(error, exchange.reply, serviceName)
     }
-    if (exchange.draft) await log.add(exchange.draft, response, failure)
+    if (exchange.draft) {
+      const record = await exchange.draft.finish(response, failure)
+      // The answer stands even when the journal cannot keep it (its database went away).
+      await operator.journal.add(record).catch(() => undefined)
+    }
     return response
   }
 
@@ -288,7 +308,7 @@ export function createEngine(options: EngineOptions): Engine {
     const path = route.kind === 'call' ? route.path : undefined
     const endpoint =
       path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path) ? path.split('/').join('.') : null
-    return { request, endpoint, format, reply, draft: log.draft(request, endpoint) }
+    return { request, endpoint, format, reply }
   }
 
   return {

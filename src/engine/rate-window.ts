@@ -1,53 +1,44 @@
-import { nowSeconds, type Clock } from './clock'
 import { LimitedError } from './errors'
+import type { RateWindow } from './operator/state'
 import type { RateLimit } from './settings'
 
 /**
  * The account's rate limit: a fixed window counting every endpoint call, inner calls of
- * compositions and procedures included (decision 006). `check` refuses a request while the
- * window is full, before its body is read; `count` counts one call and refuses it past the
- * limit, so a composition stops at the call that crosses it.
+ * compositions and procedures included (decision 006), while the limit is enforced. A request
+ * is refused before its body is read while the window is full; a call that crosses the limit
+ * is refused, so a composition stops there. The window itself lives with the operator's other
+ * controls (`OperatorState.rate`); these are the rules every keeper of it follows.
  */
-export function createRateWindow(settings: () => RateLimit, clock: Clock) {
-  const current = { start: Number.NEGATIVE_INFINITY, count: 0 }
 
-  function roll(): number {
-    const now = nowSeconds(clock)
-    if (now - current.start >= settings().windowSeconds)
-      Object.assign(current, { start: now, count: 0 })
-    return now
-  }
+/** No window yet: the first call counted begins one. */
+export const NO_WINDOW: RateWindow = { start: Number.NEGATIVE_INFINITY, count: 0 }
 
-  function header(): Record<string, string> {
-    const { limit, windowSeconds } = settings()
-    return { 'x-rate-limit': `${limit};window=${windowSeconds}` }
-  }
+/** The window at `now`: `current`, or a new, empty one once `current` is `windowSeconds` old. */
+export function windowAt(current: RateWindow, now: number, windowSeconds: number): RateWindow {
+  return now - current.start >= windowSeconds ? { start: now, count: 0 } : current
+}
 
-  function refuse(now: number): LimitedError {
-    const { limit, windowSeconds } = settings()
-    const retry = Math.max(1, Math.ceil(current.start + windowSeconds - now))
-    return new LimitedError(
-      `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
-      { ...header(), 'retry-after': String(retry) },
-    )
-  }
+export function rateHeader({ limit, windowSeconds }: RateLimit): Record<string, string> {
+  return { 'x-rate-limit': `${limit};window=${windowSeconds}` }
+}
 
-  return {
-    header,
-    /** Starts a new, empty window. */
-    clear(): void {
-      Object.assign(current, { start: Number.NEGATIVE_INFINITY, count: 0 })
-    },
-    check(): void {
-      const now = roll()
-      const { limit, enforce } = settings()
-      if (enforce && current.count >= limit) throw refuse(now)
-    },
-    count(): void {
-      const now = roll()
-      current.count++
-      const { limit, enforce } = settings()
-      if (enforce && current.count > limit) throw refuse(now)
-    },
-  }
+function refusal(rateLimit: RateLimit, window: RateWindow, now: number): LimitedError {
+  const { limit, windowSeconds } = rateLimit
+  const retry = Math.max(1, Math.ceil(window.start + windowSeconds - now))
+  return new LimitedError(
+    `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
+    { ...rateHeader(rateLimit), 'retry-after': String(retry) },
+  )
+}
+
+/** Refuses a request while the window is full; before its body is read. */
+export function checkWindow(rateLimit: RateLimit, window: RateWindow, now: number): void {
+  if (!rateLimit.enforce) return
+  const current = windowAt(window, now, rateLimit.windowSeconds)
+  if (current.count >= rateLimit.limit) throw refusal(rateLimit, current, now)
+}
+
+/** Refuses the call just counted into `window` when it went past the limit. */
+export function checkCounted(rateLimit: RateLimit, window: RateWindow, now: number): void {
+  if (rateLimit.enforce && window.count > rateLimit.limit) throw refusal(rateLimit, window, now)
 }

@@ -2,6 +2,7 @@ import type { HttpHandler } from 'msw'
 import type { SetupServer } from 'msw/node'
 import {
   createEngine,
+  defaultLimits,
   type Clock,
   type Engine,
   type FaultRule,
@@ -10,6 +11,7 @@ import {
   type Store,
 } from '../engine'
 import { readFaultRule } from '../engine/operator/faults'
+import { createLocalOperator } from '../engine/operator/local'
 import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
 import {
@@ -120,13 +122,21 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     journal = DEFAULT_JOURNAL,
     ...settings
   } = options
+  // Kept in this process, so that faults and the journal answer at once.
+  const operator = createLocalOperator({
+    strict: settings.strict ?? false,
+    journal,
+    rateLimit: { ...defaultLimits.rateLimit, ...settings.limits?.rateLimit },
+  })
   const engine = createEngine({
     ...settings,
     store,
     exchangeLog: journal,
+    operator,
     ...(secrets && secrets.length > 0 ? { secrets } : {}),
   })
-  const { account, operator } = engine
+  const { account } = engine
+  const { faults, journal: kept } = operator.here
   const keys = await engine.start()
   const handlers = createHandlers(engine)
   const server = given ?? joinSharedServer(handlers)
@@ -153,13 +163,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     advanceClock: (seconds) => account.advanceClock(seconds),
     now: () => account.now(),
     // The same checks the control plane makes of a rule.
-    fault: (rule) => operator.faults.add(readFaultRule({ ...rule })),
-    clearFaults: (id) => (id === undefined ? operator.faults.clear() : operator.faults.remove(id)),
+    fault: (rule) => faults.add(readFaultRule({ ...rule })),
+    clearFaults: (id) => (id === undefined ? faults.clear() : faults.remove(id)),
     requests: (filter) => {
-      const all = operator.log.list().reverse().map(describeExchange)
+      const all = kept.list().reverse().map(describeExchange)
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
-    clearRequests: () => operator.log.clear(),
+    clearRequests: () => kept.clear(),
     reset: () => engine.reset(),
     handlers,
     stop: () => {

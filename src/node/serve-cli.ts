@@ -110,7 +110,7 @@ const accounts = {
   engine: {
     serviceName: engine.settings.serviceName,
     limits: { rateLimit: { ...engine.settings.limits.rateLimit } },
-    strict: engine.operator.strict.enabled,
+    strict: (await engine.operator.view()).strict,
     exchangeLog: config.journal,
   },
   // Beside a SQLite file; accounts over PostgreSQL live as long as the process.

@@ -1,13 +1,12 @@
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
 import { readFaultRule } from './faults'
 import type { Registry } from '../packages'
-import type { Limits } from '../settings'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
 import { errorResponse, resultResponse } from '../wire/response'
 import type { Account } from '../account/account'
-import type { Operator } from '../engine'
+import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
 export const MAX_JOURNAL = 10_000
@@ -45,19 +44,18 @@ export function createControlPlane({
   registry,
   serviceName,
   maxBodyBytes,
-  operator: { faults, strict, log },
-  limits,
+  operator,
   reset,
 }: {
   account: Account
   registry: Registry
   serviceName: string
   maxBodyBytes: number
-  operator: Operator
-  limits: Limits
+  operator: OperatorState
   /** The engine's one reset: see `Engine.reset`. */
   reset: () => Promise<void>
 }) {
+  const { faults, journal } = operator
   const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
     ['GET', /^secrets$/, () => account.listSecrets()],
     ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
@@ -73,26 +71,36 @@ export function createControlPlane({
       async (body) => ({ now: await account.advanceClock(required(body, 'advance', 'number')) }),
     ],
     ['POST', /^reset$/, async () => (await reset(), { ok: true })],
-    ['GET', /^faults$/, async () => faults.list()],
-    ['POST', /^faults$/, async (body) => (faults.add(readFaultRule(body)), faults.list())],
-    ['POST', /^faults\/clear$/, async () => (faults.clear(), [])],
+    ['GET', /^faults$/, () => faults.list()],
+    ['POST', /^faults$/, async (body) => (await faults.add(readFaultRule(body)), faults.list())],
+    ['POST', /^faults\/clear$/, async () => (await faults.clear(), [])],
     [
       'POST',
       /^faults\/([^/]+)\/clear$/,
       async (_body, [id]) => {
-        if (!faults.remove(id!)) throw new UndefinedError(`no fault \`${id}'`)
+        if (!(await faults.remove(id!))) throw new UndefinedError(`no fault \`${id}'`)
         return faults.list()
       },
     ],
-    ['GET', /^rate-limit$/, async () => limits.rateLimit],
-    ['GET', /^strict$/, async () => ({ enabled: strict.enabled, requests: strict.report.list() })],
+    ['GET', /^rate-limit$/, async () => (await operator.view()).rateLimit],
+    [
+      'GET',
+      /^strict$/,
+      async () => {
+        const [{ strict: enabled }, requests] = await Promise.all([
+          operator.view(),
+          operator.strict.report(),
+        ])
+        return { enabled, requests }
+      },
+    ],
     [
       'POST',
       /^strict$/,
       async (body) => {
-        strict.enabled = required(body, 'enabled', 'boolean')
-        strict.report.clear()
-        return { enabled: strict.enabled, requests: [] }
+        const enabled = required(body, 'enabled', 'boolean')
+        await operator.strict.set(enabled)
+        return { enabled, requests: [] }
       },
     ],
     [
@@ -100,16 +108,17 @@ export function createControlPlane({
       /^rate-limit$/,
       async (body) => {
         const enforce = required(body, 'enforce', 'boolean')
-        const limit = optional(body, 'limit', 'number') ?? limits.rateLimit.limit
-        const windowSeconds =
-          optional(body, 'windowSeconds', 'number') ?? limits.rateLimit.windowSeconds
+        const { rateLimit } = await operator.view()
+        const limit = optional(body, 'limit', 'number') ?? rateLimit.limit
+        const windowSeconds = optional(body, 'windowSeconds', 'number') ?? rateLimit.windowSeconds
         if (!Number.isInteger(limit) || limit < 1 || !(windowSeconds > 0)) {
           throw new InvalidError(
             "`limit' must be a whole number of calls, at least 1, and `windowSeconds' more than 0",
           )
         }
-        limits.rateLimit = { enforce, limit, windowSeconds }
-        return limits.rateLimit
+        const changed = { enforce, limit, windowSeconds }
+        await operator.rate.set(changed)
+        return changed
       },
     ],
     ['GET', /^export$/, () => account.exportSnapshot()],
@@ -121,10 +130,14 @@ export function createControlPlane({
     [
       'GET',
       /^exchanges$/,
-      async (_body, _params, query) => ({
-        capacity: log.capacity,
-        exchanges: log.list(afterOf(query)),
-      }),
+      async (_body, _params, query) => {
+        const after = afterOf(query)
+        const [{ journal: capacity }, exchanges] = await Promise.all([
+          operator.view(),
+          journal.list(after),
+        ])
+        return { capacity, exchanges }
+      },
     ],
     [
       'POST',
@@ -136,11 +149,11 @@ export function createControlPlane({
             `\`capacity' must be a whole number of exchanges from 0 (off) to ${MAX_JOURNAL}`,
           )
         }
-        log.setCapacity(capacity)
+        await journal.setCapacity(capacity)
         return { capacity }
       },
     ],
-    ['POST', /^exchanges\/clear$/, async () => (log.clear(), { ok: true })],
+    ['POST', /^exchanges\/clear$/, async () => (await journal.clear(), { ok: true })],
   ]
 
   return async function control(request: Request, path: string): Promise<Response> {

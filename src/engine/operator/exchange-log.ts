@@ -84,45 +84,34 @@ export class ExchangeDraft {
   }
 }
 
-/** The last `capacity` exchanges, newest first. */
-export interface ExchangeLog {
-  /** How many exchanges it keeps; 0 keeps none and traces nothing. */
-  readonly capacity: number
-  /** Keeps this many from now on (the newest, when it shrinks). */
-  setCapacity(capacity: number): void
-  /** Starts a draft for a request, or `undefined` when the log is off. */
-  draft(request: Request, endpoint: string | null): ExchangeDraft | undefined
-  add(draft: ExchangeDraft, response: Response, error?: unknown): Promise<void>
-  /** Newest first; only those after `after` when given. */
-  list(after?: number): ExchangeRecord[]
-  clear(): void
-}
-
-export function createExchangeLog(capacity: number, clock: Clock): ExchangeLog {
+/** The last `capacity` exchanges, kept in this process; ids from 1, for its life. */
+export function createJournal(capacity: number) {
   let records: ExchangeRecord[] = []
   let nextId = 1
   return {
+    /** How many exchanges it keeps; 0 keeps none. */
     get capacity() {
       return capacity
     },
-    setCapacity(next) {
+    /** Keeps this many from now on (the newest, when it shrinks). */
+    setCapacity(next: number): void {
       capacity = next
       if (records.length > capacity) records = records.slice(records.length - capacity)
     },
-    draft: (request, endpoint) =>
-      capacity > 0 ? new ExchangeDraft(request, endpoint, clock) : undefined,
-    async add(draft, response, error) {
-      const record = await draft.finish(response, error)
-      // The id is taken once the record is whole, so ids follow the order records are kept.
+    add(record: Omit<ExchangeRecord, 'id'>): void {
+      if (capacity === 0) return
       records.push({ id: nextId++, ...record })
       if (records.length > capacity) records = records.slice(records.length - capacity)
     },
-    list: (after = 0) => records.filter((record) => record.id > after).reverse(),
-    clear() {
+    /** Newest first; only those after `after` when given. */
+    list: (after = 0): ExchangeRecord[] => records.filter((record) => record.id > after).reverse(),
+    clear(): void {
       records = []
     },
   }
 }
+
+export type Journal = ReturnType<typeof createJournal>
 
 const realNow = (clock: Clock) => clock.now() - clock.offset
 

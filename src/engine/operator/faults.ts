@@ -151,6 +151,8 @@ export function createFaults() {
     list(): FaultRule[] {
       return rules.map((rule) => ({ ...rule }))
     },
+    /** Whether any rule is set. */
+    any: (): boolean => rules.length > 0,
     remove(id: string): boolean {
       const before = rules.length
       rules = rules.filter((rule) => rule.id !== id)

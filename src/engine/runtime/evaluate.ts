@@ -38,7 +38,7 @@ export class Evaluation {
   constructor(
     private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
-      countCall?: () => void
+      countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
       tracer?: CallTracer
     },
@@ -207,7 +207,7 @@ export class Evaluation {
     const { name } = node
     const endpoint = await this.resolveEndpoint(name)
     if (!endpoint) throw this.undefined(name)
-    this.ctx.countCall?.()
+    await this.ctx.countCall?.()
     await yieldWhenDue(this.ctx.settings.limits.sliceMs)
     this.authorize(name, frame, entry)
 

@@ -1,0 +1,76 @@
+import type { RateLimit } from '../settings'
+import type { ExchangeRecord } from './exchange-log'
+import type { FaultRule } from './faults'
+import type { StrictEntry } from './strict'
+
+/** What the operator sets up, as a service starts and as a reset brings it back. */
+export interface OperatorModes {
+  strict: boolean
+  /** How many exchanges the journal keeps; 0 keeps none. */
+  journal: number
+  rateLimit: RateLimit
+}
+
+/** The rate limit's current window: when it began (Unix seconds, virtual) and its calls. */
+export interface RateWindow {
+  start: number
+  count: number
+}
+
+/** The operator's controls as one request finds them: read once, before anything else. */
+export interface OperatorView extends OperatorModes {
+  window: RateWindow
+  /** Whether any fault is set; a request looks for one to take only then. */
+  faulted: boolean
+}
+
+/**
+ * Where the operator's controls of one account live: faults and what is left of each, strict
+ * mode and its report, the journal, the rate limit and its window. The engine keeps no copy:
+ * it reads them through this, once per request, so several engines over one shared state (one
+ * per `serve` process over one database) act as one service. `createLocalOperator` keeps them
+ * in this process, as the page and the Node API need; `serve --data postgres://…` keeps them
+ * in the database.
+ */
+export interface OperatorState {
+  view(): Promise<OperatorView>
+  faults: {
+    add(rule: Omit<FaultRule, 'id'>): Promise<FaultRule>
+    /** Every rule still set, the first to match first, with the calls left of each. */
+    list(): Promise<FaultRule[]>
+    remove(id: string): Promise<boolean>
+    clear(): Promise<void>
+    /**
+     * The first rule this call meets, one of its calls used up, at once: a rule with one call
+     * left is met by exactly one request, whichever engine answers it.
+     */
+    take(endpoint: string, token: string | null): Promise<FaultRule | undefined>
+  }
+  strict: {
+    /** Switches strict mode, and empties its report. */
+    set(enabled: boolean): Promise<void>
+    record(entry: StrictEntry): Promise<void>
+    /** Every request strict mode saw, oldest first, the last 1,000. */
+    report(): Promise<StrictEntry[]>
+  }
+  journal: {
+    /** Keeps this many from now on (the newest, when it shrinks); 0 turns it off. */
+    setCapacity(capacity: number): Promise<void>
+    /** Keeps an exchange, giving it the next id, when the journal is on. */
+    add(record: Omit<ExchangeRecord, 'id'>): Promise<void>
+    /** Newest first; only those after `after` when given. */
+    list(after?: number): Promise<ExchangeRecord[]>
+    clear(): Promise<void>
+  }
+  rate: {
+    /** Sets the limit; the window is kept. */
+    set(limit: RateLimit): Promise<void>
+    /**
+     * Counts one call at `now` (Unix seconds), in a new window once the current one is
+     * `windowSeconds` old; the window with it counted.
+     */
+    count(now: number, windowSeconds: number): Promise<RateWindow>
+  }
+  /** No faults, an empty report, journal and window; strict mode and the rate limit as given. */
+  reset(modes: Pick<OperatorModes, 'strict' | 'rateLimit'>): Promise<void>
+}
