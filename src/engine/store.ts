@@ -71,6 +71,9 @@ export interface ScanOptions {
   limit: number
 }
 
+/** What a read-modify-write (`Store.update`) reads through: the store as it stands then. */
+export type StoreReader = Pick<Store, 'getMeta' | 'getKey' | 'getProc' | 'snapshot'>
+
 export interface Store {
   getMeta(key: string): Promise<Json | undefined>
   getSecret(id: string): Promise<SecretRecord | undefined>
@@ -86,6 +89,14 @@ export interface Store {
   listProcs(): Promise<ProcRecord[]>
   /** Applies every mutation in order, atomically: on any failure nothing is written. */
   commit(mutations: readonly Mutation[]): Promise<void>
+  /**
+   * Optional, for a store several processes write: reads what `plan` asks for and commits the
+   * mutations it returns as one step, in turn with every other `update` of this store's data in
+   * any process, so that nothing `plan` read has changed when they are applied. The engine
+   * counts through it (the account's usage, the clock's offset). A store without it is written
+   * by one process: the engine then reads and commits in turn with its own other updates.
+   */
+  update?(plan: (reader: StoreReader) => Promise<readonly Mutation[]>): Promise<void>
   /** A consistent copy of everything. */
   snapshot(): Promise<StoreSnapshot>
   close(): Promise<void>

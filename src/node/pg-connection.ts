@@ -1,5 +1,6 @@
-import type { Pool, PoolClient } from 'pg'
+import type { Pool, PoolClient, QueryResultRow } from 'pg'
 import { ServiceError } from '../engine/errors'
+import type { Statement } from './pg-schema'
 
 /**
  * A connection could not be opened. Whatever the reason (refused, timed out, a database that
@@ -81,4 +82,117 @@ export function describeDatabase(url: string): string {
   }
   const user = parsed.username ? `${decodeURIComponent(parsed.username)}@` : ''
   return `${user}${parsed.host}${parsed.pathname}`
+}
+
+export interface PgDatabaseOptions {
+  /** Connections kept open at most; default 10. */
+  connections?: number
+  /**
+   * Milliseconds a statement may run, or wait on a lock another process holds, before it
+   * gives up with a 503; default 10,000.
+   */
+  statementTimeout?: number
+}
+
+/**
+ * One PostgreSQL database and a pool of connections to it, shared by everything a process
+ * keeps there: the account's store, its operator's controls, the hosted accounts. Every call
+ * fails with a 503 while the database cannot be reached; the first one after it is back opens
+ * a new connection, so nothing needs restarting.
+ */
+export interface PgDatabase {
+  /** `PostgreSQL database user@host:port/name`, for messages: never a password. */
+  readonly where: string
+  /** The rows of one statement, on a connection of the pool. */
+  query<R extends QueryResultRow>(statement: Statement | string, values?: unknown[]): Promise<R[]>
+  /** Runs `body` in one transaction; again from the start when PostgreSQL broke a deadlock. */
+  transact<T>(body: (client: PoolClient) => Promise<T>): Promise<T>
+  /** Runs `body` on one connection, as it is (a 503 when the database is out of reach). */
+  connect<T>(body: (client: PoolClient) => Promise<T>): Promise<T>
+  /** Runs `body` on one connection as a process starts: a failure names the database. */
+  atStart<T>(body: (client: PoolClient) => Promise<T>): Promise<T>
+  /** Closes every connection. */
+  end(): Promise<void>
+}
+
+/** Opens a pool of connections to the database at `url`; connects only when first used. */
+export async function openPgDatabase(
+  url: string,
+  options: PgDatabaseOptions = {},
+): Promise<PgDatabase> {
+  // Loaded on demand: pg is an optional dependency, needed only for PostgreSQL.
+  const { default: pg } = await import('pg').catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ERR_MODULE_NOT_FOUND' && error.code !== 'MODULE_NOT_FOUND') throw error
+    throw new Error(
+      '--data postgres://… needs the optional dependency pg: install it (npm i -D pg), or give --data a file to keep the account in SQLite',
+    )
+  })
+  const where = `PostgreSQL database ${describeDatabase(url)}`
+  const pool: Pool = new pg.Pool({
+    connectionString: url,
+    max: options.connections ?? 10,
+    connectionTimeoutMillis: 5000,
+    keepAlive: true,
+    application_name: 'service-playground',
+    statement_timeout: options.statementTimeout ?? 10_000,
+    // A process that stops mid-transaction (frozen, not dead) lets go of its locks.
+    idle_in_transaction_session_timeout: 30_000,
+  })
+  // An idle connection the server closed: the pool has already dropped it.
+  pool.on('error', () => undefined)
+
+  /** Runs a call against the database, turning an unreachable one into a 503. */
+  async function guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run()
+    } catch (error) {
+      throw isUnavailable(error) ? unavailable(error) : error
+    }
+  }
+
+  async function transaction<T>(body: (client: PoolClient) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await withClient(pool, async (client, discard) => {
+          await client.query('BEGIN')
+          try {
+            const result = await body(client)
+            await client.query('COMMIT')
+            return result
+          } catch (error) {
+            // A connection that cannot even roll back is closed, not handed to the next caller.
+            await client.query('ROLLBACK').catch(discard)
+            throw error
+          }
+        })
+      } catch (error) {
+        const code = (error as { code?: unknown }).code
+        if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw error
+      }
+    }
+  }
+
+  return {
+    where,
+    query: <R extends QueryResultRow>(statement: Statement | string, values: unknown[] = []) =>
+      guard(() =>
+        withClient(pool, async (client) => {
+          const config = typeof statement === 'string' ? { text: statement } : statement
+          return (await client.query<R>({ ...config, values })).rows
+        }),
+      ),
+    transact: (body) => guard(() => transaction(body)),
+    connect: (body) => guard(() => withClient(pool, body)),
+    async atStart(body) {
+      try {
+        return await withClient(pool, body)
+      } catch (error) {
+        // Errors of PostgreSQL or of the network carry a code; ours say where already.
+        if (error instanceof Error && 'code' in error)
+          throw new Error(`cannot open ${where}: ${error.message}`, { cause: error })
+        throw error
+      }
+    },
+    end: () => pool.end(),
+  }
 }

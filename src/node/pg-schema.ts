@@ -99,6 +99,14 @@ export function statements(s: string) {
     )
   return {
     getMeta: named('getMeta', `SELECT value FROM ${s}.meta WHERE key = $1`),
+    /**
+     * Taken by every update (a count: the usage, the clock's offset) and by every commit that
+     * replaces everything, until its transaction ends, in whatever process it runs.
+     */
+    lockUpdates: named(
+      'lockUpdates',
+      `SELECT pg_advisory_xact_lock(hashtext('service-playground:${s}:updates'))`,
+    ),
     putMeta: named(
       'putMeta',
       `INSERT INTO ${s}.meta (key, value) VALUES ($1, $2)

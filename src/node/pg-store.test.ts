@@ -5,7 +5,8 @@ import { StoreConflictError, type Mutation, type Store } from '../engine/store'
 import { describeStoreContract } from '../testing/store-contract/index'
 import { fill, secret, setKeys } from '../testing/store-contract/fixtures'
 import { createDatabase } from '../testing/postgres'
-import { createEngine } from '../engine'
+import { createEngine, createManualClock } from '../engine'
+import { USAGE, usageOf } from '../engine/account/usage'
 import { ensureSecrets } from './ensure-secrets'
 import { openPgStore } from './pg-store'
 import { SCHEMA_VERSION } from './pg-schema'
@@ -208,6 +209,41 @@ describe('openPgStore, two stores over one database (as two processes)', () => {
     expect(lost!.reason).toBeInstanceOf(StoreConflictError)
     expect(String(lost!.reason)).toMatch(/another secret already has the key of secret [xy]/)
     expect((await a!.listSecrets()).map((s) => s.key)).toEqual(['the-same-key'])
+  })
+})
+
+describe('openPgStore, counting through two stores over one database (as two processes)', () => {
+  it('applies every update to what the other left: none reads a count another is changing', async () => {
+    const [a, b] = [await open('updates'), await open('updates')]
+    const increment = (store: Store) =>
+      store.update!(async (reader) => {
+        const count = ((await reader.getMeta('count')) as number | undefined) ?? 0
+        return [{ op: 'putMeta', key: 'count', value: count + 1 }]
+      })
+    await Promise.all(Array.from({ length: 60 }, (_, i) => increment(i % 2 === 0 ? a! : b!)))
+    expect(await a!.getMeta('count')).toBe(60)
+  })
+
+  it('keeps the usage exact under writes through both to the same keys and to others', async () => {
+    const engines = [await open('usage'), await open('usage')].map((store) =>
+      createEngine({ store, clock: createManualClock(), secrets: ['usage-secret-key'] }),
+    )
+    await Promise.all(engines.map((engine) => engine.start()))
+    const set = (engine: (typeof engines)[number], key: string, value: string) =>
+      engine.handle(
+        new Request(`${engine.settings.baseUrl}/keyv/set?bucket=b&key=${key}&value=${value}`, {
+          method: 'POST',
+          headers: { authorization: 'bearer usage-secret-key' },
+        }),
+      )
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        set(engines[i % 2]!, i % 4 === 0 ? 'same' : `k${i}`, 'x'.repeat(i)),
+      ),
+    )
+    expect(answers.map(({ status }) => status)).toEqual(answers.map(() => 200))
+    const store = engines[0]!.settings.store
+    expect(await store.getMeta(USAGE)).toBe(usageOf(await store.snapshot()))
   })
 })
 

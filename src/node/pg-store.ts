@@ -1,4 +1,4 @@
-import type { Pool, PoolClient, QueryResultRow } from 'pg'
+import type { PoolClient, QueryResultRow } from 'pg'
 import { InvalidError } from '../engine/errors'
 import {
   StoreConflictError,
@@ -9,11 +9,12 @@ import {
   type ScanOptions,
   type SecretRecord,
   type Store,
+  type StoreReader,
   type StoreSnapshot,
 } from '../engine/store'
 import { compareSecrets, prefixEnd, scanLimit } from '../storage/key-order'
 import { checkExpectedSecret } from '../storage/preconditions'
-import { describeDatabase, isUnavailable, unavailable, withClient } from './pg-connection'
+import { openPgDatabase, type PgDatabase, type PgDatabaseOptions } from './pg-connection'
 import {
   migrate,
   schemaIdentifier,
@@ -22,17 +23,13 @@ import {
   type Statement,
 } from './pg-schema'
 
-export interface PgStoreOptions {
+export interface PgStoreOptions extends PgDatabaseOptions {
   /** The PostgreSQL schema that holds the tables; default `service_playground`. */
   schema?: string
-  /** Connections this store keeps open at most; default 10. */
-  connections?: number
-  /**
-   * Milliseconds a statement may run, or wait on a lock another process holds, before it
-   * gives up with a 503; default 10,000.
-   */
-  statementTimeout?: number
 }
+
+/** The schema of the account `serve --data postgres://…` answers for. */
+export const MAIN_SCHEMA = 'service_playground'
 
 /** A string as stored and ordered: its UTF-16BE bytes (see `pg-schema.ts`). */
 const utf16 = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16()
@@ -74,56 +71,40 @@ type Step = (client: PoolClient) => Promise<unknown>
  * call after it is back opens a new connection, so nothing needs restarting.
  */
 export async function openPgStore(url: string, options: PgStoreOptions = {}): Promise<Store> {
-  // Loaded on demand: pg is an optional dependency, needed only for PostgreSQL.
-  const { default: pg } = await import('pg').catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ERR_MODULE_NOT_FOUND' && error.code !== 'MODULE_NOT_FOUND') throw error
-    throw new Error(
-      '--data postgres://… needs the optional dependency pg: install it (npm i -D pg), or give --data a file to keep the account in SQLite',
-    )
-  })
-  const where = `PostgreSQL database ${describeDatabase(url)}`
-  const s = schemaIdentifier(options.schema ?? 'service_playground')
-  const sql = statements(s)
-  const pool: Pool = new pg.Pool({
-    connectionString: url,
-    max: options.connections ?? 10,
-    connectionTimeoutMillis: 5000,
-    keepAlive: true,
-    application_name: 'service-playground',
-    statement_timeout: options.statementTimeout ?? 10_000,
-    // A process that stops mid-transaction (frozen, not dead) lets go of its locks.
-    idle_in_transaction_session_timeout: 30_000,
-  })
-  // An idle connection the server closed: the pool has already dropped it.
-  pool.on('error', () => undefined)
-
+  const db = await openPgDatabase(url, options)
+  const schema = schemaIdentifier(options.schema ?? MAIN_SCHEMA)
   try {
-    await withClient(pool, (client) => migrate(client, s, where))
+    await db.atStart((client) => migrate(client, schema, db.where))
   } catch (error) {
-    await pool.end()
-    // Errors of PostgreSQL or of the network carry a code; ours say where already.
-    if (error instanceof Error && 'code' in error)
-      throw new Error(`cannot open ${where}: ${error.message}`, { cause: error })
+    await db.end()
     throw error
   }
+  return createPgStore(db, schema, { ownsDatabase: true })
+}
 
+/**
+ * The store of the account whose tables are in `schema` (created or brought up to date
+ * already: see `migrate`), over a database other things may share. Closing it ends the
+ * database's connections only when it `ownsDatabase`.
+ */
+export function createPgStore(
+  db: PgDatabase,
+  schema: string,
+  { ownsDatabase = false }: { ownsDatabase?: boolean } = {},
+): Store {
+  const s = schemaIdentifier(schema)
+  const sql = statements(s)
   let closed = false
   let queue: Promise<unknown> = Promise.resolve()
 
-  /** Runs a call against the database, turning an unreachable one into a 503. */
-  async function guard<T>(run: () => Promise<T>): Promise<T> {
+  function open(): void {
     if (closed) throw new Error('the PostgreSQL store is closed')
-    try {
-      return await run()
-    } catch (error) {
-      throw isUnavailable(error) ? unavailable(error) : error
-    }
   }
 
-  const read = <R extends QueryResultRow>(statement: Statement, values: unknown[] = []) =>
-    guard(() =>
-      withClient(pool, async (client) => (await client.query<R>({ ...statement, values })).rows),
-    )
+  const read = async <R extends QueryResultRow>(statement: Statement, values: unknown[] = []) => {
+    open()
+    return db.query<R>(statement, values)
+  }
 
   const run =
     (text: string | Statement, values?: unknown[]): Step =>
@@ -221,38 +202,17 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
           steps.push(run(sql.deleteProc, [utf16(mutation.name)]))
           break
         case 'clear':
-          steps.push(run(sql.clear))
+          // Replacing everything waits for the updates that count (see `update`).
+          steps.push(run(sql.lockUpdates), run(sql.clear))
           break
         case 'restore':
-          steps.push(...restore(mutation.snapshot))
+          steps.push(run(sql.lockUpdates), ...restore(mutation.snapshot))
           break
         default:
           throw new TypeError(`Unknown mutation: ${String((mutation as { op?: unknown }).op)}`)
       }
     }
     return steps
-  }
-
-  /** Runs the steps in one transaction; again from the start when PostgreSQL broke a deadlock. */
-  async function transact(steps: readonly Step[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await withClient(pool, async (client, discard) => {
-          await client.query('BEGIN')
-          try {
-            for (const step of steps) await step(client)
-            await client.query('COMMIT')
-          } catch (error) {
-            // A connection that cannot even roll back is closed, not handed to the next caller.
-            await client.query('ROLLBACK').catch(discard)
-            throw error
-          }
-        })
-      } catch (error) {
-        const code = (error as { code?: unknown }).code
-        if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw error
-      }
-    }
   }
 
   async function scanKeys(bucket: string, { prefix, after, limit }: ScanOptions) {
@@ -276,34 +236,66 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     return rows.map(({ key }) => fromUtf16(key))
   }
 
-  const snapshot = () =>
-    guard(() =>
-      withClient(pool, async (client): Promise<StoreSnapshot> => {
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
-        try {
-          const all = <R extends QueryResultRow>(statement: Statement) =>
-            client.query<R>(statement).then(({ rows }) => rows)
-          const meta = await all<{ key: Buffer; value: string }>(sql.allMeta)
-          const secrets = await all<{ record: string }>(sql.allSecrets)
-          const keyv = await all<{ bucket: Buffer; key: Buffer; value: string }>(sql.allKeys)
-          const procs = await all<{ record: string }>(sql.allProcs)
-          return {
-            meta: Object.fromEntries(
-              meta.map(({ key, value }) => [fromUtf16(key), parse<Json>(value)]),
-            ),
-            secrets: secrets.map(({ record }) => parse<SecretRecord>(record)).sort(compareSecrets),
-            keyv: keyv.map(({ bucket, key, value }) => ({
-              bucket: fromUtf16(bucket),
-              key: fromUtf16(key),
-              value: parse<Json>(value),
-            })),
-            procs: procs.map(({ record }) => parse<ProcRecord>(record)),
-          }
-        } finally {
-          await client.query('COMMIT')
-        }
-      }),
-    )
+  /** Everything, as the connection's transaction sees it. */
+  async function snapshotOn(client: PoolClient): Promise<StoreSnapshot> {
+    const all = <R extends QueryResultRow>(statement: Statement) =>
+      client.query<R>(statement).then(({ rows }) => rows)
+    const meta = await all<{ key: Buffer; value: string }>(sql.allMeta)
+    const secrets = await all<{ record: string }>(sql.allSecrets)
+    const keyv = await all<{ bucket: Buffer; key: Buffer; value: string }>(sql.allKeys)
+    const procs = await all<{ record: string }>(sql.allProcs)
+    return {
+      meta: Object.fromEntries(meta.map(({ key, value }) => [fromUtf16(key), parse<Json>(value)])),
+      secrets: secrets.map(({ record }) => parse<SecretRecord>(record)).sort(compareSecrets),
+      keyv: keyv.map(({ bucket, key, value }) => ({
+        bucket: fromUtf16(bucket),
+        key: fromUtf16(key),
+        value: parse<Json>(value),
+      })),
+      procs: procs.map(({ record }) => parse<ProcRecord>(record)),
+    }
+  }
+
+  const snapshot = async () => {
+    open()
+    return db.connect(async (client) => {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY')
+      try {
+        return await snapshotOn(client)
+      } finally {
+        await client.query('COMMIT')
+      }
+    })
+  }
+
+  /** What `update`'s plan reads: the store as its transaction sees it. */
+  function readerOn(client: PoolClient): StoreReader {
+    const one = async <R extends QueryResultRow>(statement: Statement, values: unknown[]) =>
+      (await client.query<R>({ ...statement, values })).rows[0]
+    return {
+      getMeta: async (key) =>
+        ((row) => row && parse<Json>(row.value))(
+          await one<{ value: string }>(sql.getMeta, [utf16(key)]),
+        ),
+      getKey: async (bucket, key) =>
+        ((row) => row && parse<Json>(row.value))(
+          await one<{ value: string }>(sql.getKey, [utf16(bucket), utf16(key)]),
+        ),
+      getProc: async (name) =>
+        ((row) => row && parse<ProcRecord>(row.record))(
+          await one<{ record: string }>(sql.getProc, [utf16(name)]),
+        ),
+      snapshot: () => snapshotOn(client),
+    }
+  }
+
+  /** Runs after every commit and update this store was given before, in call order. */
+  function inTurn(run: () => Promise<void>): Promise<void> {
+    // One at a time, in call order; other processes' transactions interleave freely.
+    const done = queue.then(run)
+    queue = done.catch(() => undefined)
+    return done
+  }
 
   return {
     async getMeta(key) {
@@ -338,22 +330,39 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
     commit(mutations) {
       let steps: Step[]
       try {
-        if (closed) throw new Error('the PostgreSQL store is closed')
+        open()
         steps = prepare(mutations)
       } catch (error) {
         return Promise.reject(error)
       }
-      // One commit at a time, in call order; other processes' commits interleave freely.
-      const done = queue.then(() => (steps.length === 0 ? undefined : guard(() => transact(steps))))
-      queue = done.catch(() => undefined)
-      return done
+      return inTurn(async () => {
+        if (steps.length === 0) return
+        await db.transact(async (client) => {
+          for (const step of steps) await step(client)
+        })
+      })
+    },
+    update(plan) {
+      try {
+        open()
+      } catch (error) {
+        return Promise.reject(error)
+      }
+      // Every update of this schema, in any process, holds one lock from its first read to
+      // its commit: what the plan read is what it changes.
+      return inTurn(() =>
+        db.transact(async (client) => {
+          await client.query(sql.lockUpdates)
+          for (const step of prepare(await plan(readerOn(client)))) await step(client)
+        }),
+      )
     },
     snapshot,
     async close() {
       if (closed) return
       closed = true
       await queue
-      await pool.end()
+      if (ownsDatabase) await db.end()
     },
   }
 }

@@ -5,6 +5,7 @@ import { createSigner, type Signer } from '../auth/signer'
 import { nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
 import type { BucketCount, ProcRecord, Store } from '../store'
+import { update } from './update'
 import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
 import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
@@ -70,12 +71,22 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
     return cached!.signer
   }
 
+  // The stored offset this engine's clock last followed or wrote. Another tab or process may
+  // move the clock, or reset the account (the offset is then gone: real time again): the clock
+  // follows each change of the store by its difference, so what was moved on the clock directly
+  // (tests do) stays moved, and it never goes back past real time.
+  let followed = 0
+
+  function follow(stored: number): void {
+    if (stored === followed) return
+    clock.advance(Math.max(stored - followed, -clock.offset))
+    followed = stored
+  }
+
   async function syncClock(): Promise<void> {
-    const stored = await store.getMeta(CLOCK_OFFSET)
-    // Time only moves forward: another tab may have advanced it, and the clock itself may
-    // have been advanced directly (tests do) without the store knowing.
+    const stored = (await store.getMeta(CLOCK_OFFSET)) ?? 0
     // An offset out of bounds (written before bounds were kept) is ignored, never followed.
-    if (isClockOffset(stored) && stored > clock.offset) clock.advance(stored - clock.offset)
+    if (isClockOffset(stored)) follow(stored)
   }
 
   const now = async () => {
@@ -101,22 +112,28 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       if (!Number.isFinite(seconds) || seconds < 0) {
         throw new InvalidError("`advance' must be a number of seconds, 0 or more")
       }
-      await syncClock()
-      const offset = clock.offset + seconds * 1000
-      if (!isClockOffset(offset)) {
-        const left = Math.max(0, Math.floor(MAX_CLOCK_ADVANCE - clock.offset / 1000))
-        throw new InvalidError(
-          `\`advance' would move the clock more than ${MAX_CLOCK_ADVANCE} seconds (about 100 years) ahead of real time; at most ${left} more`,
-        )
-      }
-      await store.commit([{ op: 'putMeta', key: CLOCK_OFFSET, value: offset }])
-      clock.advance(seconds * 1000)
+      // Added to the offset as stored, in one update: two advances at once both count.
+      let offset = 0
+      await update(store, async (reader) => {
+        const stored = (await reader.getMeta(CLOCK_OFFSET)) ?? 0
+        const from = isClockOffset(stored) ? stored : followed
+        offset = from + seconds * 1000
+        if (!isClockOffset(offset)) {
+          const left = Math.max(0, Math.floor(MAX_CLOCK_ADVANCE - from / 1000))
+          throw new InvalidError(
+            `\`advance' would move the clock more than ${MAX_CLOCK_ADVANCE} seconds (about 100 years) ahead of real time; at most ${left} more`,
+          )
+        }
+        return [{ op: 'putMeta', key: CLOCK_OFFSET, value: offset }]
+      })
+      follow(offset)
       return nowSeconds(clock)
     },
     async reset() {
       await store.commit([{ op: 'clear' }])
       cached = undefined
       clock.advance(-clock.offset)
+      followed = 0
     },
     async exportSnapshot() {
       await signer()

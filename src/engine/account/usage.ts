@@ -1,6 +1,7 @@
 import { ForbiddenError } from '../errors'
 import { measure } from '../runtime/size'
-import type { Json, Mutation, Store, StoreSnapshot } from '../store'
+import type { Json, Mutation, Store, StoreReader, StoreSnapshot } from '../store'
+import { update } from './update'
 
 /**
  * What the account stores, in bytes (keys, values and stored procedures, measured roughly as
@@ -31,25 +32,25 @@ export const usageRecord = (snapshot: Pick<StoreSnapshot, 'keyv' | 'procs'>): Mu
   value: usageOf(snapshot),
 })
 
-const queues = new WeakMap<Store, Promise<unknown>>()
-
 /**
  * Commits a request's writes with the account's new usage, refusing them (403) when they
- * would take it past `quota` bytes. Commits through one store are serialized here, so that
- * no two requests read the same usage and lose each other's count.
+ * would take it past `quota` bytes. The usage and the sizes the writes replace are read in
+ * the same update as the commit (see `update`), so that no two requests read the same usage
+ * and lose each other's count, in one process or in several over one database.
  */
 export function commitWithUsage(
   store: Store,
   mutations: readonly Mutation[],
   quota: number,
 ): Promise<void> {
-  const previous = queues.get(store) ?? Promise.resolve()
-  const next = previous.catch(() => undefined).then(() => commit(store, mutations, quota))
-  queues.set(store, next)
-  return next
+  return update(store, (reader) => withUsage(reader, mutations, quota))
 }
 
-async function commit(store: Store, mutations: readonly Mutation[], quota: number): Promise<void> {
+async function withUsage(
+  store: StoreReader,
+  mutations: readonly Mutation[],
+  quota: number,
+): Promise<readonly Mutation[]> {
   // Sizes before and after, per key or procedure the writes touch (the last write wins).
   const before = new Map<string, number>()
   const after = new Map<string, number>()
@@ -81,7 +82,7 @@ async function commit(store: Store, mutations: readonly Mutation[], quota: numbe
       }
     }
   }
-  if (after.size === 0) return store.commit(mutations)
+  if (after.size === 0) return mutations
   let delta = 0
   for (const [id, size] of after) delta += size - before.get(id)!
   const stored = await store.getMeta(USAGE)
@@ -95,5 +96,5 @@ async function commit(store: Store, mutations: readonly Mutation[], quota: numbe
       'quota_exceeded',
     )
   }
-  await store.commit([...mutations, { op: 'putMeta', key: USAGE, value: usage + delta }])
+  return [...mutations, { op: 'putMeta', key: USAGE, value: usage + delta }]
 }
