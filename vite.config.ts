@@ -60,8 +60,15 @@ export default defineConfig({
         test: {
           name: 'postgres',
           environment: 'node',
-          include: ['src/**/pg-*.test.ts'],
+          include: [
+            'src/**/pg-*.test.ts',
+            // Run again with their accounts in PostgreSQL (src/testing/pg-harness.setup.ts).
+            'src/engine/operator/*.test.ts',
+            'src/engine/rate-window.test.ts',
+            'src/engine/account/{account,usage}.test.ts',
+          ],
           globalSetup: ['src/testing/postgres-cluster.setup.ts'],
+          setupFiles: ['src/testing/pg-harness.setup.ts'],
         },
       },
       {

@@ -11,7 +11,7 @@ import type { PoolClient, QueryConfig } from 'pg'
  * `bytea` holds what `text` cannot (U+0000, a lone surrogate). Values and records are their
  * JSON text, which escapes both.
  */
-const migrations: ((schema: string) => string)[] = [
+const migrations: ((schema: string, role: SchemaRole) => string)[] = [
   (s) => `
     CREATE TABLE ${s}.meta (key bytea PRIMARY KEY, value text NOT NULL);
     CREATE TABLE ${s}.secrets (
@@ -25,7 +25,45 @@ const migrations: ((schema: string) => string)[] = [
     );
     CREATE TABLE ${s}.procs (name bytea PRIMARY KEY, record text NOT NULL);
   `,
+  // The operator's controls (pg-operator.ts): one row of modes and counters, the faults with
+  // the calls left of each (null: every call), strict mode's report and the journal. The
+  // server's own account also lists the accounts hosted beside it (pg-accounts.ts).
+  (s, role) => `
+    CREATE TABLE ${s}.operator (
+      only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
+      strict boolean NOT NULL,
+      journal integer NOT NULL,
+      rate_limit text NOT NULL,
+      window_start double precision NOT NULL DEFAULT '-Infinity',
+      window_count integer NOT NULL DEFAULT 0,
+      journal_next bigint NOT NULL DEFAULT 1
+    );
+    CREATE TABLE ${s}.faults (
+      position bigserial PRIMARY KEY,
+      id text NOT NULL UNIQUE,
+      rule text NOT NULL,
+      remaining integer CHECK (remaining >= 0)
+    );
+    CREATE TABLE ${s}.strict_report (position bigserial PRIMARY KEY, entry text NOT NULL);
+    CREATE TABLE ${s}.journal (id bigint PRIMARY KEY, record text NOT NULL);
+    ${
+      role === 'server'
+        ? `CREATE TABLE ${s}.accounts (
+            id text PRIMARY KEY,
+            created_at double precision NOT NULL,
+            control_token_hash text NOT NULL,
+            secrets text NOT NULL
+          );`
+        : ''
+    }
+  `,
 ]
+
+/**
+ * What a schema holds an account for: the server's own (`serve --data postgres://…`, the
+ * default), which also lists the accounts hosted beside it, or one of those.
+ */
+export type SchemaRole = 'server' | 'hosted'
 
 /** The version of the tables this code reads and writes. */
 export const SCHEMA_VERSION = migrations.length
@@ -48,7 +86,12 @@ export function schemaIdentifier(name: string): string {
  * advisory lock, so that processes starting together over one database take turns. Tables of
  * a newer version (written by a newer release) are refused, never touched.
  */
-export async function migrate(client: PoolClient, schema: string, where: string): Promise<void> {
+export async function migrate(
+  client: PoolClient,
+  schema: string,
+  where: string,
+  role: SchemaRole = 'server',
+): Promise<void> {
   await client.query('BEGIN')
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
@@ -68,7 +111,7 @@ export async function migrate(client: PoolClient, schema: string, where: string)
       )
     }
     for (let version = found; version < SCHEMA_VERSION; version++) {
-      await client.query(migrations[version]!(schema))
+      await client.query(migrations[version]!(schema, role))
     }
     if (found === 0) {
       await client.query(`INSERT INTO ${schema}.schema_version (version) VALUES ($1)`, [

@@ -64,11 +64,33 @@ describe('openPgStore', () => {
       `SELECT table_name FROM information_schema.tables WHERE table_schema = 'versioned' ORDER BY 1`,
     )
     expect(tables.rows.map((row: { table_name: string }) => row.table_name)).toEqual([
+      'accounts',
+      'faults',
+      'journal',
       'keyv',
       'meta',
+      'operator',
       'procs',
       'schema_version',
       'secrets',
+      'strict_report',
+    ])
+  })
+
+  it('brings tables of an older version up to date, keeping what they hold', async () => {
+    const first = await open('older')
+    await first.commit(setKeys('b', ['kept']))
+    // As the first release left them: no operator's controls, no hosted accounts.
+    await admin.query(
+      `DROP TABLE older.operator, older.faults, older.strict_report, older.journal, older.accounts;
+       UPDATE older.schema_version SET version = 1`,
+    )
+    const second = await open('older')
+    expect(await second.getKey('b', 'kept')).toBe('kept')
+    const { rows } = await admin.query('SELECT version FROM older.schema_version')
+    expect(rows).toEqual([{ version: SCHEMA_VERSION }])
+    expect((await admin.query('SELECT count(*)::int AS n FROM older.operator')).rows).toEqual([
+      { n: 0 },
     ])
   })
 

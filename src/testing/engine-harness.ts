@@ -1,6 +1,8 @@
 import { createMemoryStore } from '../storage/memory-store'
 import { createManualClock } from '../engine/clock'
 import { createEngine, type Engine, type EngineOptions } from '../engine/engine'
+import type { OperatorModes, OperatorState } from '../engine/operator/state'
+import { defaultLimits } from '../engine/settings'
 import type { Store } from '../engine/store'
 
 export interface Exchange {
@@ -30,7 +32,17 @@ export const TRANSPORT = Symbol.for('service-playground.test-transport')
 /** Where a test setup file may install a store factory; without one, stores are in memory. */
 export const STORE = Symbol.for('service-playground.test-store')
 
-type Installed = { [TRANSPORT]?: Transport; [STORE]?: () => Promise<Store> }
+/**
+ * Where a test setup file may install a maker of whole accounts: a store and the operator's
+ * controls beside it, set up with the harness's modes (as `serve` over PostgreSQL keeps both).
+ */
+export const ACCOUNT = Symbol.for('service-playground.test-account')
+
+type Installed = {
+  [TRANSPORT]?: Transport
+  [STORE]?: () => Promise<Store>
+  [ACCOUNT]?: (modes: OperatorModes) => Promise<{ store: Store; operator: OperatorState }>
+}
 
 let hosts = 0
 
@@ -43,8 +55,16 @@ export async function createHarness(options: Partial<EngineOptions> = {}) {
   const installed = globalThis as Installed
   const transport = installed[TRANSPORT]
   const clock = createManualClock()
+  const modes: OperatorModes = {
+    strict: options.strict ?? false,
+    journal: options.exchangeLog ?? 0,
+    rateLimit: { ...defaultLimits.rateLimit, ...options.limits?.rateLimit },
+  }
+  const made = installed[ACCOUNT]
+    ? await installed[ACCOUNT](modes)
+    : { store: installed[STORE] ? await installed[STORE]() : createMemoryStore() }
   const engine = createEngine({
-    store: installed[STORE] ? await installed[STORE]() : createMemoryStore(),
+    ...made,
     clock,
     // Every harness gets its own host, so handlers of several harnesses never overlap.
     baseUrl: `https://api-${++hosts}.example.test`,

@@ -136,6 +136,15 @@ function draw(): number {
 const covers = (endpoint: string, name: string) =>
   name === endpoint || name.startsWith(`${endpoint}.`)
 
+/** Whether a call to `endpoint` bearing `token` meets `rule` (drawing for a probability). */
+export const meets = (rule: FaultRule, endpoint: string, token: string | null): boolean =>
+  (rule.endpoint === null || covers(rule.endpoint, endpoint)) &&
+  (rule.token === null || rule.token === token) &&
+  (rule.probability >= 1 || draw() < rule.probability)
+
+/** A new rule's id. */
+export const faultId = (): string => `flt_${toBase64Url(randomBytes(6))}`
+
 /**
  * Faults on demand: rules the control plane (or a test helper) adds, each used up by the calls
  * it meets, the first matching rule first. Cleared by `clear` and by a reset.
@@ -144,7 +153,7 @@ export function createFaults() {
   let rules: FaultRule[] = []
   return {
     add(rule: Omit<FaultRule, 'id'>): FaultRule {
-      const kept = { id: `flt_${toBase64Url(randomBytes(6))}`, ...rule }
+      const kept = { id: faultId(), ...rule }
       rules.push(kept)
       return { ...kept }
     },
@@ -163,12 +172,7 @@ export function createFaults() {
     },
     /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
     take(endpoint: string, token: string | null): FaultRule | undefined {
-      const rule = rules.find(
-        (r) =>
-          (r.endpoint === null || covers(r.endpoint, endpoint)) &&
-          (r.token === null || r.token === token) &&
-          (r.probability >= 1 || draw() < r.probability),
-      )
+      const rule = rules.find((r) => meets(r, endpoint, token))
       if (!rule) return undefined
       if (rule.count !== null) {
         rule.count -= 1

@@ -1,0 +1,227 @@
+import type { ExchangeRecord } from '../engine/operator/exchange-log'
+import { faultId, meets, type FaultRule } from '../engine/operator/faults'
+import type { OperatorModes, OperatorState, RateWindow } from '../engine/operator/state'
+import type { StrictEntry } from '../engine/operator/strict'
+import type { RateLimit } from '../engine/settings'
+import type { PgDatabase } from './pg-connection'
+import { schemaIdentifier, type Statement } from './pg-schema'
+
+/** Strict mode's report keeps the last this many requests, as it does in a process. */
+const REPORT_SIZE = 1000
+
+/** The statements over the operator's tables in schema `s` (created by `migrate`). */
+function statements(s: string) {
+  const named = (name: string, text: string): Statement => ({ name: `${s}.op.${name}`, text })
+  const live = 'remaining IS NULL OR remaining > 0'
+  return {
+    init: (apply: boolean) =>
+      named(
+        apply ? 'apply' : 'init',
+        `INSERT INTO ${s}.operator (strict, journal, rate_limit) VALUES ($1, $2, $3)
+         ON CONFLICT (only_row) DO ${
+           apply
+             ? 'UPDATE SET strict = EXCLUDED.strict, journal = EXCLUDED.journal, rate_limit = EXCLUDED.rate_limit'
+             : 'NOTHING'
+         }`,
+      ),
+    view: named(
+      'view',
+      `SELECT strict, journal, rate_limit, window_start, window_count,
+         EXISTS (SELECT 1 FROM ${s}.faults WHERE ${live}) AS faulted
+       FROM ${s}.operator`,
+    ),
+    addFault: named(
+      'addFault',
+      `WITH spent AS (DELETE FROM ${s}.faults WHERE remaining = 0)
+       INSERT INTO ${s}.faults (id, rule, remaining) VALUES ($1, $2, $3)`,
+    ),
+    faults: named(
+      'faults',
+      `SELECT id, rule, remaining FROM ${s}.faults WHERE ${live} ORDER BY position`,
+    ),
+    removeFault: named(
+      'removeFault',
+      `DELETE FROM ${s}.faults WHERE id = $1 AND (${live}) RETURNING id`,
+    ),
+    clearFaults: named('clearFaults', `DELETE FROM ${s}.faults`),
+    /** One call of a counted rule used up, unless another request took the last one. */
+    useFault: named(
+      'useFault',
+      `UPDATE ${s}.faults SET remaining = remaining - 1 WHERE id = $1 AND remaining > 0
+       RETURNING remaining`,
+    ),
+    setStrict: named(
+      'setStrict',
+      `WITH emptied AS (DELETE FROM ${s}.strict_report) UPDATE ${s}.operator SET strict = $1`,
+    ),
+    record: named(
+      'record',
+      `WITH kept AS (INSERT INTO ${s}.strict_report (entry) VALUES ($1) RETURNING position)
+       DELETE FROM ${s}.strict_report WHERE position <= (SELECT position - ${REPORT_SIZE} FROM kept)`,
+    ),
+    report: named(
+      'report',
+      `SELECT entry FROM ${s}.strict_report ORDER BY position DESC LIMIT ${REPORT_SIZE}`,
+    ),
+    setCapacity: named(
+      'setCapacity',
+      `WITH changed AS (UPDATE ${s}.operator SET journal = $1 RETURNING journal_next)
+       DELETE FROM ${s}.journal WHERE id < (SELECT journal_next - $1 FROM changed)`,
+    ),
+    /** The next id, taken under the operator row's lock: ids are kept in the order taken. */
+    keep: named(
+      'keep',
+      `WITH next AS (
+         UPDATE ${s}.operator SET journal_next = journal_next + 1 WHERE journal > 0
+         RETURNING journal_next - 1 AS id, journal
+       ),
+       kept AS (INSERT INTO ${s}.journal (id, record) SELECT id, $1 FROM next)
+       DELETE FROM ${s}.journal WHERE id <= (SELECT id - journal FROM next)`,
+    ),
+    exchanges: named(
+      'exchanges',
+      `SELECT j.id, j.record FROM ${s}.journal j, ${s}.operator o
+       WHERE j.id > $1 AND j.id >= o.journal_next - o.journal ORDER BY j.id DESC`,
+    ),
+    clearJournal: named('clearJournal', `DELETE FROM ${s}.journal`),
+    setRateLimit: named('setRateLimit', `UPDATE ${s}.operator SET rate_limit = $1`),
+    /** A call counted, in a new window once the current one is $2 seconds old at $1. */
+    count: named(
+      'count',
+      `UPDATE ${s}.operator SET
+         window_start = CASE WHEN $1::float8 - window_start >= $2::float8 THEN $1::float8 ELSE window_start END,
+         window_count = CASE WHEN $1::float8 - window_start >= $2::float8 THEN 1 ELSE window_count + 1 END
+       RETURNING window_start, window_count`,
+    ),
+    reset: named(
+      'reset',
+      `WITH faults AS (DELETE FROM ${s}.faults),
+         report AS (DELETE FROM ${s}.strict_report),
+         journal AS (DELETE FROM ${s}.journal)
+       UPDATE ${s}.operator SET strict = $1, rate_limit = $2,
+         window_start = '-Infinity', window_count = 0`,
+    ),
+  }
+}
+
+interface ViewRow {
+  strict: boolean
+  journal: number
+  rate_limit: string
+  window_start: number
+  window_count: number
+  faulted: boolean
+}
+
+const parse = <T>(text: string): T => JSON.parse(text) as T
+
+/**
+ * The operator's controls of the account in `schema`, kept in its tables, so that every
+ * process over the database reads and changes the same ones: each request reads them in one
+ * statement; a fault's calls are used up one `UPDATE … WHERE remaining > 0` at a time (a rule
+ * with one call left is met by one request, in whichever process); the rate window counts
+ * with one `UPDATE` per call; the journal takes its ids from one counter, in order.
+ *
+ * Opening it makes its row of modes from `modes` when there is none; with `apply`, it sets
+ * them whether or not there is one (as a process started with those flags does).
+ */
+export async function openPgOperator(
+  db: PgDatabase,
+  schema: string,
+  modes: OperatorModes,
+  { apply = false }: { apply?: boolean } = {},
+): Promise<OperatorState> {
+  const sql = statements(schemaIdentifier(schema))
+  await db.query(sql.init(apply), [modes.strict, modes.journal, JSON.stringify(modes.rateLimit)])
+  if (apply) await db.query(sql.setCapacity, [modes.journal])
+
+  const rule = (row: { id: string; rule: string; remaining: number | null }): FaultRule => ({
+    id: row.id,
+    ...parse<Omit<FaultRule, 'id'>>(row.rule),
+    count: row.remaining,
+  })
+  const listFaults = async () =>
+    (await db.query<{ id: string; rule: string; remaining: number | null }>(sql.faults)).map(rule)
+
+  return {
+    async view() {
+      const [row] = await db.query<ViewRow>(sql.view)
+      if (!row) throw new Error(`the operator's controls are missing from ${db.where}`)
+      return {
+        strict: row.strict,
+        journal: row.journal,
+        rateLimit: parse<RateLimit>(row.rate_limit),
+        window: { start: row.window_start, count: row.window_count },
+        faulted: row.faulted,
+      }
+    },
+    faults: {
+      async add(given) {
+        const id = faultId()
+        await db.query(sql.addFault, [id, JSON.stringify(given), given.count])
+        return { id, ...given }
+      },
+      list: listFaults,
+      async remove(id) {
+        return (await db.query(sql.removeFault, [id])).length > 0
+      },
+      async clear() {
+        await db.query(sql.clearFaults)
+      },
+      async take(endpoint, token) {
+        // A rule another request used up meanwhile is passed over: look again.
+        for (;;) {
+          const found = (await listFaults()).find((r) => meets(r, endpoint, token))
+          if (!found || found.count === null) return found
+          const [used] = await db.query<{ remaining: number }>(sql.useFault, [found.id])
+          if (used) return { ...found, count: used.remaining }
+        }
+      },
+    },
+    strict: {
+      async set(enabled) {
+        await db.query(sql.setStrict, [enabled])
+      },
+      async record(entry) {
+        await db.query(sql.record, [JSON.stringify(entry)])
+      },
+      async report() {
+        const rows = await db.query<{ entry: string }>(sql.report)
+        return rows.map(({ entry }) => parse<StrictEntry>(entry)).reverse()
+      },
+    },
+    journal: {
+      async setCapacity(capacity) {
+        await db.query(sql.setCapacity, [capacity])
+      },
+      async add(record) {
+        await db.query(sql.keep, [JSON.stringify(record)])
+      },
+      async list(after = 0) {
+        const rows = await db.query<{ id: string; record: string }>(sql.exchanges, [after])
+        return rows.map(({ id, record }): ExchangeRecord => ({
+          id: Number(id),
+          ...parse<Omit<ExchangeRecord, 'id'>>(record),
+        }))
+      },
+      async clear() {
+        await db.query(sql.clearJournal)
+      },
+    },
+    rate: {
+      async set(limit) {
+        await db.query(sql.setRateLimit, [JSON.stringify(limit)])
+      },
+      async count(now, windowSeconds): Promise<RateWindow> {
+        const [row] = await db.query<Pick<ViewRow, 'window_start' | 'window_count'>>(sql.count, [
+          now,
+          windowSeconds,
+        ])
+        return { start: row!.window_start, count: row!.window_count }
+      },
+    },
+    async reset({ strict, rateLimit }) {
+      await db.query(sql.reset, [strict, JSON.stringify(rateLimit)])
+    },
+  }
+}
