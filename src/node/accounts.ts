@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Store } from '../engine'
+import type { OperatorState } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
 
 /** One account a server hosts beside its own, as the server remembers it. */
@@ -15,13 +16,26 @@ export interface HostedAccount {
   secrets: string[]
 }
 
-/** Where hosted accounts live: the list of them, and a store each. */
+/** An account opened from a shelf: its store, and its operator's controls when kept there too. */
+export interface ShelvedAccount {
+  store: Store
+  /** Where its faults, strict mode, journal and rate window live; in the process without it. */
+  operator?: OperatorState
+}
+
+/**
+ * Where hosted accounts live: the list of them, and a store each. A shelf several processes
+ * share (PostgreSQL's) answers each of them as it is now: an account one added, another finds;
+ * one removed, none finds.
+ */
 export interface AccountShelf {
   list(): Promise<HostedAccount[]>
-  /** Keeps a new account and opens its (empty) store. */
-  add(account: HostedAccount): Promise<Store>
-  open(id: string): Promise<Store>
-  /** Forgets the account and deletes its store with everything in it. */
+  /** The account as kept now; `undefined` when there is none (or no longer one). */
+  find(id: string): Promise<HostedAccount | undefined>
+  /** Keeps a new account and opens it, empty; once `max` are kept, keeps nothing: `undefined`. */
+  add(account: HostedAccount, max: number): Promise<ShelvedAccount | undefined>
+  open(id: string): Promise<ShelvedAccount>
+  /** Forgets the account and deletes everything in it (its store closed first). */
   remove(id: string): Promise<void>
 }
 
@@ -38,15 +52,17 @@ export function memoryShelf(): AccountShelf {
   const accounts = new Map<string, { account: HostedAccount; store: Store }>()
   return {
     list: async () => [...accounts.values()].map(({ account }) => account),
-    async add(account) {
+    find: async (id) => accounts.get(id)?.account,
+    async add(account, max) {
+      if (accounts.size >= max) return undefined
       const store = createMemoryStore()
       accounts.set(account.id, { account, store })
-      return store
+      return { store }
     },
     async open(id) {
       const found = accounts.get(id)
       if (!found) throw new Error(`no account ${id}`)
-      return found.store
+      return { store: found.store }
     },
     async remove(id) {
       accounts.delete(id)
@@ -64,7 +80,9 @@ export function fileShelf(dir: string, openStore: (path: string) => Promise<Stor
   const databases = (id: string) =>
     ['', '-wal', '-shm', '.lock'].map((suffix) => join(dir, `${id}.db${suffix}`))
 
-  async function read(): Promise<HostedAccount[]> {
+  // One process keeps the file: it is read once, then kept here as it is written.
+  let kept: Promise<HostedAccount[]> | undefined
+  async function readFromDisk(): Promise<HostedAccount[]> {
     try {
       return JSON.parse(await readFile(registry, 'utf8')) as HostedAccount[]
     } catch (error) {
@@ -72,22 +90,30 @@ export function fileShelf(dir: string, openStore: (path: string) => Promise<Stor
       throw new Error(`${registry} cannot be read: ${(error as Error).message}`, { cause: error })
     }
   }
+  const read = (): Promise<HostedAccount[]> => {
+    kept ??= readFromDisk()
+    kept.catch(() => (kept = undefined))
+    return kept
+  }
   async function write(accounts: HostedAccount[]): Promise<void> {
     await mkdir(dir, { recursive: true })
     const temporary = `${registry}.${process.pid}.tmp`
     await writeFile(temporary, JSON.stringify(accounts, null, 2))
     await rename(temporary, registry)
+    kept = Promise.resolve(accounts)
   }
 
   return {
     list: read,
-    async add(account) {
+    find: async (id) => (await read()).find((account) => account.id === id),
+    async add(account, max) {
+      if ((await read()).length >= max) return undefined
       await mkdir(dir, { recursive: true })
       const store = await openStore(databases(account.id)[0]!)
       await write([...(await read()), account])
-      return store
+      return { store }
     },
-    open: (id) => openStore(databases(id)[0]!),
+    open: async (id) => ({ store: await openStore(databases(id)[0]!) }),
     async remove(id) {
       await write((await read()).filter((account) => account.id !== id))
       for (const file of databases(id)) await rm(file, { force: true })

@@ -6,6 +6,7 @@ import {
   newAccountId,
   type AccountShelf,
   type HostedAccount,
+  type ShelvedAccount,
 } from './accounts'
 import { bearerToken, refuse, sameSecret } from './gate'
 
@@ -54,21 +55,45 @@ function json(status: number, value: unknown): Response {
  */
 export async function createHost(main: Engine, options: HostOptions = {}): Promise<Host> {
   const { controlToken, shelf = memoryShelf(), maxAccounts = DEFAULT_MAX_ACCOUNTS } = options
-  const accounts = new Map<string, { account: HostedAccount; engine: Engine }>()
+  /** The engines of the accounts this process has answered for, opened on first use. */
+  const engines = new Map<string, Promise<Engine>>()
 
-  const engineFor = (account: HostedAccount, store: Engine['settings']['store']) =>
-    createEngine({
+  async function engineFor(account: HostedAccount, shelved: ShelvedAccount): Promise<Engine> {
+    const engine = createEngine({
       ...options.engine,
       serviceName: options.engine?.serviceName ?? main.settings.serviceName,
-      store,
+      ...shelved,
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
       secrets: account.secrets,
     })
-
-  for (const account of await shelf.list()) {
-    const engine = engineFor(account, await shelf.open(account.id))
     await engine.start()
-    accounts.set(account.id, { account, engine })
+    return engine
+  }
+
+  /** The account as the shelf has it now, and its engine; none once it is removed anywhere. */
+  async function hosted(
+    id: string,
+  ): Promise<{ account: HostedAccount; engine: Engine } | undefined> {
+    const account = await shelf.find(id)
+    if (!account) {
+      await forget(id)
+      return undefined
+    }
+    let engine = engines.get(id)
+    if (!engine) {
+      engine = shelf.open(id).then((shelved) => engineFor(account, shelved))
+      engines.set(id, engine)
+      engine.catch(() => engines.delete(id))
+    }
+    return { account, engine: await engine }
+  }
+
+  /** Closes this process's engine of an account, if it has one. */
+  async function forget(id: string): Promise<void> {
+    const engine = engines.get(id)
+    if (!engine) return
+    engines.delete(id)
+    await (await engine.catch(() => undefined))?.settings.store.close()
   }
 
   /** Whether the request carries the server's control token (or one of `also`). */
@@ -86,12 +111,6 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     )
 
   async function createAccount(request: Request): Promise<Response> {
-    if (accounts.size >= maxAccounts) {
-      return refuse(
-        507,
-        `this server hosts at most ${maxAccounts} accounts (--max-accounts): delete one with DELETE /${ACCOUNTS_ROUTE}/<id> first`,
-      )
-    }
     const control = token()
     const account: HostedAccount = {
       id: newAccountId(),
@@ -99,9 +118,17 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       controlTokenHash: hash(control),
       secrets: [token()],
     }
-    const engine = engineFor(account, await shelf.add(account))
-    await engine.start()
-    accounts.set(account.id, { account, engine })
+    const shelved = await shelf.add(account, maxAccounts)
+    if (!shelved) {
+      return refuse(
+        507,
+        `this server hosts at most ${maxAccounts} accounts (--max-accounts): delete one with DELETE /${ACCOUNTS_ROUTE}/<id> first`,
+      )
+    }
+    const engine = engineFor(account, shelved)
+    engines.set(account.id, engine)
+    engine.catch(() => engines.delete(account.id))
+    await engine
     const baseUrl = `${new URL(request.url).origin}/${ACCOUNT_PREFIX}/${account.id}`
     return json(201, { id: account.id, baseUrl, secret: account.secrets[0], controlToken: control })
   }
@@ -115,7 +142,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         const origin = new URL(request.url).origin
         return json(
           200,
-          [...accounts.values()].map(({ account }) => ({
+          (await shelf.list()).map((account) => ({
             id: account.id,
             baseUrl: `${origin}/${ACCOUNT_PREFIX}/${account.id}`,
             createdAt: account.createdAt,
@@ -124,15 +151,14 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       }
       return refuse(405, 'use POST to create an account, GET to list them', { allow: 'GET, POST' })
     }
-    if (more.length > 0 || !accounts.has(id)) return refuse(404, `no account \`${id}'`)
+    const found = more.length === 0 && ACCOUNT_ID_PATTERN.test(id) && (await shelf.find(id))
+    if (!found) return refuse(404, `no account \`${id}'`)
     if (request.method !== 'DELETE') {
       return refuse(405, `use DELETE /${ACCOUNTS_ROUTE}/${id} to remove the account`, {
         allow: 'DELETE',
       })
     }
-    const { engine } = accounts.get(id)!
-    accounts.delete(id)
-    await engine.settings.store.close()
+    await forget(id)
     await shelf.remove(id)
     return new Response(null, { status: 204 })
   }
@@ -148,13 +174,13 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         )
       }
       if (first === ACCOUNT_PREFIX && second !== undefined && second !== '') {
-        const hosted = ACCOUNT_ID_PATTERN.test(second) ? accounts.get(second) : undefined
-        if (!hosted) return refuse(404, `no account \`${second}' on this server`)
-        const route: Route = hosted.engine.route(pathname)
-        if (route.kind === 'control' && !holds(request, hosted.account.controlTokenHash)) {
+        const found = ACCOUNT_ID_PATTERN.test(second) ? await hosted(second) : undefined
+        if (!found) return refuse(404, `no account \`${second}' on this server`)
+        const route: Route = found.engine.route(pathname)
+        if (route.kind === 'control' && !holds(request, found.account.controlTokenHash)) {
           return needsToken()
         }
-        return hosted.engine.handle(request)
+        return found.engine.handle(request)
       }
     }
     if (main.route(pathname).kind === 'control' && !holds(request)) return needsToken()
@@ -164,8 +190,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
   return {
     handle,
     async close() {
-      for (const { engine } of accounts.values()) await engine.settings.store.close()
-      accounts.clear()
+      await Promise.all([...engines.keys()].map(forget))
     },
   }
 }

@@ -4,19 +4,19 @@ import type { OperatorModes, OperatorState, RateWindow } from '../engine/operato
 import type { StrictEntry } from '../engine/operator/strict'
 import type { RateLimit } from '../engine/settings'
 import type { PgDatabase } from './pg-connection'
-import { schemaIdentifier, type Statement } from './pg-schema'
+import { schemaIdentifier, statementNamer } from './pg-schema'
 
 /** Strict mode's report keeps the last this many requests, as it does in a process. */
 const REPORT_SIZE = 1000
 
 /** The statements over the operator's tables in schema `s` (created by `migrate`). */
-function statements(s: string) {
-  const named = (name: string, text: string): Statement => ({ name: `${s}.op.${name}`, text })
+function statements(s: string, prepared: boolean) {
+  const named = statementNamer(s, prepared)
   const live = 'remaining IS NULL OR remaining > 0'
   return {
     init: (apply: boolean) =>
       named(
-        apply ? 'apply' : 'init',
+        apply ? 'op.apply' : 'op.init',
         `INSERT INTO ${s}.operator (strict, journal, rate_limit) VALUES ($1, $2, $3)
          ON CONFLICT (only_row) DO ${
            apply
@@ -25,52 +25,52 @@ function statements(s: string) {
          }`,
       ),
     view: named(
-      'view',
+      'op.view',
       `SELECT strict, journal, rate_limit, window_start, window_count,
          EXISTS (SELECT 1 FROM ${s}.faults WHERE ${live}) AS faulted
        FROM ${s}.operator`,
     ),
     addFault: named(
-      'addFault',
+      'op.addFault',
       `WITH spent AS (DELETE FROM ${s}.faults WHERE remaining = 0)
        INSERT INTO ${s}.faults (id, rule, remaining) VALUES ($1, $2, $3)`,
     ),
     faults: named(
-      'faults',
+      'op.faults',
       `SELECT id, rule, remaining FROM ${s}.faults WHERE ${live} ORDER BY position`,
     ),
     removeFault: named(
-      'removeFault',
+      'op.removeFault',
       `DELETE FROM ${s}.faults WHERE id = $1 AND (${live}) RETURNING id`,
     ),
-    clearFaults: named('clearFaults', `DELETE FROM ${s}.faults`),
+    clearFaults: named('op.clearFaults', `DELETE FROM ${s}.faults`),
     /** One call of a counted rule used up, unless another request took the last one. */
     useFault: named(
-      'useFault',
+      'op.useFault',
       `UPDATE ${s}.faults SET remaining = remaining - 1 WHERE id = $1 AND remaining > 0
        RETURNING remaining`,
     ),
     setStrict: named(
-      'setStrict',
+      'op.setStrict',
       `WITH emptied AS (DELETE FROM ${s}.strict_report) UPDATE ${s}.operator SET strict = $1`,
     ),
     record: named(
-      'record',
+      'op.record',
       `WITH kept AS (INSERT INTO ${s}.strict_report (entry) VALUES ($1) RETURNING position)
        DELETE FROM ${s}.strict_report WHERE position <= (SELECT position - ${REPORT_SIZE} FROM kept)`,
     ),
     report: named(
-      'report',
+      'op.report',
       `SELECT entry FROM ${s}.strict_report ORDER BY position DESC LIMIT ${REPORT_SIZE}`,
     ),
     setCapacity: named(
-      'setCapacity',
+      'op.setCapacity',
       `WITH changed AS (UPDATE ${s}.operator SET journal = $1 RETURNING journal_next)
        DELETE FROM ${s}.journal WHERE id < (SELECT journal_next - $1 FROM changed)`,
     ),
     /** The next id, taken under the operator row's lock: ids are kept in the order taken. */
     keep: named(
-      'keep',
+      'op.keep',
       `WITH next AS (
          UPDATE ${s}.operator SET journal_next = journal_next + 1 WHERE journal > 0
          RETURNING journal_next - 1 AS id, journal
@@ -79,22 +79,22 @@ function statements(s: string) {
        DELETE FROM ${s}.journal WHERE id <= (SELECT id - journal FROM next)`,
     ),
     exchanges: named(
-      'exchanges',
+      'op.exchanges',
       `SELECT j.id, j.record FROM ${s}.journal j, ${s}.operator o
        WHERE j.id > $1 AND j.id >= o.journal_next - o.journal ORDER BY j.id DESC`,
     ),
-    clearJournal: named('clearJournal', `DELETE FROM ${s}.journal`),
-    setRateLimit: named('setRateLimit', `UPDATE ${s}.operator SET rate_limit = $1`),
+    clearJournal: named('op.clearJournal', `DELETE FROM ${s}.journal`),
+    setRateLimit: named('op.setRateLimit', `UPDATE ${s}.operator SET rate_limit = $1`),
     /** A call counted, in a new window once the current one is $2 seconds old at $1. */
     count: named(
-      'count',
+      'op.count',
       `UPDATE ${s}.operator SET
          window_start = CASE WHEN $1::float8 - window_start >= $2::float8 THEN $1::float8 ELSE window_start END,
          window_count = CASE WHEN $1::float8 - window_start >= $2::float8 THEN 1 ELSE window_count + 1 END
        RETURNING window_start, window_count`,
     ),
     reset: named(
-      'reset',
+      'op.reset',
       `WITH faults AS (DELETE FROM ${s}.faults),
          report AS (DELETE FROM ${s}.strict_report),
          journal AS (DELETE FROM ${s}.journal)
@@ -123,15 +123,16 @@ const parse = <T>(text: string): T => JSON.parse(text) as T
  * with one `UPDATE` per call; the journal takes its ids from one counter, in order.
  *
  * Opening it makes its row of modes from `modes` when there is none; with `apply`, it sets
- * them whether or not there is one (as a process started with those flags does).
+ * them whether or not there is one (as a process started with those flags does). With
+ * `prepared: false` its statements are parsed each time (see `statementNamer`).
  */
 export async function openPgOperator(
   db: PgDatabase,
   schema: string,
   modes: OperatorModes,
-  { apply = false }: { apply?: boolean } = {},
+  { apply = false, prepared = true }: { apply?: boolean; prepared?: boolean } = {},
 ): Promise<OperatorState> {
-  const sql = statements(schemaIdentifier(schema))
+  const sql = statements(schemaIdentifier(schema), prepared)
   await db.query(sql.init(apply), [modes.strict, modes.journal, JSON.stringify(modes.rateLimit)])
   if (apply) await db.query(sql.setCapacity, [modes.journal])
 

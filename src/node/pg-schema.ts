@@ -127,12 +127,22 @@ export async function migrate(
   }
 }
 
-/** A statement PostgreSQL keeps prepared on each connection, by name. */
-export type Statement = Required<Pick<QueryConfig, 'name' | 'text'>>
+/** A statement, kept prepared on each connection when it has a name. */
+export type Statement = Pick<QueryConfig, 'name' | 'text'>
+
+/**
+ * Names statements over schema `s`, so that PostgreSQL keeps each prepared on every
+ * connection; or leaves them unnamed, parsed each time they run, for schemas that come and go
+ * (hosted accounts), whose prepared statements would pile up on every connection.
+ */
+export function statementNamer(s: string, prepared: boolean) {
+  return (name: string, text: string): Statement =>
+    prepared ? { name: `${s}.${name}`, text } : { text }
+}
 
 /** Every statement the store runs over the tables in `s`. */
-export function statements(s: string) {
-  const named = (name: string, text: string): Statement => ({ name: `${s}.${name}`, text })
+export function statements(s: string, prepared = true) {
+  const named = statementNamer(s, prepared)
   /** Keys of a bucket from a lower bound (`>=` or `>`), in order, below an upper one or not. */
   const scan = (from: '>=' | '>', bounded: boolean) =>
     named(

@@ -90,10 +90,10 @@ export async function openPgStore(url: string, options: PgStoreOptions = {}): Pr
 export function createPgStore(
   db: PgDatabase,
   schema: string,
-  { ownsDatabase = false }: { ownsDatabase?: boolean } = {},
+  { ownsDatabase = false, prepared = true }: { ownsDatabase?: boolean; prepared?: boolean } = {},
 ): Store {
   const s = schemaIdentifier(schema)
-  const sql = statements(s)
+  const sql = statements(s, prepared)
   let closed = false
   let queue: Promise<unknown> = Promise.resolve()
 

@@ -11,12 +11,11 @@ import { parseArgs } from 'node:util'
 import { createEngine, defaultLimits } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
 import { MAX_JOURNAL } from '../engine/operator/control-plane'
-import { fileShelf } from './accounts'
 import { ensureSecrets } from './ensure-secrets'
 import { isLoopback } from './gate'
 import { DEFAULT_MAX_ACCOUNTS } from './host'
 import { listen } from './http'
-import { describeData, isPostgresUrl, openStore } from './open-store'
+import { describeData, openData } from './open-store'
 
 /** Reads the flags and sets up the account; throws with a message a user can act on. */
 async function configure(args: string[]) {
@@ -54,14 +53,21 @@ async function configure(args: string[]) {
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
   }
-  const store = values.data ? await openStore(values.data) : createMemoryStore()
+  const modes = {
+    strict: values.strict,
+    journal,
+    rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] },
+  }
+  // Over PostgreSQL the operator's controls and the hosted accounts are kept there too.
+  const data = values.data ? await openData(values.data, modes) : undefined
   const engine = createEngine({
-    store,
+    store: data?.store ?? createMemoryStore(),
+    ...(data?.operator ? { operator: data.operator } : {}),
     serviceName: values['service-name'],
     // Only the path of the base URL matters to the engine; the server answers at its own URL.
     baseUrl: `http://${values.host}`,
-    limits: { rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] } },
-    strict: values.strict,
+    limits: { rateLimit: modes.rateLimit },
+    strict: modes.strict,
     exchangeLog: journal,
   })
   const { account } = engine
@@ -76,6 +82,8 @@ async function configure(args: string[]) {
   const secrets = await engine.start()
   return {
     engine,
+    modes,
+    shelf: data?.shelf,
     port,
     host: values.host,
     secrets,
@@ -109,14 +117,12 @@ const accounts = {
   maxAccounts: config.maxAccounts,
   engine: {
     serviceName: engine.settings.serviceName,
-    limits: { rateLimit: { ...engine.settings.limits.rateLimit } },
-    strict: (await engine.operator.view()).strict,
+    limits: { rateLimit: { ...config.modes.rateLimit } },
+    strict: config.modes.strict,
     exchangeLog: config.journal,
   },
-  // Beside a SQLite file; accounts over PostgreSQL live as long as the process.
-  ...(config.data && !isPostgresUrl(config.data)
-    ? { shelf: fileShelf(`${config.data}.accounts`, (path) => openStore(path)) }
-    : {}),
+  // Beside a SQLite file, or in PostgreSQL; in memory without --data.
+  ...(config.shelf ? { shelf: config.shelf } : {}),
 }
 const server = await listen(engine, { port, host, controlToken, allowedHosts, accounts }).catch(
   exit(1),
