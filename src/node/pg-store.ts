@@ -352,9 +352,8 @@ export function createPgStore(
       // its commit: what the plan read is what it changes.
       return inTurn(() =>
         db.transact(async (client) => {
-          await client.query(sql.lockUpdates)
           for (const step of prepare(await plan(readerOn(client)))) await step(client)
-        }),
+        }, `BEGIN; ${sql.lockUpdates.text}`),
       )
     },
     snapshot,
