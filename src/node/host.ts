@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { createEngine, type Engine, type EngineOptions, type Route } from '../engine'
+import { createEngine, ServiceError, type Engine, type EngineOptions, type Route } from '../engine'
 import {
   ACCOUNT_ID_PATTERN,
   memoryShelf,
@@ -163,7 +163,17 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     return new Response(null, { status: 204 })
   }
 
+  /** Answers a request, saying so when the shelf cannot be reached (its database is away). */
   async function handle(request: Request): Promise<Response> {
+    try {
+      return await route(request)
+    } catch (error) {
+      if (!(error instanceof ServiceError)) throw error
+      return refuse(error.status, error.message, error.headers)
+    }
+  }
+
+  async function route(request: Request): Promise<Response> {
     const { pathname } = new URL(request.url)
     const [first, second, ...rest] = pathname.split('/').slice(1)
     if (main.route(pathname).kind !== 'ambiguous') {

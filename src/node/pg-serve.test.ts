@@ -191,6 +191,11 @@ describe('a serve process whose PostgreSQL goes away', () => {
     const data = await createDatabase(own)
     const server = await start(data)
     expect((await call(server.url, SECRET, 'keyv.set', set('k', 'kept'))).status).toBe(200)
+    const made = await fetch(`${server.url}/_accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CONTROL}` },
+    })
+    const hosted = (await made.json()) as { baseUrl: string; secret: string }
 
     await own.stop('immediate')
     const down = await call(server.url, SECRET, 'keyv.get', get('k'))
@@ -203,6 +208,19 @@ describe('a serve process whose PostgreSQL goes away', () => {
       },
     })
     expect((await control(server.url, 'secrets')).status).toBe(503)
+    // Hosted accounts, and making one, say so too.
+    const away = await call(hosted.baseUrl, hosted.secret, 'core.ping', [])
+    expect(away.status).toBe(503)
+    expect(away.value).toMatchObject({
+      error: {
+        message: expect.stringMatching(/^the service's database is unavailable/) as unknown,
+      },
+    })
+    const refused = await fetch(`${server.url}/_accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CONTROL}` },
+    })
+    expect(refused.status).toBe(503)
 
     await own.start()
     expect(await call(server.url, SECRET, 'keyv.get', get('k'))).toEqual({
@@ -210,6 +228,7 @@ describe('a serve process whose PostgreSQL goes away', () => {
       value: 'kept',
     })
     expect((await call(server.url, SECRET, 'keyv.set', set('k', 'again'))).status).toBe(200)
+    expect((await call(hosted.baseUrl, hosted.secret, 'core.ping', [])).value).toBe(true)
   }, 120_000)
 
   it('refuses to start, saying which database, when it cannot reach it', async () => {
