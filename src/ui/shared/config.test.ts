@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../../engine/settings'
 import { databaseName, parseConfig } from './config'
 
 describe('parseConfig', () => {

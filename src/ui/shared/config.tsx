@@ -1,4 +1,5 @@
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME, SERVICE_NAME_PATTERN } from '../engine/settings'
+import { createContext, useContext, type ReactNode } from 'react'
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME, SERVICE_NAME_PATTERN } from '../../engine/settings'
 
 /** What the playground serves: the engine's name and where the service worker answers it. */
 export interface PlaygroundConfig {
@@ -57,4 +58,24 @@ function checkBaseUrl(
     return invalid("it must not be the playground's own origin")
   }
   return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` }
+}
+
+const ConfigContext = createContext<PlaygroundConfig | null>(null)
+
+/** Gives every view the service it plays with: its name and base URL. */
+export function ConfigProvider({
+  config,
+  children,
+}: {
+  config: PlaygroundConfig
+  children: ReactNode
+}) {
+  return <ConfigContext.Provider value={config}>{children}</ConfigContext.Provider>
+}
+
+/** The playground's configuration: `serviceName` and `baseUrl`. */
+export function useConfig(): PlaygroundConfig {
+  const config = useContext(ConfigContext)
+  if (!config) throw new Error('useConfig needs a ConfigProvider above it')
+  return config
 }

@@ -1,7 +1,7 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { CommitMessage } from '../storage/broadcast-store'
+import type { CommitMessage } from '../../storage/broadcast-store'
 import { createQueryClient } from './query-client'
 import { thisTab, useAccountSync } from './sync'
 

@@ -1,7 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { isCommitMessage } from '../storage/broadcast-store'
+import { isCommitMessage } from '../../storage/broadcast-store'
 import { databaseName, type PlaygroundConfig } from './config'
+import { pageDatabaseName } from './page-store'
+import { keys } from './queries'
 
 /** This tab, as the commits of its engine name it (`broadcastCommits`' `sender`). */
 export const thisTab = crypto.randomUUID()
@@ -35,8 +37,23 @@ export function useAccountSync(channelName: string): void {
   }, [channelName, queryClient])
 }
 
-/** `useAccountSync` on the channel of `config`'s database, mounted inside the query client. */
+/**
+ * Keeps the remembered authorizations in step with other tabs: the page's own storage says on
+ * its channel when another tab changed them.
+ */
+export function usePageSync(config: PlaygroundConfig): void {
+  const queryClient = useQueryClient()
+  useEffect(() => {
+    const channel = new BroadcastChannel(pageDatabaseName(config))
+    channel.onmessage = () =>
+      void queryClient.invalidateQueries({ queryKey: keys.remembered(config.baseUrl) })
+    return () => channel.close()
+  }, [config, queryClient])
+}
+
+/** `useAccountSync` and `usePageSync` for `config`, mounted inside the query client. */
 export function AccountSync({ config }: { config: PlaygroundConfig }): null {
   useAccountSync(databaseName(config))
+  usePageSync(config)
   return null
 }

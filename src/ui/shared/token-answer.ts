@@ -1,4 +1,4 @@
-import { readBody, saidBy } from '../shared/wire'
+import { readBody, saidBy } from './wire'
 
 /**
  * What an `auth.create` answer holds, in whichever format it came back: the token on success
