@@ -28,6 +28,8 @@ export interface CallTrace {
   status: number | null
   /** One sentence a person reads: why it ran, or why it stopped. */
   explanation: string
+  /** What the engine accepted but a person may not have meant (an expiry in milliseconds). */
+  warnings?: string[]
 }
 
 /** Calls traced per request; a request may make thousands, the rest are counted. */

@@ -70,12 +70,18 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
     return cached!.signer
   }
 
+  // The stored offset this engine's clock last followed or wrote. Another tab may move the
+  // clock, or reset the account (the offset is then gone: real time again): the clock follows
+  // each change of the store by its difference, so what was moved on the clock directly
+  // (tests do) stays moved, and it never goes back past real time.
+  let followed = 0
+
   async function syncClock(): Promise<void> {
-    const stored = await store.getMeta(CLOCK_OFFSET)
-    // Time only moves forward: another tab may have advanced it, and the clock itself may
-    // have been advanced directly (tests do) without the store knowing.
+    const stored = (await store.getMeta(CLOCK_OFFSET)) ?? 0
     // An offset out of bounds (written before bounds were kept) is ignored, never followed.
-    if (isClockOffset(stored) && stored > clock.offset) clock.advance(stored - clock.offset)
+    if (!isClockOffset(stored) || stored === followed) return
+    clock.advance(Math.max(stored - followed, -clock.offset))
+    followed = stored
   }
 
   const now = async () => {
@@ -111,12 +117,14 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       }
       await store.commit([{ op: 'putMeta', key: CLOCK_OFFSET, value: offset }])
       clock.advance(seconds * 1000)
+      followed = offset
       return nowSeconds(clock)
     },
     async reset() {
       await store.commit([{ op: 'clear' }])
       cached = undefined
       clock.advance(-clock.offset)
+      followed = 0
     },
     async exportSnapshot() {
       await signer()
