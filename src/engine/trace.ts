@@ -28,6 +28,11 @@ export interface CallTrace {
   status: number | null
   /** One sentence a person reads: why it ran, or why it stopped. */
   explanation: string
+  /**
+   * What the call was given that it accepted but that looks like a mistake, one sentence
+   * each (an `expiry` in milliseconds, say); absent when there is none.
+   */
+  warnings?: string[]
 }
 
 /** Calls traced per request; a request may make thousands, the rest are counted. */

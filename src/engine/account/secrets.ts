@@ -1,6 +1,7 @@
 import { isAlive } from '../auth/credentials'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import { findSecret, secretsChanged } from '../auth/secret-index'
+import { isTime, MAX_TIME_TEXT } from '../clock'
 import { ConflictError, InvalidError, UndefinedError } from '../errors'
 import { StoreConflictError, type SecretRecord, type Store } from '../store'
 
@@ -56,9 +57,9 @@ export async function rollSecret(
   id: string,
   at = now,
 ): Promise<SecretView> {
-  if (!Number.isFinite(at) || at < now) {
+  if (!isTime(at) || at < now) {
     throw new InvalidError(
-      `\`at' must be a Unix time in seconds, not before now (${Math.floor(now)})`,
+      `\`at' must be a Unix time in seconds, not before now (${Math.floor(now)}) and at most ${MAX_TIME_TEXT}`,
     )
   }
   for (let attempt = 0; ; attempt++) {

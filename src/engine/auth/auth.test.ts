@@ -296,7 +296,7 @@ describe('expiry and ttl', () => {
       expect.stringContaining("invalid argument `expiry'"),
     ])
     const zero = await h.call('auth.create', { query: { abilities: 'core', ttl: '0' } })
-    expect(zero.text).toBe("invalid argument `ttl' for `auth.create' (must be more than 0 seconds)")
+    expect(zero.text).toMatch(/^invalid argument `ttl' for `auth.create' \(must be from 1 to /)
     const words = await h.call('auth.create', { query: { abilities: 'core', expiry: 'tomorrow' } })
     expect([words.status, words.text]).toEqual([
       400,

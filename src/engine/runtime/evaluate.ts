@@ -36,7 +36,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'> & {
+    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void
       /** Records what each call decided, for the request's trace. */
@@ -258,6 +258,9 @@ export class Evaluation {
       ctx: {
         ...this.ctx,
         sleep: (ms) => this.sleep(ms),
+        warn: (message) => {
+          if (entry) (entry.warnings ??= []).push(message)
+        },
         // A procedure written inside this call sees the scope it was written in; a stored
         // one, run with the account's authority, sees only what is given to it.
         runProc: (proc, procInput, procArgs, options) =>
