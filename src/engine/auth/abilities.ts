@@ -28,10 +28,12 @@ export const MAX_ABILITIES_LENGTH = 4096
 const LIMITS = ['bucket', 'prefix'] as const
 type Limit = (typeof LIMITS)[number]
 /**
- * A limit's value as a query string writes it: what `encodeURIComponent` and `URLSearchParams`
- * leave as they are, `+` for a space, and `%XX` escapes for everything else.
+ * What a limit's value may not hold as it is: the characters that separate or end query
+ * parameters, a `%` that starts no escape, spaces and control characters. Each is written as
+ * a `%XX` escape instead; `+` reads as a space, as in any query string.
  */
-const LIMIT_VALUE = /^(?:[A-Za-z0-9\-._~*!'()+]|%[0-9A-Fa-f]{2})+$/
+// eslint-disable-next-line no-control-regex
+const UNESCAPED = /[&=;?#\s\u0000-\u001f\u007f]|%(?![0-9A-Fa-f]{2})/
 
 /** Parses one ability; a malformed one is a 400 that quotes it. */
 export function parseAbility(raw: string): Ability {
@@ -83,14 +85,16 @@ function readLimits(raw: string, query: string): Partial<Record<Limit, string>> 
     }
     if (written === '') throw invalid(`limit \`${key}' needs a value`)
     if (key in limits) throw invalid(`limit \`${key}' is given more than once`)
-    if (/%(?![0-9A-Fa-f]{2})/.test(written)) {
+    const stray = UNESCAPED.exec(written)?.[0]
+    if (stray === '%') {
       throw invalid(
         `limit \`${key}' is not valid percent-encoding: \`%' starts a two-digit hex escape`,
       )
     }
-    if (!LIMIT_VALUE.test(written)) {
+    if (stray !== undefined) {
+      const escape = `%${stray.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
       throw invalid(
-        `limit \`${key}' holds characters a query value must escape; write it percent-encoded (encodeURIComponent), such as \`prefix=alice%2F'`,
+        `limit \`${key}' holds ${JSON.stringify(stray)}, which a limit value must escape: write ${escape}`,
       )
     }
     try {

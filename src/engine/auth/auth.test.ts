@@ -319,7 +319,12 @@ describe('key-value limits', () => {
       bucket: 'my notes',
       prefix: "€*-._~!'()",
     })
-    expect(() => parseAbility('keyv?bucket=users;prefix=x')).toThrow(/percent-encoded/)
+    expect(() => parseAbility('keyv?bucket=users;prefix=x')).toThrow(
+      /holds ";", which a limit value must escape: write %3B/,
+    )
+    expect(parseAbility('keyv?prefix=alice/notes:2024@home')).toMatchObject({
+      prefix: 'alice/notes:2024@home',
+    })
     expect(() => parseAbility('keyv?bucket=%ZZ')).toThrow(/not valid percent-encoding/)
     expect(() => parseAbility('core?bucket=a')).toThrow(/only keyv abilities take limits/)
   })
