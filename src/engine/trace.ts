@@ -35,6 +35,18 @@ export interface CallTrace {
   warnings?: string[]
 }
 
+const explanations = new WeakMap<ServiceError, string>()
+
+/**
+ * Gives `error` a sentence for the decision trace that says more than its wire message, which
+ * stays as the real service words it (a dead cursor is only `cursor is invalid` on the wire;
+ * the trace says its secret was rolled, and when). Returns the error, to be thrown.
+ */
+export function explained<E extends ServiceError>(error: E, explanation: string): E {
+  explanations.set(error, explanation)
+  return error
+}
+
 /** Calls traced per request; a request may make thousands, the rest are counted. */
 export const MAX_TRACED_CALLS = 200
 
@@ -90,7 +102,8 @@ export class CallTracer {
     entry.status = known?.status ?? 500
     if (entry.decision !== 'refused') {
       entry.decision = 'failed'
-      entry.explanation = known?.message ?? 'the engine faulted'
+      entry.explanation =
+        (known && (explanations.get(known) ?? known.message)) ?? 'the engine faulted'
     }
   }
 }
@@ -125,7 +138,8 @@ export interface RequestTrace {
   outcome: { status: number; code: string | null; message: string | null }
 }
 
-const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virtual clock)`
+/** A time on the virtual clock, as the trace writes one. */
+export const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virtual clock)`
 
 /** The credential part of a trace, from what the `authorization` header held. */
 export function credentialTrace(presented: Presented): CredentialTrace {
