@@ -75,3 +75,6 @@ export const isoTime = (seconds: number): string => new Date(seconds * 1000).toI
 
 /** How the bound reads in a message: both numbers a caller may need. */
 export const MAX_TIME_TEXT = `${MAX_TIME} (${isoTime(MAX_TIME)}, the last moment a date can hold)`
+
+/** The virtual clock stays within this many seconds ahead of real time (about 100 years). */
+export const MAX_CLOCK_ADVANCE = 100 * 365 * 24 * 3600

@@ -112,7 +112,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
-  const account = createAccount(store, clock, serviceName)
+  const account = createAccount(store, clock, serviceName, limits)
   const operator: Operator = {
     faults: createFaults(),
     strict: { enabled: options.strict ?? false, report: createStrictReport() },

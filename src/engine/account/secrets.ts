@@ -12,6 +12,9 @@ export interface SecretView extends SecretRecord {
   state: SecretState
 }
 
+/** Secret ids, as the account makes them: `sec_` and base64url characters. */
+export const SECRET_ID_PATTERN = /^sec_[A-Za-z0-9_-]{1,64}$/
+
 /** Secret keys are opaque: base64url characters only, never a `.` (that marks a signed token). */
 export const SECRET_KEY_PATTERN = /^[A-Za-z0-9_-]{8,256}$/
 
