@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server'
+import type { Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Engine } from '../engine'
 import { gate, type GateOptions } from './gate'
@@ -15,6 +16,12 @@ export interface Listener {
   url: string
   port: number
   close(): Promise<void>
+  /**
+   * Stops taking connections, closes idle ones at once, gives requests in flight up to
+   * `graceMs` to be answered, then cuts whatever is still open (a client that never finishes
+   * its request included). Resolves once every connection is closed.
+   */
+  stop(graceMs: number): Promise<void>
 }
 
 /**
@@ -29,6 +36,7 @@ export function listen(
   const fetch = async (request: Request) => closingAfterRefusedBody(await guarded(request))
   const origin = host.includes(':') ? `[${host}]` : host
   return new Promise((resolve, reject) => {
+    // Plain HTTP/1.1: `serve` makes a `node:http` server unless told to make another kind.
     const server = serve({ fetch, port, hostname: host }, ({ port }: AddressInfo) =>
       resolve({
         url: `http://${origin}:${port}`,
@@ -37,8 +45,18 @@ export function listen(
           new Promise<void>((done, fail) =>
             server.close((error) => (error ? fail(error) : done())),
           ),
+        stop: (graceMs) =>
+          new Promise<void>((done, fail) => {
+            const cut = setTimeout(() => server.closeAllConnections(), graceMs)
+            server.close((error) => {
+              clearTimeout(cut)
+              if (error) fail(error)
+              else done()
+            })
+            server.closeIdleConnections()
+          }),
       }),
-    )
+    ) as Server
     server.once('error', reject)
     server.on('clientError', answerClientError)
   })

@@ -1,116 +1,393 @@
 /**
  * `npm run serve -- [--port 8787] [--host 127.0.0.1] [--service-name service] [--secret KEY]...
- * [--rate-limit] [--strict] [--control-token T] [--allowed-host NAME]... [--data FILE] [--import FILE]
- * [--export-on-exit FILE]`: the whole service over HTTP until SIGINT or SIGTERM.
- * Bad flags exit with code 2, a server that cannot start with code 1.
+ * [--rate-limit] [--strict] [--control-token T] [--allowed-host NAME]... [--data FILE]
+ * [--import FILE] [--export-on-exit FILE]`: the whole service over HTTP until SIGINT, SIGTERM
+ * or SIGHUP.
+ *
+ * Exit codes: 0 after a clean stop; 2 when the command line is wrong (an unknown flag, a bad
+ * value, flags that contradict each other); 1 when it is right but the service cannot start
+ * with it (a file it names cannot be used, the port is taken), or the export on exit failed.
+ * Every error names the flag and the file it is about.
  */
 import { randomBytes } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
+import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { createEngine, defaultLimits } from '../engine'
+import { createEngine, defaultLimits, type Engine, type Store } from '../engine'
+import { readSnapshot } from '../engine/account/snapshot'
+import { SECRET_KEY_PATTERN } from '../engine/account/secrets'
+import { SERVICE_NAME_PATTERN } from '../engine/settings'
+import { locateJsonError } from '../engine/wire/json-error'
 import { createMemoryStore } from '../storage'
 import { isLoopback } from './gate'
-import { listen } from './http'
+import { listen, type Listener } from './http'
+import { DataFileError } from './sqlite-store'
 
-/** Reads the flags and sets up the account; throws with a message a user can act on. */
-async function configure(args: string[]) {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: '8787' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'service-name': { type: 'string', default: 'service' },
-      secret: { type: 'string', multiple: true, default: [] },
-      'rate-limit': { type: 'boolean', default: false },
-      strict: { type: 'boolean', default: false },
-      'control-token': { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true, default: [] },
-      data: { type: 'string' },
-      import: { type: 'string' },
-      'export-on-exit': { type: 'string' },
-    },
-  })
+/** How long requests in flight may take to be answered once `serve` is asked to stop. */
+export const STOP_GRACE_MS = 5_000
+
+/** The command line is wrong: exit 2. */
+export class FlagError extends Error {}
+
+/** The command line is right, but the service cannot start with it: exit 1. */
+export class StartError extends Error {}
+
+/** What `serve` runs with, read from its flags. */
+export interface ServeConfig {
+  port: number
+  host: string
+  serviceName: string
+  /** `--secret` keys: the account holds them from the start, and again after a reset. */
+  secrets: string[]
+  rateLimit: boolean
+  strict: boolean
+  controlToken: string
+  allowedHosts: string[]
+  /** `--data`: the SQLite file that keeps the account; in memory without it. */
+  data?: string
+  /** `--import`: an export to start from (into an empty data file only). */
+  importFile?: string
+  /** `--export-on-exit`: where the account is written when `serve` stops. */
+  exportOnExit?: string
+}
+
+/** The path a file will have, through any symbolic links in its folder. */
+function canonical(path: string): string {
+  const absolute = resolve(path)
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute))
+  } catch {
+    return absolute
+  }
+}
+
+/** Reads the flags; throws a `FlagError` that says what to change. Touches no file. */
+export function configure(args: string[]): ServeConfig {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'service-name': { type: 'string', default: 'service' },
+        secret: { type: 'string', multiple: true, default: [] },
+        'rate-limit': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        'control-token': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true, default: [] },
+        data: { type: 'string' },
+        import: { type: 'string' },
+        'export-on-exit': { type: 'string' },
+      },
+    }))
+  } catch (error) {
+    throw new FlagError((error as Error).message)
+  }
   const port = Number(values.port)
   if (!/^\d+$/.test(values.port) || port > 65535) {
-    throw new Error(`--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`)
+    throw new FlagError(
+      `--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`,
+    )
+  }
+  if (!SERVICE_NAME_PATTERN.test(values['service-name'])) {
+    throw new FlagError(
+      `--service-name must be 1 to 32 of a-z, 0-9, - and _, starting with a letter, not ${JSON.stringify(values['service-name'])}`,
+    )
+  }
+  for (const key of values.secret) {
+    if (!SECRET_KEY_PATTERN.test(key)) {
+      throw new FlagError('--secret must be 8 to 256 characters of A-Z, a-z, 0-9, - and _')
+    }
   }
   const given = values['control-token']
   if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
-    throw new Error('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
+    throw new FlagError('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
   }
   if (given === undefined && !isLoopback(values.host)) {
-    throw new Error(
+    throw new FlagError(
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
   }
-  const store = values.data
-    ? await (await import('./sqlite-store')).openSqliteStore(values.data)
-    : createMemoryStore()
-  const engine = createEngine({
-    store,
-    serviceName: values['service-name'],
-    // Only the path of the base URL matters to the engine; the server answers at its own URL.
-    baseUrl: `http://${values.host}`,
-    limits: { rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] } },
-    strict: values.strict,
-  })
-  const { account } = engine
-  if (values.import) {
-    const text = await readFile(values.import, 'utf8')
-    await account.importSnapshot(JSON.parse(text)).catch((error: Error) => {
-      throw new Error(`--import ${values.import}: ${error.message}`)
-    })
+  const { data, import: importFile } = values
+  const exportOnExit = values['export-on-exit']
+  if (
+    data !== undefined &&
+    exportOnExit !== undefined &&
+    canonical(data) === canonical(exportOnExit)
+  ) {
+    throw new FlagError(
+      `--export-on-exit ${exportOnExit} is the --data file: the export would overwrite the database; give another file`,
+    )
   }
-  const known = new Set((await account.listSecrets()).map((secret) => secret.key))
-  for (const key of values.secret) if (!known.has(key)) await account.createSecret({ key })
-  const active = (await account.listSecrets()).filter((secret) => secret.state !== 'expired')
-  if (active.length === 0) active.push(await account.createSecret())
   return {
-    engine,
     port,
     host: values.host,
-    secrets: active.map((secret) => secret.key),
+    serviceName: values['service-name'],
+    secrets: values.secret,
+    rateLimit: values['rate-limit'],
+    strict: values.strict,
     controlToken: given ?? randomBytes(24).toString('base64url'),
     allowedHosts: values['allowed-host'],
-    data: values.data,
-    exportOnExit: values['export-on-exit'],
+    ...(data === undefined ? {} : { data }),
+    ...(importFile === undefined ? {} : { importFile }),
+    ...(exportOnExit === undefined ? {} : { exportOnExit }),
   }
 }
 
-function exit(code: number) {
-  return (error: unknown): never => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`)
+const reason = (error: unknown) => (error as Error).message
+
+/** Fails now, naming the flag and the file, if `file` could not be written at exit. */
+async function checkWritable(file: string): Promise<void> {
+  const problem = (why: string) => new StartError(`--export-on-exit ${file}: ${why}`)
+  if ((await lstat(file).catch(() => undefined))?.isDirectory()) {
+    throw problem('is a folder; give a file name')
+  }
+  const probe = `${file}.${process.pid}.tmp`
+  try {
+    await writeFile(probe, '', { flag: 'wx' })
+  } catch (error) {
+    throw problem(`cannot write there (${reason(error)})`)
+  }
+  await rm(probe, { force: true })
+}
+
+/** The account from an export file, checked as an import is; errors name `--import` and the file. */
+async function readImport(file: string, limits: typeof defaultLimits) {
+  const problem = (why: string) => new StartError(`--import ${file}: ${why}`)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw problem(`cannot read it (${reason(error)})`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const place = locateJsonError(text)
+    throw problem(
+      place
+        ? `not valid JSON: unexpected ${place.found} at line ${place.line}, column ${place.column}`
+        : `not valid JSON (${reason(error)})`,
+    )
+  }
+  try {
+    return { value, snapshot: readSnapshot(value, limits) }
+  } catch (error) {
+    throw problem(reason(error))
+  }
+}
+
+async function openData(file: string): Promise<Store> {
+  const { openSqliteStore } = await import('./sqlite-store')
+  try {
+    // A full disk or damage while running is answered 507 or 503, and said here once.
+    return await openSqliteStore(file, { report: (message) => console.error(`error: ${message}`) })
+  } catch (error) {
+    if (error instanceof DataFileError) throw new StartError(`--data ${file}: ${error.message}`)
+    throw new StartError(`--data ${file}: ${reason(error)}`)
+  }
+}
+
+async function holdsNothing(store: Store): Promise<boolean> {
+  const [secrets, buckets, procs] = await Promise.all([
+    store.listSecrets(),
+    store.listBuckets(),
+    store.listProcs(),
+  ])
+  return secrets.length === 0 && buckets.length === 0 && procs.length === 0
+}
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
+/** The account `serve` answers for: its store, the engine over it, what was imported. */
+export interface Opened {
+  engine: Engine
+  /** Live secret keys, to print. */
+  secrets: string[]
+  /** What the banner says of the data, the import and the export. */
+  notes: string[]
+}
+
+/**
+ * Opens the account the flags describe: checks the export path, reads the import, opens the
+ * data file (one process at a time), imports into it only when it holds nothing yet, and makes
+ * sure the `--secret` keys (or one secret) exist. Throws a `StartError` naming flag and file.
+ */
+export async function openAccount(config: ServeConfig): Promise<Opened> {
+  const limits = {
+    ...defaultLimits,
+    rateLimit: { ...defaultLimits.rateLimit, enforce: config.rateLimit },
+  }
+  if (config.exportOnExit !== undefined) await checkWritable(config.exportOnExit)
+  const imported =
+    config.importFile === undefined ? undefined : await readImport(config.importFile, limits)
+  const store = config.data === undefined ? createMemoryStore() : await openData(config.data)
+  try {
+    const notes: string[] = []
+    notes.push(
+      config.data === undefined
+        ? 'data: in memory (gone when serve stops; keep it with --data <file>)'
+        : `data: ${config.data} (SQLite, held by this process, pid ${process.pid}; every write is on disk before it is answered)`,
+    )
+    const engine = createEngine({
+      store,
+      serviceName: config.serviceName,
+      // Only the path of the base URL matters to the engine; the server answers at its own URL.
+      baseUrl: `http://${config.host}`,
+      limits,
+      strict: config.strict,
+      ...(config.secrets.length > 0 ? { secrets: config.secrets } : {}),
+    })
+    if (imported) {
+      if (await holdsNothing(store)) {
+        await engine.account.importSnapshot(imported.value).catch((error: unknown) => {
+          throw new StartError(`--import ${config.importFile}: ${reason(error)}`)
+        })
+        const { secrets, keyv, procs } = imported.snapshot
+        notes.push(
+          `import: ${config.importFile} (${count(secrets.length, 'secret')}, ${count(keyv.length, 'key')}, ${count(procs.length, 'procedure')})`,
+        )
+      } else {
+        notes.push(
+          `import: ${config.importFile} not applied: ${config.data} already holds an account, kept as it is (--import fills only an empty data file)`,
+        )
+      }
+    }
+    await engine.start()
+    const secrets = (await engine.account.listSecrets())
+      .filter((secret) => secret.state !== 'expired')
+      .map((secret) => secret.key)
+    if (config.exportOnExit !== undefined) {
+      notes.push(
+        `export on exit: ${config.exportOnExit} (on SIGINT, SIGTERM or SIGHUP; written whole or not at all)`,
+      )
+    }
+    return { engine, secrets, notes }
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+}
+
+/** Writes the account to `file` whole or not at all: a temporary file, synced, then renamed. */
+export async function writeExport(engine: Engine, file: string): Promise<void> {
+  const text = JSON.stringify(await engine.account.exportSnapshot())
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    const handle = await open(temp, 'w')
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, file)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+  // The rename itself on disk too.
+  const folder = await open(dirname(resolve(file)), 'r')
+  try {
+    await folder.sync()
+  } finally {
+    await folder.close()
+  }
+}
+
+/** A running `serve`. */
+export interface Running {
+  url: string
+  server: Listener
+  opened: Opened
+  /** Stops as a signal does: answers what is in flight (bounded), exports, closes; the exit code. */
+  stop(): Promise<number>
+}
+
+/** Opens the account, listens, prints the banner. */
+export async function start(config: ServeConfig): Promise<Running> {
+  const opened = await openAccount(config)
+  const { engine } = opened
+  let server: Listener
+  try {
+    server = await listen(engine, {
+      port: config.port,
+      host: config.host,
+      controlToken: config.controlToken,
+      allowedHosts: config.allowedHosts,
+    })
+  } catch (error) {
+    await engine.settings.store.close()
+    throw new StartError(
+      `--port ${config.port}: cannot listen on ${config.host}:${config.port} (${reason(error)})`,
+    )
+  }
+  console.log(`listening on ${server.url}`)
+  for (const key of opened.secrets) console.log(`secret: ${key}`)
+  console.log(`control token: ${config.controlToken}`)
+  console.log(
+    `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints), with authorization: bearer <control token>`,
+  )
+  for (const note of opened.notes) console.log(note)
+
+  async function stop(): Promise<number> {
+    await server.stop(STOP_GRACE_MS)
+    let code = 0
+    if (config.exportOnExit !== undefined) {
+      try {
+        await writeExport(engine, config.exportOnExit)
+        console.log(`exported the account to ${config.exportOnExit}`)
+      } catch (error) {
+        console.error(
+          `error: --export-on-exit ${config.exportOnExit}: the export failed (${reason(error)}); the file there is as it was`,
+        )
+        code = 1
+      }
+    }
+    await engine.settings.store.close()
+    return code
+  }
+  return { url: server.url, server, opened, stop }
+}
+
+/**
+ * Runs `serve` until a signal. Every signal to the process group (Ctrl+C, `docker stop`) and
+ * any forwarded by `npm` lead to one stop: later ones are noted and ignored, so the export
+ * always finishes.
+ */
+export async function main(args: string[]): Promise<void> {
+  const fail = (code: number) => (error: unknown) => {
+    console.error(`error: ${reason(error)}`)
     process.exit(code)
   }
-}
-
-const config = await configure(process.argv.slice(2)).catch(exit(2))
-const { engine, port, host, controlToken, allowedHosts } = config
-const server = await listen(engine, { port, host, controlToken, allowedHosts }).catch(exit(1))
-console.log(`listening on ${server.url}`)
-for (const key of config.secrets) console.log(`secret: ${key}`)
-console.log(`control token: ${controlToken}`)
-console.log(
-  `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints), with authorization: bearer <control token>`,
-)
-console.log(
-  config.data
-    ? `data: ${config.data} (SQLite; every write is on disk before it is answered)`
-    : 'data: in memory (gone when serve stops; keep it with --data <file>)',
-)
-
-let stopping = false
-async function stop() {
-  if (stopping) return
-  stopping = true
-  await server.close()
-  if (config.exportOnExit) {
-    const snapshot = await engine.account.exportSnapshot()
-    await writeFile(config.exportOnExit, JSON.stringify(snapshot))
-    console.log(`exported the account to ${config.exportOnExit}`)
+  let config: ServeConfig
+  try {
+    config = configure(args)
+  } catch (error) {
+    return fail(2)(error)
   }
-  await engine.settings.store.close()
-  process.exit(0)
+  const running = await start(config).catch(fail(1))
+  if (!running) return
+  let stopping = false
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (stopping) {
+        console.log(`${signal}: already stopping`)
+        return
+      }
+      stopping = true
+      console.log(
+        `${signal}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
+      )
+      void running.stop().then((code) => process.exit(code), fail(1))
+    })
+  }
 }
-process.once('SIGINT', () => void stop().catch(exit(1)))
-process.once('SIGTERM', () => void stop().catch(exit(1)))
+
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
+  await main(process.argv.slice(2))
+}
