@@ -370,21 +370,30 @@ export async function main(args: string[]): Promise<void> {
   } catch (error) {
     return fail(2)(error)
   }
-  const running = await start(config).catch(fail(1))
-  if (!running) return
-  let stopping = false
+  // Listened for before anything starts, so that no signal finds the default action (an exit
+  // with no export) however early it comes.
+  const state: { running?: Running; stopping?: string } = {}
+  const stop = (running: Running) => void running.stop().then((code) => process.exit(code), fail(1))
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
-      if (stopping) {
+      if (state.stopping) {
         console.log(`${signal}: already stopping`)
         return
       }
-      stopping = true
+      state.stopping = signal
+      if (!state.running) return
       console.log(
         `${signal}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
       )
-      void running.stop().then((code) => process.exit(code), fail(1))
+      stop(state.running)
     })
+  }
+  const running = await start(config).catch(fail(1))
+  if (!running) return
+  state.running = running
+  if (state.stopping) {
+    console.log(`${state.stopping}: stopping, as soon as it started`)
+    stop(running)
   }
 }
 
