@@ -258,6 +258,8 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       }
     }
     await engine.start()
+    // The signing key too is on disk from the start, not at the first request that needs it.
+    await engine.account.signer()
     const secrets = (await engine.account.listSecrets())
       .filter((secret) => secret.state !== 'expired')
       .map((secret) => secret.key)

@@ -428,7 +428,15 @@ export async function openSqliteStore(
     snapshot: async () => guard(() => snapshot()),
     async close() {
       if (!db.open) return
-      db.close()
+      try {
+        db.close()
+      } catch (error) {
+        // Closing folds the write-ahead log into the file; when that fails (a full disk),
+        // the log keeps every commit and the next open reads it.
+        report(
+          `closing ${path}: ${(error as Error).message}; its write-ahead log keeps every write`,
+        )
+      }
       if (onDisk && readHolder(path)?.pid === process.pid) rmSync(lockFileOf(path), { force: true })
     },
   }
