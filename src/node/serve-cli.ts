@@ -8,12 +8,14 @@
  * value, flags that contradict each other); 1 when it is right but the service cannot start
  * with it (a file it names cannot be used, the port is taken), or the export on exit failed.
  * Every error names the flag and the file it is about.
+ *
+ * `configure` reads the flags, `start` opens the account and listens, `main` runs until a
+ * signal; `src/node/serve.ts` is the entry point that calls `main`.
  */
 import { randomBytes } from 'node:crypto'
-import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { realpathSync } from 'node:fs'
+import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createEngine, defaultLimits, type Engine, type Store } from '../engine'
 import { readSnapshot } from '../engine/account/snapshot'
@@ -397,8 +399,4 @@ export async function main(args: string[]): Promise<void> {
     console.log(`${state.stopping}: stopping, as soon as it started`)
     stop(running)
   }
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  await main(process.argv.slice(2))
 }
