@@ -47,4 +47,15 @@ describe('openSqliteStore', () => {
     expect(JSON.parse(readFileSync(`${path}.lock`, 'utf8'))).toMatchObject({ pid: process.pid })
     await store.close()
   })
+
+  it('refuses a SQLite file it did not write, saying so', async () => {
+    const path = join(dir, 'foreign.db')
+    const { default: Database } = await import('better-sqlite3')
+    const foreign = new Database(path)
+    foreign.exec('CREATE TABLE keyv (name TEXT)')
+    foreign.close()
+    await expect(openSqliteStore(path)).rejects.toThrow(
+      /^the file is a SQLite database, but not one serve wrote \(.+\): give a new file name/,
+    )
+  })
 })
