@@ -112,7 +112,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
-  const account = createAccount(store, clock, serviceName)
+  const account = createAccount(store, clock, serviceName, limits)
   const operator: Operator = {
     faults: createFaults(),
     strict: { enabled: options.strict ?? false, report: createStrictReport() },
@@ -134,9 +134,22 @@ export function createEngine(options: EngineOptions): Engine {
     return [...startingSecrets]
   }
 
+  /**
+   * Gives the account each key as a secret unless it has it. Engines starting at once over one
+   * shared store may race to create the same one: the store keeps one secret per key and
+   * refuses the others, and the loser then finds the one that was made.
+   */
   async function ensureSecrets(keys: readonly string[]): Promise<void> {
-    const held = new Set((await account.listSecrets()).map((secret) => secret.key))
-    for (const key of keys) if (!held.has(key)) await account.createSecret({ key })
+    const held = async () => new Set((await account.listSecrets()).map((secret) => secret.key))
+    const before = await held()
+    for (const key of keys) {
+      if (before.has(key)) continue
+      try {
+        await account.createSecret({ key })
+      } catch (error) {
+        if (!(await held()).has(key)) throw error
+      }
+    }
   }
 
   async function reset(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Store } from '../engine/store'
 import { describeDatabase } from './pg-connection'
+import type { SqliteStoreOptions } from './sqlite-store'
 
 /** Whether `--data` names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (data: string): boolean => /^postgres(ql)?:\/\//i.test(data)
@@ -10,13 +11,15 @@ export const isPostgresUrl = (data: string): boolean => /^postgres(ql)?:\/\//i.t
  * of a SQLite file, for one process. Each driver is loaded only when chosen, and each is an
  * optional dependency: a missing one is named, with how to install it.
  */
-export async function openStore(data: string): Promise<Store> {
+export async function openStore(data: string, options: SqliteStoreOptions = {}): Promise<Store> {
   if (isPostgresUrl(data)) return (await import('./pg-store')).openPgStore(data)
-  return (await import('./sqlite-store')).openSqliteStore(data)
+  return (await import('./sqlite-store')).openSqliteStore(data, options)
 }
 
 /** What `serve` prints about where it keeps the account; never a password. */
 export function describeData(data: string): string {
-  if (!isPostgresUrl(data)) return `${data} (SQLite; every write is on disk before it is answered)`
+  if (!isPostgresUrl(data)) {
+    return `${data} (SQLite, held by this process, pid ${process.pid}; every write is on disk before it is answered)`
+  }
   return `postgres://${describeDatabase(data)} (PostgreSQL, shared by every serve over it; every write is committed before it is answered)`
 }

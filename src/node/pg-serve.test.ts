@@ -219,9 +219,9 @@ describe('a serve process whose PostgreSQL goes away', () => {
     await own.stop('fast')
     const started = serve(['--port', '0', '--data', data])
     const [code] = (await once(started.child, 'exit')) as [number]
-    expect(code).toBe(2)
+    expect(code).toBe(1)
     expect(started.output.stderr).toContain(
-      `error: cannot open PostgreSQL database postgres@127.0.0.1:${own.port}/postgres: connect ECONNREFUSED`,
+      `error: --data postgres://postgres@127.0.0.1:${own.port}/postgres: cannot open PostgreSQL database postgres@127.0.0.1:${own.port}/postgres: connect ECONNREFUSED`,
     )
   }, 60_000)
 })

@@ -6,37 +6,72 @@ import { fileURLToPath } from 'node:url'
 /** Starting `npm run serve` as a user does, for the tests that need a real process. */
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const children: ChildProcess[] = []
+const started: Array<{ child: ChildProcess; done: boolean; ended: Promise<unknown> }> = []
 
-/** Runs `npm run serve -- ...args` in its own process group, so the whole tree can be killed. */
-export function serve(args: string[]) {
-  const child = spawn('npm', ['run', 'serve', '--', ...args], {
+export interface Started {
+  child: ChildProcess
+  /** Everything printed so far, on each stream. */
+  output: { stdout: string; stderr: string }
+  /** Resolves with the first line printed (on either stream, so far or later) that matches. */
+  line(pattern: RegExp): Promise<string>
+  /**
+   * Resolves once every process of the tree has ended: `npm` and the server it started, which
+   * holds the same output pipes. `npm`'s own exit says nothing about the server's.
+   */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export interface ServeOptions {
+  /** A command `npm` runs inside, such as `unshare` with its flags. */
+  wrap?: string[]
+}
+
+/** Runs `npm run serve -- ...args` in its own process group, so the whole tree can be signalled. */
+export function serve(args: string[], { wrap = [] }: ServeOptions = {}): Started {
+  const [program, ...rest] = [...wrap, 'npm', 'run', 'serve', '--', ...args]
+  const child = spawn(program!, rest, {
     cwd: ROOT,
     shell: false,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  children.push(child)
-  const output = { stderr: '' }
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
-  return { child, output }
+  const output = { stdout: '', stderr: '' }
+  const waiting = new Set<{ pattern: RegExp; resolve: (line: string) => void }>()
+  for (const stream of ['stdout', 'stderr'] as const) {
+    createInterface({ input: child[stream]! }).on('line', (line) => {
+      output[stream] += `${line}\n`
+      for (const waiter of waiting) {
+        if (!waiter.pattern.test(line)) continue
+        waiting.delete(waiter)
+        waiter.resolve(line)
+      }
+    })
+  }
+  const ended = once(child, 'close').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }))
+  const entry = { child, done: false, ended }
+  started.push(entry)
+  void ended.then(() => (entry.done = true))
+  const line = (pattern: RegExp) =>
+    new Promise<string>((resolve, reject) => {
+      const printed = `${output.stdout}${output.stderr}`.split('\n').find((l) => pattern.test(l))
+      if (printed !== undefined) return resolve(printed)
+      waiting.add({ pattern, resolve })
+      void ended.then(() =>
+        reject(
+          new Error(`serve ended before printing ${pattern}:\n${output.stdout}${output.stderr}`),
+        ),
+      )
+    })
+  return { child, output, line, ended }
 }
 
 /** Resolves with the server's URL once it prints `listening on <url>`. */
-export function listening({ child, output }: ReturnType<typeof serve>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no `listening on` line within 30s')), 30_000)
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const url = /^listening on (http:\/\/\S+)$/.exec(line)?.[1]
-      if (!url) return
-      clearTimeout(timer)
-      resolve(url)
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited with ${code} before listening: ${output.stderr}`))
-    })
-  })
+export async function listening(started: Started): Promise<string> {
+  const line = await started.line(/^listening on http:\/\/\S+$/)
+  return line.slice('listening on '.length)
 }
 
 export function post(
@@ -52,12 +87,20 @@ export function post(
   })
 }
 
-/** Stops every server these helpers started. */
+/** Sends `signal` to every process of the tree `serve` started, as a terminal's Ctrl+C does. */
+export function signalGroup({ child }: Started, signal: NodeJS.Signals): void {
+  process.kill(-child.pid!, signal)
+}
+
+/** Stops every server these helpers started, and waits until each whole tree has ended. */
 export async function stopAll(): Promise<void> {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue
-    const exited = once(child, 'exit')
-    process.kill(-child.pid!, 'SIGTERM')
-    await exited
+  for (const { child, done, ended } of started) {
+    if (done) continue
+    try {
+      process.kill(-child.pid!, 'SIGTERM')
+    } catch {
+      // The group is gone already.
+    }
+    await ended
   }
 }

@@ -196,7 +196,7 @@ function Call({ call }: { call: CallTrace }) {
       )}
       {call.code && (
         <p className="log-code">
-          <strong>{codeLabel(call.code)}</strong> <code>{call.code}</code>
+          <CodeHeading code={call.code} />
           {call.status !== null && `, ${call.status} ${reasonPhrase(call.status)}`}
         </p>
       )}
@@ -226,7 +226,7 @@ function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
         {outcome.code && (
           <>
             {' '}
-            <strong>{codeLabel(outcome.code)}</strong> <code>{outcome.code}</code>
+            <CodeHeading code={outcome.code} />
           </>
         )}
       </p>
@@ -244,5 +244,17 @@ function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
         </p>
       )}
     </div>
+  )
+}
+
+/** An error code under its heading, or alone when it has none: never the same word twice. */
+function CodeHeading({ code }: { code: string }) {
+  const label = codeLabel(code)
+  return (
+    <>
+      {label && <strong>{label}</strong>}
+      {label ? ', code ' : 'code '}
+      <code>{code}</code>
+    </>
   )
 }

@@ -186,6 +186,9 @@ describe('LogView', () => {
     expect(credential.textContent).toMatch(/Root secretsec_/)
     expect(credential.textContent).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(virtual\)/)
     expect(within(detail).getByText('No endpoint was called', { exact: false })).toBeTruthy()
+    const outcome = within(detail).getByTestId('trace-outcome')
+    expect(outcome.textContent).toContain('401 Unauthorized Authorization expired, code expired')
+    expect(detail.textContent).not.toMatch(/\b(\w+) \1\b/)
   })
 
   it('says when the secret of an authorization was rolled', async () => {

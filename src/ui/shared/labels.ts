@@ -20,10 +20,26 @@ const CODES: Record<string, string> = {
   unsupported_media_type: 'Unsupported content type',
   value_too_large: 'Value too large',
   fault: 'Engine fault',
+  missing: 'No token',
+  malformed: 'Malformed authorization header',
+  unknown_token: 'Unknown token',
+  bad_signature: 'Signature does not verify',
+  expired: 'Authorization expired',
+  secret_rolled: 'Secret rolled',
+  secret_unknown: 'Secret gone',
+  invalid_cursor: 'Cursor refused',
+  not_a_proc: 'Not a procedure',
+  too_deep: 'Nested too deep',
+  too_many_calls: 'Too many calls',
+  number_overflow: 'Number out of range',
+  body_incomplete: 'Body cut short',
+  quota_exceeded: 'Account quota',
+  rate_limited: 'Rate limit',
+  injected_fault: 'Injected fault',
 }
 
-/** A heading for an error code, or the code itself when it has none. */
-export const codeLabel = (code: string): string => CODES[code] ?? code
+/** A heading for an error code; `undefined` when it has none (the code is then shown alone). */
+export const codeLabel = (code: string): string | undefined => CODES[code]
 
 const REASONS: Record<string, string> = {
   missing: 'no token',

@@ -27,12 +27,16 @@ export function refusalOf(trace: RequestTrace): Refusal | undefined {
   const call =
     calls.find((c) => c.decision === 'refused') ?? calls.find((c) => c.decision === 'failed')
   if (call?.code) {
-    return { code: call.code, label: codeLabel(call.code), explanation: call.explanation }
+    return {
+      code: call.code,
+      label: codeLabel(call.code) ?? call.code,
+      explanation: call.explanation,
+    }
   }
   if (outcome.code && outcome.status >= 400) {
     return {
       code: outcome.code,
-      label: codeLabel(outcome.code),
+      label: codeLabel(outcome.code) ?? outcome.code,
       explanation: outcome.message ?? '',
     }
   }

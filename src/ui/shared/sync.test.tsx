@@ -1,9 +1,9 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query'
 import { cleanup, render, screen } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { CommitMessage } from '../../storage/broadcast-store'
 import { createQueryClient } from './query-client'
-import { thisTab, useAccountSync } from './sync'
+import { isForeignCommit, thisTab, useAccountSync } from './sync'
 
 let channels = 0
 const freshName = () => `sync-test-${thisTab}-${channels++}`
@@ -37,7 +37,7 @@ describe('useAccountSync', () => {
     return opened
   }
 
-  it("refetches every query when another tab commits, once for a burst, never for this tab's commits", async () => {
+  it('refetches every query when another tab commits, once for a burst', async () => {
     const name = freshName()
     const probe = renderSynced(name)
     expect(await screen.findByText('1')).toBeTruthy()
@@ -47,21 +47,33 @@ describe('useAccountSync', () => {
     otherTab.postMessage(commit('another-tab'))
     otherTab.postMessage(commit('another-tab'))
     expect(await screen.findByText('2')).toBeTruthy()
-
-    // This tab's commits, then another tab's: only the last refetches, so the count is 3.
-    otherTab.postMessage(commit(thisTab))
-    otherTab.postMessage({ type: 'something else' })
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    expect(probe.fetches()).toBe(2)
+    // Had the burst refetched once per commit, those refetches would come before this one's.
     otherTab.postMessage(commit('another-tab'))
     expect(await screen.findByText('3')).toBeTruthy()
+    expect(probe.fetches()).toBe(3)
   })
 
-  it('hears nothing from another configuration', async () => {
-    const probe = renderSynced(freshName())
-    expect(await screen.findByText('1')).toBeTruthy()
-    channel(freshName()).postMessage(commit('another-tab'))
-    await new Promise((resolve) => setTimeout(resolve, 150))
-    expect(probe.fetches()).toBe(1)
+  it("heeds only another tab's commits: never this tab's own, nor other messages", () => {
+    expect(isForeignCommit(commit('another-tab'))).toBe(true)
+    expect(isForeignCommit(commit(thisTab))).toBe(false)
+    expect(isForeignCommit({ type: 'something else' })).toBe(false)
+  })
+
+  it("listens on its own configuration's channel only", () => {
+    const names: string[] = []
+    const Real = globalThis.BroadcastChannel
+    vi.stubGlobal(
+      'BroadcastChannel',
+      class extends Real {
+        constructor(name: string) {
+          super(name)
+          names.push(name)
+        }
+      },
+    )
+    onTestFinished(() => void vi.unstubAllGlobals())
+    const name = freshName()
+    renderSynced(name)
+    expect(names).toEqual([name])
   })
 })

@@ -8,6 +8,10 @@ import { keys } from './queries'
 /** This tab, as the commits of its engine name it (`broadcastCommits`' `sender`). */
 export const thisTab = crypto.randomUUID()
 
+/** Whether a message on the channel is a commit another tab made: the only kind heeded. */
+export const isForeignCommit = (data: unknown): boolean =>
+  isCommitMessage(data) && data.sender !== thisTab
+
 /** Commits heard within this many milliseconds of the first cause one refetch. */
 const SETTLE_MS = 50
 
@@ -24,7 +28,7 @@ export function useAccountSync(channelName: string): void {
     const channel = new BroadcastChannel(channelName)
     let pending: ReturnType<typeof setTimeout> | undefined
     channel.onmessage = (event: MessageEvent<unknown>) => {
-      if (!isCommitMessage(event.data) || event.data.sender === thisTab) return
+      if (!isForeignCommit(event.data)) return
       pending ??= setTimeout(() => {
         pending = undefined
         void queryClient.invalidateQueries()
