@@ -371,9 +371,7 @@ export async function start(config: ServeConfig): Promise<Running> {
       `--port ${config.port}: cannot listen on ${config.host}:${config.port} (${reason(error)})`,
     )
   }
-  console.log(`listening on ${server.url}`)
-  for (const key of opened.secrets) console.log(`secret: ${key}`)
-  console.log(`control token: ${config.controlToken}`)
+  // Written before `listening on`, so a script that waits for that line finds the file.
   if (config.controlTokenFile !== undefined) {
     await writeFile(config.controlTokenFile, `${config.controlToken}\n`, { mode: 0o600 }).catch(
       async (error: unknown) => {
@@ -383,6 +381,9 @@ export async function start(config: ServeConfig): Promise<Running> {
       },
     )
   }
+  console.log(`listening on ${server.url}`)
+  for (const key of opened.secrets) console.log(`secret: ${key}`)
+  console.log(`control token: ${config.controlToken}`)
   if (config.journal > 0)
     console.log(`journal: the last ${config.journal} requests of each account`)
   console.log(
