@@ -78,7 +78,7 @@ export const keyvPackage = [
     },
     target: keyTarget,
     async run(call) {
-      const { bucket, key } = keyTarget(call)
+      const { bucket, key } = call.target!
       const { value } = call.args
       if (measure(value, MAX_STORED_VALUE_BYTES, new WeakMap()) > MAX_STORED_VALUE_BYTES) {
         throw new TooLargeError(
@@ -97,7 +97,7 @@ export const keyvPackage = [
     args: { bucket: bucketArg, key: keyArg },
     target: keyTarget,
     async run(call) {
-      const { bucket, key } = keyTarget(call)
+      const { bucket, key } = call.target!
       return fromStored((await call.ctx.store.getKey(bucket, key)) ?? null)
     },
   }),
@@ -108,7 +108,7 @@ export const keyvPackage = [
     args: { bucket: bucketArg, key: keyArg },
     target: keyTarget,
     async run(call) {
-      const { bucket, key } = keyTarget(call)
+      const { bucket, key } = call.target!
       await call.ctx.store.commit([{ op: 'deleteKey', bucket, key }])
       return true
     },
@@ -125,7 +125,7 @@ export const keyvPackage = [
     },
     target: (call) => ({ bucket: bucketOf(call), key: call.args.prefix }),
     async run(call) {
-      const bucket = bucketOf(call)
+      const { bucket } = call.target!
       const { prefix, count } = call.args
       if (count < 1 || count > MAX_PAGE) {
         throw new InvalidError(

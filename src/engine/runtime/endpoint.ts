@@ -67,6 +67,11 @@ export interface Invocation {
   /** Evaluates every given argument the endpoint does not declare: they flow into procedures. */
   passThrough(): Promise<Map<string, Input>>
   ctx: CallContext
+  /**
+   * What the call touches, for an endpoint with a `target`: read (and validated) once by the
+   * evaluator, which checks it against key-value limits, before `run` sees it.
+   */
+  target?: KeyvTarget
 }
 
 /** The value a declared type gives an endpoint. */

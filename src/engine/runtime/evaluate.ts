@@ -272,8 +272,9 @@ export class Evaluation {
             : this.runProc(proc, procInput, procArgs, name, frame, scope),
       },
     }
-    if (endpoint.target && !frame.elevated) {
-      this.authorizeTarget(endpoint.name, endpoint.target(invocation), entry)
+    if (endpoint.target) {
+      invocation.target = endpoint.target(invocation)
+      if (!frame.elevated) this.authorizeTarget(endpoint.name, invocation.target, entry)
     }
     return this.bounded(await endpoint.run(invocation), name)
   }
