@@ -88,3 +88,26 @@ describe('abilities', () => {
     expect(holdsAuthCreate(['type', 'keyv.get'])).toBe(false)
   })
 })
+
+describe('parseAbility, on limits the engine refuses', () => {
+  it.each([
+    ['keyv??bucket=users', /more than one `\?'/],
+    ['keyv?bucket=users&', /stray `&'/],
+    ['keyv?bucket=users&&prefix=a', /stray `&'/],
+    ['keyv?bucket=users;prefix=x', /must percent-encode/],
+    ['keyv?bucket=%ZZ', /must percent-encode/],
+    ['keyv?bucket=a b', /must percent-encode/],
+  ])('refuses %s before sending', (raw, problem) => {
+    const checked = parseAbility(raw)
+    expect(checked.ok).toBe(false)
+    expect(checked.ok ? '' : checked.problem).toMatch(problem)
+  })
+
+  it('takes what the composer writes', () => {
+    const written = keyvAbility('keyv.get', { bucket: 'my users', prefix: 'a/b%' })
+    expect(parseAbility(written)).toMatchObject({
+      ok: true,
+      ability: { bucket: 'my users', prefix: 'a/b%' },
+    })
+  })
+})

@@ -43,7 +43,18 @@ export function parseAbility(raw: string): AbilityCheck {
   if (!covers(name, 'keyv') && !covers('keyv', name)) {
     return refuse('has limits, and only keyv abilities take limits')
   }
-  const params = new URLSearchParams(raw.slice(mark + 1))
+  const query = raw.slice(mark + 1)
+  // What a lenient query parser would repair, the engine refuses (decision 003).
+  if (query.includes('?')) return refuse("has more than one `?': limits follow a single `?'")
+  if (query.split('&').includes('') && query !== '') {
+    return refuse("has an empty limit (a stray `&'): join limits with single `&'s")
+  }
+  if (/[;#\s]|%(?![0-9A-Fa-f]{2})/.test(query)) {
+    return refuse(
+      "has a character a limit value must percent-encode (`;', `#', a space or a lone `%')",
+    )
+  }
+  const params = new URLSearchParams(query)
   if (params.size === 0) return refuse("has a `?' with no limits after it")
   for (const key of new Set(params.keys())) {
     if (!(LIMITS as readonly string[]).includes(key)) {
