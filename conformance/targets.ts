@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
 import { setupServer } from 'msw/node'
 import { createEngine, type Engine } from '../src/engine'
 import { createHandlers } from '../src/msw/handlers'
+import { spawnServe } from '../src/node/spawn-serve'
 import { createMemoryStore } from '../src/storage/memory-store'
 import type { Target, WireRequest, WireResponse } from './run'
 
@@ -125,33 +123,19 @@ export async function serveTarget(
   { serviceName = SERVICE_NAME }: { serviceName?: string } = {},
 ): Promise<Target & { close(): Promise<void>; controlToken: string }> {
   const token = 'conformance-control-token'
-  const [program, ...args] = serveCommand
-  const child = spawn(
-    program!,
-    [...args, '--port', '0', '--service-name', serviceName, '--control-token', token],
-    { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] },
+  const server = await spawnServe(
+    ['--port', '0', '--service-name', serviceName, '--control-token', token],
+    { command: serveCommand, cwd: root },
   )
-  const lines = createInterface({ input: child.stdout! })
-  const url = await new Promise<string>((resolve, reject) => {
-    lines.on('line', (line) => {
-      const found = /^listening on (http:\/\/\S+)$/.exec(line)?.[1]
-      if (found) resolve(found)
-    })
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before listening`)))
-  })
   const send = (request: Request) => fetch(request)
   return {
     name: 'serve',
-    baseUrl: url,
+    baseUrl: server.url,
     serviceName,
     controlToken: token,
     send: async (request) => fromResponse(await send(toRequest(request))),
-    control: controlOver(send, url, { authorization: `Bearer ${token}` }),
-    async close() {
-      const exited = once(child, 'exit')
-      process.kill(-child.pid!, 'SIGTERM')
-      await exited
-    },
+    control: controlOver(send, server.url, { authorization: `Bearer ${token}` }),
+    close: () => server.stop(),
   }
 }
 

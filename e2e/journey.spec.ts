@@ -90,6 +90,7 @@ test('secret → authorization → console in every format → refusal in the lo
   await expect(lasting.getByTestId('authorization-state')).toHaveText('usable')
   await viewLink(page, 'Secrets').click()
   await page.getByRole('button', { name: 'Roll now' }).click()
+  await page.getByRole('button', { name: 'Roll it now' }).click()
   await expect(page.getByTestId('secret-row')).toHaveCount(2)
   await viewLink(page, 'Authorizations').click()
   await expect(lasting.getByTestId('authorization-state')).toHaveText(

@@ -25,3 +25,18 @@ test('secrets and keyv values survive a reload (IndexedDB)', async ({ app, wire,
   expect(get.status).toBe(200)
   expect(JSON.parse(get.body)).toEqual({ name: 'Alice', roles: ['admin'] })
 })
+
+test('the exchange log survives a reload', async ({ app, wire, account }) => {
+  const { page } = app
+  const secret = await account.createSecret()
+  await wire.call('type.string.reverse', { token: secret.key, body: 'kept' })
+  await page.getByRole('link', { name: 'Exchange log' }).click()
+  await expect(page.getByTestId('exchange-row')).toHaveCount(1)
+  await app.reload()
+  await expect(page.getByTestId('exchange-row')).toHaveCount(1)
+  await expect(page.getByTestId('exchange-row').first()).toContainText('type.string.reverse')
+  // New requests join it, after what was kept.
+  await wire.call('core.ping', { token: secret.key })
+  await expect(page.getByTestId('exchange-row')).toHaveCount(2)
+  await expect(page.getByTestId('exchange-row').first()).toContainText('core.ping')
+})

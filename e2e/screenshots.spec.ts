@@ -1,49 +1,155 @@
-import { expect, expectNoHorizontalOverflow, test } from './fixtures'
+import type { Page } from '@playwright/test'
+import { expect, expectNoHorizontalOverflow, test, viewLink, type Wire } from './fixtures'
 
-const VIEWS = [
-  'Secrets',
-  'Authorizations',
-  'Console',
-  'Exchange log',
-  'Key-value',
-  'Procedures',
-  'Settings',
-]
+/**
+ * Every view at 1,280 and 400 px, over an account that strains the layout: an authorization
+ * with a long list of limited abilities (it signs, so it is in the composer's menu), a secret
+ * rolling decades from now, keys with hidden characters, a refusal in the log. Each view must
+ * fit its window. The pictures go to `test-results/screenshots/`, or to the folder named by
+ * `E2E_SCREENSHOTS` (`E2E_SCREENSHOTS=docs/screenshots` renews the README's).
+ */
+const folder = process.env.E2E_SCREENSHOTS ?? 'test-results/screenshots'
 
 const WIDTHS = [
   { width: 1280, height: 800 },
   { width: 400, height: 800 },
 ]
 
-/**
- * Every view at both widths, with some state in the account, saved under
- * `test-results/screenshots/` to be looked at; none may be wider than the window.
- */
+const LONG_ABILITIES = [
+  'auth.create',
+  'type.string',
+  'core.ping',
+  ...['eu', 'us', 'apac', 'latam'].flatMap((region) => [
+    `keyv.get?bucket=customers&prefix=${region}%2F`,
+    `keyv.set?bucket=orders-${region}&prefix=2026%2F`,
+  ]),
+  'keyv.scan?bucket=customers&prefix=eu%2F',
+  'lib.report',
+]
+
+const tuples = (...args: Array<[string, unknown]>) =>
+  JSON.stringify(args.map(([name, value]) => ['$$', name, value]))
+
+async function fillAccount(wire: Wire, key: string): Promise<string> {
+  const vnd = 'application/vnd.service+json'
+  const set = (bucket: string, name: string, value: unknown) =>
+    wire.call('keyv.set', {
+      token: key,
+      contentType: vnd,
+      body: tuples(['bucket', bucket], ['key', name], ['value', ['%%', value]]),
+    })
+  await set('customers', 'eu/ada', { name: 'Ada', plan: 'pro' })
+  await set('customers', 'eu/grace', { name: 'Grace', plan: 'free' })
+  await set('customers', 'us/alan', { name: 'Alan', plan: 'pro' })
+  // Two keys that look the same: one holds a zero-width space.
+  await set('customers', 'eu/admin', 'the real one')
+  await set('customers', 'eu/admin\u200B', 'the look-alike')
+  await wire.call('service.create', {
+    token: key,
+    contentType: vnd,
+    body: tuples(
+      ['name', 'report'],
+      ['proc', ['{}', ['()', 'type.string.reverse'], ['()', 'type.string.capitalize']]],
+    ),
+  })
+  const limited = await wire.call('auth.create', {
+    token: key,
+    contentType: vnd,
+    accept: 'text/plain',
+    body: tuples(['abilities', LONG_ABILITIES], ['insecure', true], ['ttl', 86_400]),
+  })
+  expect(limited.status).toBe(200)
+  // A refusal the log explains: a key outside the authorization's limits.
+  await wire.call('keyv.get', { token: limited.body, query: 'bucket=customers&key=jp%2Fkenji' })
+  await wire.call('type.string.reverse', { token: key, body: 'hello' })
+  return limited.body
+}
+
+/** The state each view is shown in, as its URL says it. */
+function routes(secretId: string, limited: string): Record<string, string> {
+  return {
+    Secrets: '#/secrets',
+    Authorizations: `#/authorizations?${new URLSearchParams([
+      ['ability', 'keyv.get?bucket=customers&prefix=eu%2F'],
+      ['ability', 'type.string'],
+      ['ttl', '3600'],
+    ])}`,
+    Console: `#/console?${new URLSearchParams({
+      endpoint: 'keyv.get',
+      token: `authorization:${limited}`,
+      'text.bucket': 'customers',
+      'text.key': 'jp/kenji',
+    })}`,
+    'Exchange log': '#/log',
+    'Key-value': `#/keyv?${new URLSearchParams({ token: `secret:${secretId}`, bucket: 'customers', prefix: 'eu/' })}`,
+    Procedures: '#/procedures',
+    Settings: '#/settings',
+  }
+}
+
+/** What each view must show before its picture is taken. */
+async function settle(page: Page, view: string) {
+  const main = page.getByRole('main')
+  await expect(page.locator('main .loading')).toHaveCount(0)
+  switch (view) {
+    case 'Secrets':
+      // Two made, and the one that replaces the rolling secret.
+      await expect(page.getByTestId('secret-row')).toHaveCount(3)
+      break
+    case 'Authorizations':
+      await expect(page.getByTestId('authorization-row')).toHaveCount(1)
+      await expect(page.getByTestId('authorization-state')).toHaveText('usable')
+      break
+    case 'Console':
+      await main.getByRole('button', { name: 'Send' }).click()
+      await expect(page.getByTestId('refusal-reason')).toContainText('outside_limit')
+      break
+    case 'Exchange log': {
+      const refused = page.getByTestId('exchange-row').filter({ hasText: '401' }).first()
+      await refused.getByRole('link').click()
+      await expect(page.getByTestId('outside-limit-note')).toBeVisible()
+      break
+    }
+    case 'Key-value':
+      await expect(page.getByTestId('key-row')).toHaveCount(4)
+      break
+    case 'Procedures':
+      await expect(page.getByTestId('procedure')).toHaveCount(1)
+      break
+    case 'Settings':
+      await expect(main.getByRole('heading', { name: 'Account' })).toBeVisible()
+      break
+  }
+}
+
 for (const size of WIDTHS) {
   test(`every view at ${size.width} px fits the window`, async ({ app, wire, account }) => {
+    test.slow()
     const { page } = app
     await page.setViewportSize(size)
     const secret = await account.createSecret()
-    await wire.call('keyv.set', { token: secret.key, query: 'bucket=users&key=alice&value=Alice' })
-    await wire.call('auth.create', {
-      token: secret.key,
-      contentType: 'application/vnd.service+json',
-      accept: 'text/plain',
-      body: JSON.stringify([['$$', 'abilities', ['type.string', 'keyv.get?bucket=users']]]),
-    })
-    await wire.call('core.ping', { token: 'not-a-token' })
-    for (const view of VIEWS) {
-      const link = page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: view })
-      await link.click()
-      await expect(link).toHaveAttribute('aria-current', 'page')
-      await expect(page.locator('main .loading')).toHaveCount(0)
-      await page.waitForTimeout(300)
+    const rolling = await account.createSecret()
+    // Decades away: the clock bar's next event and the secret's row say it in years.
+    await account.roll(rolling.id, (await account.now()) + 90 * 365 * 86_400)
+    const limited = await fillAccount(wire, secret.key)
+    // The page remembers the authorization once its reader of the log has seen it; then the
+    // views, reloaded, read everything code in the page changed.
+    await viewLink(page, 'Authorizations').click()
+    await expect(page.getByTestId('authorization-row')).toHaveCount(1)
+    await app.reload()
+    const views = routes(secret.id, limited)
+    for (const [view, hash] of Object.entries(views)) {
+      await page.evaluate((hash) => (window.location.hash = hash), hash)
+      await expect(viewLink(page, view)).toHaveAttribute('aria-current', 'page')
+      await settle(page, view)
       const slug = view.toLowerCase().replaceAll(' ', '-')
-      await page.screenshot({
-        path: `test-results/screenshots/${slug}-${size.width}.png`,
-        fullPage: true,
-      })
+      await page.screenshot({ path: `${folder}/${slug}-${size.width}.png`, fullPage: true })
       await expectNoHorizontalOverflow(page, `${view} at ${size.width} px`)
+      if (view === 'Exchange log' && size.width === 1280) {
+        // The README's picture: the refused call and the engine's reason, in view.
+        await page.getByTestId('trace-call').first().scrollIntoViewIfNeeded()
+        await page.screenshot({ path: `${folder}/exchange-log.png` })
+      }
     }
   })
 }

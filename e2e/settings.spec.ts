@@ -44,6 +44,41 @@ test('export the account, reset it, import it back: secrets, keys and tokens ret
   await expect(page.getByTestId('secret-row')).toHaveCount(1)
 })
 
+test('export, reset and import bring back the authorizations made and the exchange log', async ({
+  app,
+  wire,
+  account,
+}) => {
+  const { page } = app
+  const secret = await account.createSecret()
+  await page.getByRole('link', { name: 'Authorizations' }).click()
+  await wire.call('auth.create', {
+    token: secret.key,
+    accept: 'text/plain',
+    query: 'abilities=keyv.get',
+  })
+  await expect(page.getByTestId('authorization-row')).toHaveCount(1)
+
+  await page.getByRole('link', { name: 'Settings' }).click()
+  const downloading = page.waitForEvent('download')
+  await page.getByRole('button', { name: 'Export account' }).click()
+  const file = await (await downloading).path()
+  await page.getByRole('button', { name: 'Reset the account…' }).click()
+  await page.getByRole('button', { name: 'Reset everything' }).click()
+  await expect(page.getByRole('status')).toHaveText(/^The account was reset/)
+  await page.getByRole('link', { name: 'Authorizations' }).click()
+  await expect(page.getByText('No authorizations yet.')).toBeVisible()
+
+  await page.getByRole('link', { name: 'Settings' }).click()
+  await page.getByLabel('Import account (replaces everything)').setInputFiles(file)
+  await expect(page.getByRole('status')).toHaveText(/^The account was replaced by the one in /)
+  await page.getByRole('link', { name: 'Authorizations' }).click()
+  await expect(page.getByTestId('authorization-row')).toHaveCount(1)
+  await expect(page.getByTestId('authorization-state')).toHaveText('usable')
+  await page.getByRole('link', { name: 'Exchange log' }).click()
+  await expect(page.getByTestId('exchange-row').filter({ hasText: 'auth.create' })).toHaveCount(1)
+})
+
 test('a configuration the playground cannot serve is refused in the form', async ({ app }) => {
   const { page } = app
   await page.getByRole('link', { name: 'Settings' }).click()

@@ -22,6 +22,7 @@ test('a secret created in one tab appears in the other without a reload', async 
 
   // And back: a roll in the second tab shows in the first.
   await secrets.getByRole('button', { name: 'Roll now' }).click()
+  await secrets.getByRole('button', { name: 'Roll it now' }).click()
   await expect(first.getByTestId('secret-row')).toHaveCount(2)
   await expect(first.locator(`[data-secret-id="${id}"]`).getByTestId('secret-state')).toHaveText(
     'expired',

@@ -43,3 +43,33 @@ test('a second tab sees the data, time and rolls of the first', async ({
   await account.roll(secret.id)
   expect((await call('core.ping', secret.key)).status).toBe(401)
 })
+
+test('a reset in one tab takes the clock of the others back to real time', async ({
+  app,
+  account,
+  context,
+}) => {
+  await account.advance(86_400)
+  const second = await context.newPage()
+  await second.goto(app.page.url())
+  await expect(second.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+  const clockOf = (page: typeof second) =>
+    page.evaluate(async (url) => {
+      const response = await fetch(`${url}/_account/clock`)
+      return ((await response.json()) as { now: number }).now - Date.now() / 1000
+    }, app.config.baseUrl)
+  expect(await clockOf(second)).toBeGreaterThan(86_000)
+
+  await app.page.getByRole('link', { name: 'Settings' }).click()
+  await app.page.getByRole('button', { name: 'Reset the account…' }).click()
+  await app.page.getByRole('button', { name: 'Reset everything' }).click()
+  await expect(app.page.getByRole('status')).toHaveText(/^The account was reset/)
+
+  expect(Math.abs(await clockOf(second))).toBeLessThan(60)
+  // Its header follows too.
+  const shown = async () =>
+    Date.parse(((await second.getByTestId('clock-now').textContent()) ?? '').replace(' UTC', 'Z')) /
+      1000 -
+    Date.now() / 1000
+  await expect.poll(shown).toBeLessThan(60)
+})

@@ -15,6 +15,7 @@ test('create a secret, see it masked, roll it', async ({ app }) => {
   await expect(row.getByTestId('masked-value')).toHaveText(/^.{6}….{4}$/)
 
   await row.getByRole('button', { name: 'Roll now' }).click()
+  await row.getByRole('button', { name: 'Roll it now' }).click()
   await expect(rows).toHaveCount(2)
   const rolled = page.locator(`[data-testid="secret-row"][data-secret-id="${id}"]`)
   await expect(rolled.getByTestId('secret-state')).toHaveText('expired')

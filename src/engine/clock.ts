@@ -58,3 +58,23 @@ export function createManualClock(start = Date.UTC(2030, 0, 1)): Clock {
 export function nowSeconds(clock: Clock): number {
   return clock.now() / 1000
 }
+
+/**
+ * The latest time, in Unix seconds, the engine accepts or keeps anywhere: the last moment a
+ * JavaScript `Date` can hold (+275760-09-13T00:00:00.000Z), so that every time it stores or
+ * answers can be written as a date. Times are also no earlier than `-MAX_TIME`.
+ */
+export const MAX_TIME = 8_640_000_000_000
+
+/** Whether `seconds` is a time the engine can keep: finite and within `±MAX_TIME`. */
+export const isTime = (seconds: number): boolean =>
+  Number.isFinite(seconds) && Math.abs(seconds) <= MAX_TIME
+
+/** `seconds` as an ISO 8601 date, for messages; never throws for a time `isTime` accepts. */
+export const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString()
+
+/** How the bound reads in a message: both numbers a caller may need. */
+export const MAX_TIME_TEXT = `${MAX_TIME} (${isoTime(MAX_TIME)}, the last moment a date can hold)`
+
+/** The virtual clock stays within this many seconds ahead of real time (about 100 years). */
+export const MAX_CLOCK_ADVANCE = 100 * 365 * 24 * 3600

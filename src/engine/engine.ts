@@ -113,7 +113,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
-  const account = createAccount(store, clock, serviceName)
+  const account = createAccount(store, clock, serviceName, limits)
   const configured = { strict: options.strict ?? false, rateLimit: { ...limits.rateLimit } }
   const operator =
     options.operator ?? createLocalOperator({ ...configured, journal: options.exchangeLog ?? 0 })
@@ -130,6 +130,11 @@ export function createEngine(options: EngineOptions): Engine {
     return [...startingSecrets]
   }
 
+  /**
+   * Gives the account each key as a secret unless it has it. Engines starting at once over one
+   * shared store may race to create the same one: the store keeps one secret per key and
+   * refuses the others, and the loser then finds the one that was made.
+   */
   async function ensureSecrets(keys: readonly string[]): Promise<void> {
     const held = async () => new Set((await account.listSecrets()).map((secret) => secret.key))
     const before = await held()
@@ -138,7 +143,6 @@ export function createEngine(options: EngineOptions): Engine {
       try {
         await account.createSecret({ key })
       } catch (error) {
-        // Another engine over the same store may have made it first: one key, one secret.
         if (!(await held()).has(key)) throw error
       }
     }

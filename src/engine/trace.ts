@@ -28,6 +28,23 @@ export interface CallTrace {
   status: number | null
   /** One sentence a person reads: why it ran, or why it stopped. */
   explanation: string
+  /**
+   * What the call was given that it accepted but that looks like a mistake, one sentence
+   * each (an `expiry` in milliseconds, say); absent when there is none.
+   */
+  warnings?: string[]
+}
+
+const explanations = new WeakMap<ServiceError, string>()
+
+/**
+ * Gives `error` a sentence for the decision trace that says more than its wire message, which
+ * stays as the real service words it (a dead cursor is only `cursor is invalid` on the wire;
+ * the trace says its secret was rolled, and when). Returns the error, to be thrown.
+ */
+export function explained<E extends ServiceError>(error: E, explanation: string): E {
+  explanations.set(error, explanation)
+  return error
 }
 
 /** Calls traced per request; a request may make thousands, the rest are counted. */
@@ -85,7 +102,8 @@ export class CallTracer {
     entry.status = known?.status ?? 500
     if (entry.decision !== 'refused') {
       entry.decision = 'failed'
-      entry.explanation = known?.message ?? 'the engine faulted'
+      entry.explanation =
+        (known && (explanations.get(known) ?? known.message)) ?? 'the engine faulted'
     }
   }
 }
@@ -120,7 +138,8 @@ export interface RequestTrace {
   outcome: { status: number; code: string | null; message: string | null }
 }
 
-const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virtual clock)`
+/** A time on the virtual clock, as the trace writes one. */
+export const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virtual clock)`
 
 /** The credential part of a trace, from what the `authorization` header held. */
 export function credentialTrace(presented: Presented): CredentialTrace {

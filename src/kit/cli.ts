@@ -30,9 +30,7 @@ setServeCommand([process.execPath, fileURLToPath(import.meta.url), 'serve'])
 
 switch (command) {
   case 'serve':
-    // `serve` reads its flags from the command line, past the command's name.
-    process.argv.splice(2, 1)
-    await import('../node/serve-cli')
+    await (await import('../node/serve-cli')).main(rest)
     break
   case 'conformance':
     process.exit(await conformanceCommand(rest, { root: process.cwd() }))

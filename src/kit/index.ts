@@ -20,7 +20,8 @@ export {
   type RequestFilter,
   type ServeAccount,
   type ServeProcess,
-  type SpawnServeOptions,
+  type RunServeOptions,
+  type RunningServe,
   type Service,
   type StartServiceOptions,
 } from '../node'

@@ -2,22 +2,53 @@ import { setupWorker, type SetupWorker, type StartOptions } from 'msw/browser'
 import type { Engine } from '../engine'
 import { createHandlers } from './handlers'
 
+export interface WorkerOptions extends StartOptions {
+  /**
+   * Called when the browser had stopped the service worker and this page started MSW's client
+   * again (the worker asked, holding a request to the base URL): `restarted`, or `failed`.
+   */
+  onRestart?: (outcome: 'restarted' | 'failed', error?: unknown) => void
+  /** Called when the worker gave up waiting and answered a request 503 itself. */
+  onNotRunning?: () => void
+}
+
 /**
  * Starts the service worker that answers the engine's base URL in the browser; every other
  * request passes through. The worker is `public/app-worker.js`: the playground's offline app
- * shell, which loads MSW's worker into itself (a scope has one service worker). `options`
- * override the defaults given to `worker.start`.
+ * shell, which loads MSW's worker into itself (a scope has one service worker), and holds any
+ * request to the base URL until this page says its engine answers (`ENGINE_READY`). When the
+ * browser stops the worker, it forgets that; it then asks again (`ENGINE_NEEDED`), and this
+ * page starts MSW's client afresh. `options` override the defaults given to `worker.start`.
  */
 export async function startWorker(
   engine: Engine,
-  options: StartOptions = {},
+  { onRestart, onNotRunning, ...options }: WorkerOptions = {},
 ): Promise<SetupWorker> {
   const worker = setupWorker(...createHandlers(engine))
-  await worker.start({
-    onUnhandledRequest: 'bypass',
-    quiet: true,
-    serviceWorker: { url: '/app-worker.js' },
-    ...options,
+  const start = async () => {
+    const registration = await worker.start({
+      onUnhandledRequest: 'bypass',
+      quiet: true,
+      serviceWorker: { url: '/app-worker.js' },
+      ...options,
+    })
+    registration?.active?.postMessage({ type: 'ENGINE_READY', baseUrl: engine.settings.baseUrl })
+  }
+  await start()
+
+  let restarting = false
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<unknown>) => {
+    const type = (event.data as { type?: unknown } | null)?.type
+    if (type === 'ENGINE_NOT_RUNNING') onNotRunning?.()
+    if (type !== 'ENGINE_NEEDED' || restarting) return
+    restarting = true
+    worker.stop()
+    start()
+      .then(
+        () => onRestart?.('restarted'),
+        (error: unknown) => onRestart?.('failed', error),
+      )
+      .finally(() => (restarting = false))
   })
   return worker
 }

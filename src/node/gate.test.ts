@@ -118,7 +118,7 @@ describe.each([
     expect(is).toEqual(was)
     expect(JSON.parse((await control('GET', 'faults')).body)).toEqual([])
     expect(JSON.parse((await control('GET', 'strict')).body).enabled).toBe(false)
-  })
+  }, 120_000)
 
   it('lets the control token through on the canonical path and refuses the others with 400', async () => {
     expect((await control('GET', 'secrets')).status).toBe(200)

@@ -70,15 +70,31 @@ describe('listen', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     const engine = createEngine({ store: createMemoryStore(), baseUrl: 'http://127.0.0.1' })
     const { key } = await engine.account.createSecret()
-    const server = await listen(engine, { port: 0 })
+    // Told when the engine takes the request, and when it has answered it.
+    let taken!: () => void
+    let answered!: () => void
+    const inEngine = new Promise<void>((resolve) => (taken = resolve))
+    const done = new Promise<void>((resolve) => (answered = resolve))
+    const watched = {
+      ...engine,
+      handle: async (request: Request) => {
+        taken()
+        try {
+          return await engine.handle(request)
+        } finally {
+          answered()
+        }
+      },
+    }
+    const server = await listen(watched, { port: 0 })
     const socket = connect(server.port, '127.0.0.1')
     await new Promise((resolve) => socket.once('connect', resolve))
     socket.write(
       `POST /core/echo HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: bearer ${key}\r\ncontent-type: text/plain\r\ncontent-length: 1000\r\n\r\nabc`,
     )
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await inEngine
     socket.destroy()
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await done
     expect(errors.mock.calls.filter(([first]) => String(first).includes('engine fault'))).toEqual(
       [],
     )
@@ -95,6 +111,5 @@ function raw(port: number, text: string): Promise<string> {
     socket.on('data', (chunk) => (received += chunk.toString()))
     socket.on('end', () => resolve(received))
     socket.on('error', reject)
-    setTimeout(() => (socket.destroy(), resolve(received)), 3000)
   })
 }

@@ -20,6 +20,12 @@ export interface Listener {
   url: string
   port: number
   close(): Promise<void>
+  /**
+   * Stops taking connections, closes idle ones at once, gives requests in flight up to
+   * `graceMs` to be answered, then cuts whatever is still open (a client that never finishes
+   * its request included). Resolves once every connection is closed.
+   */
+  stop(graceMs: number): Promise<void>
 }
 
 /**
@@ -38,21 +44,27 @@ export async function listen(
   }
   const origin = host.includes(':') ? `[${host}]` : host
   return new Promise((resolve, reject) => {
+    // Plain HTTP/1.1: `serve` makes a `node:http` server unless told to make another kind.
+    const stop = async (graceMs: number) => {
+      await new Promise<void>((done, fail) => {
+        const cut = setTimeout(() => server.closeAllConnections(), graceMs)
+        server.close((error) => {
+          clearTimeout(cut)
+          if (error) fail(error)
+          else done()
+        })
+        server.closeIdleConnections()
+      })
+      await hosting.close()
+    }
     const server = serve({ fetch, port, hostname: host }, ({ port }: AddressInfo) =>
       resolve({
         url: `http://${origin}:${port}`,
         port,
-        close: async () => {
-          const closed = new Promise<void>((done, fail) =>
-            server.close((error) => (error ? fail(error) : done())),
-          )
-          // Requests still running (a hang fault, a slow client) get a second, then are cut.
-          const deadline = setTimeout(() => (server as Server).closeAllConnections(), 1000)
-          await closed.finally(() => clearTimeout(deadline))
-          await hosting.close()
-        },
+        close: () => stop(1000),
+        stop,
       }),
-    )
+    ) as Server
     server.once('error', reject)
     server.on('clientError', answerClientError)
   })

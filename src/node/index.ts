@@ -27,7 +27,13 @@ import { joinSharedServer, leaveSharedServer } from './shared-server'
 export { listen, type Listener, type ListenOptions } from './http'
 export { authorizeThrough, type AuthorizeOptions } from './authorize'
 export { openAccount, type ServeAccount } from './open-account'
-export { spawnServe, type ServeProcess, type SpawnServeOptions } from './spawn-serve'
+export {
+  runServe,
+  spawnServe,
+  type RunningServe,
+  type RunServeOptions,
+  type ServeProcess,
+} from './spawn-serve'
 export {
   checkReceived,
   DEFAULT_JOURNAL,

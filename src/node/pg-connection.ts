@@ -127,7 +127,7 @@ export async function openPgDatabase(
   const { default: pg } = await import('pg').catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ERR_MODULE_NOT_FOUND' && error.code !== 'MODULE_NOT_FOUND') throw error
     throw new Error(
-      '--data postgres://… needs the optional dependency pg: install it (npm i -D pg), or give --data a file to keep the account in SQLite',
+      'PostgreSQL needs the optional dependency pg: add it to your project (npm i -D pg), or give a file to keep the account in SQLite',
     )
   })
   const where = `PostgreSQL database ${describeDatabase(url)}`

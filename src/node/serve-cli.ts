@@ -1,160 +1,467 @@
 /**
  * `npm run serve -- [--port 8787] [--host 127.0.0.1] [--service-name service] [--secret KEY]...
  * [--rate-limit] [--strict] [--control-token T] [--control-token-file FILE] [--allowed-host NAME]...
- * [--data FILE] [--import FILE] [--export-on-exit FILE] [--journal N] [--max-accounts N]`: the whole
- * service over HTTP until SIGINT or SIGTERM.
- * Bad flags exit with code 2, a server that cannot start with code 1.
+ * [--data FILE|postgres://…] [--import FILE] [--export-on-exit FILE] [--journal N]
+ * [--max-accounts N]`: the whole service over HTTP until SIGINT, SIGTERM or SIGHUP.
+ *
+ * Exit codes: 0 after a clean stop; 2 when the command line is wrong (an unknown flag, a bad
+ * value, flags that contradict each other); 1 when it is right but the service cannot start
+ * with it (a file it names cannot be used, the port is taken), or the export on exit failed.
+ * Every error names the flag and the file it is about.
+ *
+ * `configure` reads the flags, `start` opens the account and listens, `main` runs until a
+ * signal; `src/node/serve.ts` is the entry point that calls `main`.
  */
 import { randomBytes } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
+import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createEngine, defaultLimits } from '../engine'
-import { createMemoryStore } from '../storage/memory-store'
+import { createEngine, defaultLimits, type Engine, type Store } from '../engine'
+import { readSnapshot } from '../engine/account/snapshot'
+import { SECRET_KEY_PATTERN } from '../engine/account/secrets'
+import { SERVICE_NAME_PATTERN } from '../engine/settings'
+import { locateJsonError } from '../engine/wire/json-error'
 import { MAX_JOURNAL } from '../engine/operator/control-plane'
-import { ensureSecrets } from './ensure-secrets'
+import type { OperatorModes } from '../engine/operator/state'
+import { createMemoryStore } from '../storage/memory-store'
+import { fileShelf, type AccountShelf } from './accounts'
 import { isLoopback } from './gate'
 import { DEFAULT_MAX_ACCOUNTS } from './host'
-import { listen } from './http'
-import { describeData, openData } from './open-store'
+import { listen, type Listener } from './http'
+import { describeData, isPostgresUrl, openServeData, type OpenedData } from './open-store'
+import { DataFileError } from './sqlite-store'
 
-/** Reads the flags and sets up the account; throws with a message a user can act on. */
-async function configure(args: string[]) {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: '8787' },
-      host: { type: 'string', default: '127.0.0.1' },
-      'service-name': { type: 'string', default: 'service' },
-      secret: { type: 'string', multiple: true, default: [] },
-      'rate-limit': { type: 'boolean', default: false },
-      strict: { type: 'boolean', default: false },
-      'control-token': { type: 'string' },
-      'allowed-host': { type: 'string', multiple: true, default: [] },
-      data: { type: 'string' },
-      import: { type: 'string' },
-      'export-on-exit': { type: 'string' },
-      'control-token-file': { type: 'string' },
-      journal: { type: 'string', default: '0' },
-      'max-accounts': { type: 'string', default: String(DEFAULT_MAX_ACCOUNTS) },
-    },
-  })
-  const journal = wholeNumber('--journal', values.journal, MAX_JOURNAL)
-  const maxAccounts = wholeNumber('--max-accounts', values['max-accounts'], 100_000)
+/** How long requests in flight may take to be answered once `serve` is asked to stop. */
+export const STOP_GRACE_MS = 5_000
+
+/** The command line is wrong: exit 2. */
+export class FlagError extends Error {}
+
+/** The command line is right, but the service cannot start with it: exit 1. */
+export class StartError extends Error {}
+
+/** What `serve` runs with, read from its flags. */
+export interface ServeConfig {
+  port: number
+  host: string
+  serviceName: string
+  /** `--secret` keys: the account holds them from the start, and again after a reset. */
+  secrets: string[]
+  rateLimit: boolean
+  strict: boolean
+  controlToken: string
+  allowedHosts: string[]
+  /** `--data`: the SQLite file (or PostgreSQL URL) that keeps the account; in memory without it. */
+  data?: string
+  /** `--journal`: requests each account keeps for `GET /_account/exchanges`; 0 keeps none. */
+  journal: number
+  /** `--max-accounts`: how many accounts `POST /_accounts` may make. */
+  maxAccounts: number
+  /** `--control-token-file`: where to write the control token (readable by its owner only). */
+  controlTokenFile?: string
+  /** `--import`: an export to start from (into an empty data file only). */
+  importFile?: string
+  /** `--export-on-exit`: where the account is written when `serve` stops. */
+  exportOnExit?: string
+}
+
+/** The path a file will have, through any symbolic links in its folder. */
+function canonical(path: string): string {
+  const absolute = resolve(path)
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute))
+  } catch {
+    return absolute
+  }
+}
+
+/** Reads the flags; throws a `FlagError` that says what to change. Touches no file. */
+export function configure(args: string[]): ServeConfig {
+  let values
+  try {
+    ;({ values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string', default: '8787' },
+        host: { type: 'string', default: '127.0.0.1' },
+        'service-name': { type: 'string', default: 'service' },
+        secret: { type: 'string', multiple: true, default: [] },
+        'rate-limit': { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
+        'control-token': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true, default: [] },
+        data: { type: 'string' },
+        import: { type: 'string' },
+        'export-on-exit': { type: 'string' },
+        'control-token-file': { type: 'string' },
+        journal: { type: 'string', default: '0' },
+        'max-accounts': { type: 'string', default: String(DEFAULT_MAX_ACCOUNTS) },
+      },
+    }))
+  } catch (error) {
+    throw new FlagError((error as Error).message)
+  }
   const port = Number(values.port)
   if (!/^\d+$/.test(values.port) || port > 65535) {
-    throw new Error(`--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`)
+    throw new FlagError(
+      `--port must be a number from 0 to 65535, not ${JSON.stringify(values.port)}`,
+    )
+  }
+  if (!SERVICE_NAME_PATTERN.test(values['service-name'])) {
+    throw new FlagError(
+      `--service-name must be 1 to 32 of a-z, 0-9, - and _, starting with a letter, not ${JSON.stringify(values['service-name'])}`,
+    )
+  }
+  for (const key of values.secret) {
+    if (!SECRET_KEY_PATTERN.test(key)) {
+      throw new FlagError('--secret must be 8 to 256 characters of A-Z, a-z, 0-9, - and _')
+    }
   }
   const given = values['control-token']
   if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
-    throw new Error('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
+    throw new FlagError('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
   }
   if (given === undefined && !isLoopback(values.host)) {
-    throw new Error(
+    throw new FlagError(
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
   }
-  const modes = {
-    strict: values.strict,
-    journal,
-    rateLimit: { ...defaultLimits.rateLimit, enforce: values['rate-limit'] },
+  const { data, import: importFile } = values
+  const exportOnExit = values['export-on-exit']
+  const controlTokenFile = values['control-token-file']
+  if (
+    data !== undefined &&
+    exportOnExit !== undefined &&
+    canonical(data) === canonical(exportOnExit)
+  ) {
+    throw new FlagError(
+      `--export-on-exit ${exportOnExit} is the --data file: the export would overwrite the database; give another file`,
+    )
   }
-  // Over PostgreSQL the operator's controls and the hosted accounts are kept there too.
-  const data = values.data ? await openData(values.data, modes) : undefined
-  const engine = createEngine({
-    store: data?.store ?? createMemoryStore(),
-    ...(data?.operator ? { operator: data.operator } : {}),
-    serviceName: values['service-name'],
-    // Only the path of the base URL matters to the engine; the server answers at its own URL.
-    baseUrl: `http://${values.host}`,
-    limits: { rateLimit: modes.rateLimit },
-    strict: modes.strict,
-    exchangeLog: journal,
-  })
-  const { account } = engine
-  if (values.import) {
-    const text = await readFile(values.import, 'utf8')
-    await account.importSnapshot(JSON.parse(text)).catch((error: Error) => {
-      throw new Error(`--import ${values.import}: ${error.message}`)
-    })
-  }
-  await ensureSecrets(account, values.secret)
-  // What the account holds now is what it started with: a reset brings these keys back.
-  const secrets = await engine.start()
   return {
-    engine,
-    modes,
-    shelf: data?.shelf,
     port,
     host: values.host,
-    secrets,
-    journal,
-    maxAccounts,
-    controlTokenFile: values['control-token-file'],
+    serviceName: values['service-name'],
+    secrets: values.secret,
+    rateLimit: values['rate-limit'],
+    strict: values.strict,
     controlToken: given ?? randomBytes(24).toString('base64url'),
     allowedHosts: values['allowed-host'],
-    data: values.data,
-    exportOnExit: values['export-on-exit'],
+    ...(data === undefined ? {} : { data }),
+    ...(importFile === undefined ? {} : { importFile }),
+    ...(exportOnExit === undefined ? {} : { exportOnExit }),
+    journal: wholeNumber('--journal', values.journal, MAX_JOURNAL),
+    maxAccounts: wholeNumber('--max-accounts', values['max-accounts'], 100_000),
+    ...(controlTokenFile === undefined ? {} : { controlTokenFile }),
   }
 }
 
 function wholeNumber(flag: string, text: string, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) > max) {
-    throw new Error(`${flag} must be a whole number from 0 to ${max}, not ${JSON.stringify(text)}`)
+    throw new FlagError(
+      `${flag} must be a whole number from 0 to ${max}, not ${JSON.stringify(text)}`,
+    )
   }
   return Number(text)
 }
 
-function exit(code: number) {
-  return (error: unknown): never => {
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`)
+const reason = (error: unknown) => (error as Error).message
+
+/** Fails now, naming the flag and the file, if `file` could not be written at exit. */
+async function checkWritable(file: string): Promise<void> {
+  const problem = (why: string) => new StartError(`--export-on-exit ${file}: ${why}`)
+  if ((await lstat(file).catch(() => undefined))?.isDirectory()) {
+    throw problem('is a folder; give a file name')
+  }
+  const probe = `${file}.${process.pid}.tmp`
+  try {
+    await writeFile(probe, '', { flag: 'wx' })
+  } catch (error) {
+    throw problem(`cannot write there (${reason(error)})`)
+  }
+  await rm(probe, { force: true })
+}
+
+/** The account from an export file, checked as an import is; errors name `--import` and the file. */
+async function readImport(file: string, limits: typeof defaultLimits) {
+  const problem = (why: string) => new StartError(`--import ${file}: ${why}`)
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw problem(`cannot read it (${reason(error)})`)
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const place = locateJsonError(text)
+    throw problem(
+      place
+        ? `not valid JSON: unexpected ${place.found} at line ${place.line}, column ${place.column}`
+        : `not valid JSON (${reason(error)})`,
+    )
+  }
+  try {
+    return { value, snapshot: readSnapshot(value, limits) }
+  } catch (error) {
+    throw problem(reason(error))
+  }
+}
+
+async function openData(file: string, modes: OperatorModes): Promise<OpenedData> {
+  // A PostgreSQL URL is named without its password.
+  const named = isPostgresUrl(file) ? describeData(file).split(' ')[0] : file
+  try {
+    // A full disk or damage while running is answered 507 or 503, and said here once. Over
+    // PostgreSQL the operator's controls and the hosted accounts are kept there too.
+    return await openServeData(file, modes, {
+      report: (message) => console.error(`error: ${message}`),
+    })
+  } catch (error) {
+    if (error instanceof DataFileError) throw new StartError(`--data ${named}: ${error.message}`)
+    throw new StartError(`--data ${named}: ${reason(error)}`)
+  }
+}
+
+async function holdsNothing(store: Store): Promise<boolean> {
+  const [secrets, buckets, procs] = await Promise.all([
+    store.listSecrets(),
+    store.listBuckets(),
+    store.listProcs(),
+  ])
+  return secrets.length === 0 && buckets.length === 0 && procs.length === 0
+}
+
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
+/** The account `serve` answers for: its store, the engine over it, what was imported. */
+export interface Opened {
+  engine: Engine
+  /** Where the accounts hosted beside it live: in memory when none. */
+  shelf?: AccountShelf
+  /** Live secret keys, to print. */
+  secrets: string[]
+  /** What the banner says of the data, the import and the export. */
+  notes: string[]
+}
+
+/**
+ * Opens the account the flags describe: checks the export path, reads the import, opens the
+ * data file (one process at a time), imports into it only when it holds nothing yet, and makes
+ * sure the `--secret` keys (or one secret) exist. Throws a `StartError` naming flag and file.
+ */
+export async function openAccount(config: ServeConfig): Promise<Opened> {
+  const limits = {
+    ...defaultLimits,
+    rateLimit: { ...defaultLimits.rateLimit, enforce: config.rateLimit },
+  }
+  if (config.exportOnExit !== undefined) await checkWritable(config.exportOnExit)
+  const imported =
+    config.importFile === undefined ? undefined : await readImport(config.importFile, limits)
+  const modes = { strict: config.strict, journal: config.journal, rateLimit: limits.rateLimit }
+  const data = config.data === undefined ? undefined : await openData(config.data, modes)
+  const store = data?.store ?? createMemoryStore()
+  // Hosted accounts live in PostgreSQL beside the account, or in files beside a SQLite file.
+  const shelf =
+    data?.shelf ??
+    (config.data === undefined
+      ? undefined
+      : fileShelf(`${config.data}.accounts`, async (path) => (await openData(path, modes)).store))
+  try {
+    const notes: string[] = []
+    notes.push(
+      config.data === undefined
+        ? 'data: in memory (gone when serve stops; keep it with --data <file>)'
+        : `data: ${describeData(config.data)}`,
+    )
+    const engine = createEngine({
+      store,
+      ...(data?.operator ? { operator: data.operator } : {}),
+      serviceName: config.serviceName,
+      // Only the path of the base URL matters to the engine; the server answers at its own URL.
+      baseUrl: `http://${config.host}`,
+      limits,
+      strict: config.strict,
+      exchangeLog: config.journal,
+      ...(config.secrets.length > 0 ? { secrets: config.secrets } : {}),
+    })
+    if (imported) {
+      if (await holdsNothing(store)) {
+        await engine.account.importSnapshot(imported.value).catch((error: unknown) => {
+          throw new StartError(`--import ${config.importFile}: ${reason(error)}`)
+        })
+        const { secrets, keyv, procs } = imported.snapshot
+        notes.push(
+          `import: ${config.importFile} (${count(secrets.length, 'secret')}, ${count(keyv.length, 'key')}, ${count(procs.length, 'procedure')})`,
+        )
+      } else {
+        notes.push(
+          `import: ${config.importFile} not applied: ${config.data} already holds an account, kept as it is (--import fills only an empty data file)`,
+        )
+      }
+    }
+    await engine.start()
+    // The signing key too is on disk from the start, not at the first request that needs it.
+    await engine.account.signer()
+    const secrets = (await engine.account.listSecrets())
+      .filter((secret) => secret.state !== 'expired')
+      .map((secret) => secret.key)
+    if (config.exportOnExit !== undefined) {
+      notes.push(
+        `export on exit: ${config.exportOnExit} (on SIGINT, SIGTERM or SIGHUP; written whole or not at all)`,
+      )
+    }
+    return { engine, secrets, notes, ...(shelf ? { shelf } : {}) }
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+}
+
+/** Writes the account to `file` whole or not at all: a temporary file, synced, then renamed. */
+export async function writeExport(engine: Engine, file: string): Promise<void> {
+  const text = JSON.stringify(await engine.account.exportSnapshot())
+  const temp = `${file}.${process.pid}.tmp`
+  try {
+    const handle = await open(temp, 'w')
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, file)
+  } catch (error) {
+    await rm(temp, { force: true })
+    throw error
+  }
+  // The rename itself on disk too.
+  const folder = await open(dirname(resolve(file)), 'r')
+  try {
+    await folder.sync()
+  } finally {
+    await folder.close()
+  }
+}
+
+/** A running `serve`. */
+export interface Running {
+  url: string
+  server: Listener
+  opened: Opened
+  /** Stops as a signal does: answers what is in flight (bounded), exports, closes; the exit code. */
+  stop(): Promise<number>
+}
+
+/** Opens the account, listens, prints the banner. */
+export async function start(config: ServeConfig): Promise<Running> {
+  const opened = await openAccount(config)
+  const { engine } = opened
+  let server: Listener
+  try {
+    server = await listen(engine, {
+      port: config.port,
+      host: config.host,
+      controlToken: config.controlToken,
+      allowedHosts: config.allowedHosts,
+      accounts: {
+        maxAccounts: config.maxAccounts,
+        engine: {
+          serviceName: config.serviceName,
+          limits: { rateLimit: { ...engine.settings.limits.rateLimit } },
+          strict: config.strict,
+          exchangeLog: config.journal,
+        },
+        ...(opened.shelf ? { shelf: opened.shelf } : {}),
+      },
+    })
+  } catch (error) {
+    await engine.settings.store.close()
+    throw new StartError(
+      `--port ${config.port}: cannot listen on ${config.host}:${config.port} (${reason(error)})`,
+    )
+  }
+  // Written before `listening on`, so a script that waits for that line finds the file.
+  if (config.controlTokenFile !== undefined) {
+    await writeFile(config.controlTokenFile, `${config.controlToken}\n`, { mode: 0o600 }).catch(
+      async (error: unknown) => {
+        await server.stop(0)
+        await engine.settings.store.close()
+        throw new StartError(`--control-token-file ${config.controlTokenFile}: ${reason(error)}`)
+      },
+    )
+  }
+  console.log(`listening on ${server.url}`)
+  for (const key of opened.secrets) console.log(`secret: ${key}`)
+  console.log(`control token: ${config.controlToken}`)
+  if (config.journal > 0)
+    console.log(`journal: the last ${config.journal} requests of each account`)
+  console.log(
+    `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints), with authorization: bearer <control token>`,
+  )
+  for (const note of opened.notes) console.log(note)
+
+  async function stop(): Promise<number> {
+    await server.stop(STOP_GRACE_MS)
+    let code = 0
+    if (config.exportOnExit !== undefined) {
+      try {
+        await writeExport(engine, config.exportOnExit)
+        console.log(`exported the account to ${config.exportOnExit}`)
+      } catch (error) {
+        console.error(
+          `error: --export-on-exit ${config.exportOnExit}: the export failed (${reason(error)}); the file there is as it was`,
+        )
+        code = 1
+      }
+    }
+    await engine.settings.store.close()
+    return code
+  }
+  return { url: server.url, server, opened, stop }
+}
+
+/**
+ * Runs `serve` until a signal. Every signal to the process group (Ctrl+C, `docker stop`) and
+ * any forwarded by `npm` lead to one stop: later ones are noted and ignored, so the export
+ * always finishes.
+ */
+export async function main(args: string[]): Promise<void> {
+  const fail = (code: number) => (error: unknown) => {
+    console.error(`error: ${reason(error)}`)
     process.exit(code)
   }
-}
-
-const config = await configure(process.argv.slice(2)).catch(exit(2))
-const { engine, port, host, controlToken, allowedHosts } = config
-const accounts = {
-  maxAccounts: config.maxAccounts,
-  engine: {
-    serviceName: engine.settings.serviceName,
-    limits: { rateLimit: { ...config.modes.rateLimit } },
-    strict: config.modes.strict,
-    exchangeLog: config.journal,
-  },
-  // Beside a SQLite file, or in PostgreSQL; in memory without --data.
-  ...(config.shelf ? { shelf: config.shelf } : {}),
-}
-const server = await listen(engine, { port, host, controlToken, allowedHosts, accounts }).catch(
-  exit(1),
-)
-if (config.controlTokenFile) {
-  await writeFile(config.controlTokenFile, `${controlToken}\n`, { mode: 0o600 }).catch(exit(1))
-}
-console.log(`listening on ${server.url}`)
-for (const key of config.secrets) console.log(`secret: ${key}`)
-console.log(`control token: ${controlToken}`)
-if (config.journal > 0) console.log(`journal: the last ${config.journal} requests of each account`)
-console.log(
-  `control plane: ${server.url}/_account/ (secrets, clock, reset, export, import, endpoints), with authorization: bearer <control token>`,
-)
-console.log(
-  config.data
-    ? `data: ${describeData(config.data)}`
-    : 'data: in memory (gone when serve stops; keep it with --data <file>)',
-)
-
-let stopping = false
-async function stop() {
-  if (stopping) return
-  stopping = true
-  await server.close()
-  if (config.exportOnExit) {
-    const snapshot = await engine.account.exportSnapshot()
-    await writeFile(config.exportOnExit, JSON.stringify(snapshot))
-    console.log(`exported the account to ${config.exportOnExit}`)
+  let config: ServeConfig
+  try {
+    config = configure(args)
+  } catch (error) {
+    return fail(2)(error)
   }
-  await engine.settings.store.close()
-  process.exit(0)
+  // Listened for before anything starts, so that no signal finds the default action (an exit
+  // with no export) however early it comes.
+  const state: { running?: Running; stopping?: string } = {}
+  const stop = (running: Running) => void running.stop().then((code) => process.exit(code), fail(1))
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (state.stopping) {
+        console.log(`${signal}: already stopping`)
+        return
+      }
+      state.stopping = signal
+      if (!state.running) return
+      console.log(
+        `${signal}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
+      )
+      stop(state.running)
+    })
+  }
+  const running = await start(config).catch(fail(1))
+  if (!running) return
+  state.running = running
+  if (state.stopping) {
+    console.log(`${state.stopping}: stopping, as soon as it started`)
+    stop(running)
+  }
 }
-process.once('SIGINT', () => void stop().catch(exit(1)))
-process.once('SIGTERM', () => void stop().catch(exit(1)))

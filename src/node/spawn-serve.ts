@@ -2,84 +2,118 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 
-/** A `serve` running in a process of its own, as read from the lines it prints at start. */
-export interface ServeProcess {
+export interface RunServeOptions {
+  /** How to start it; default `npx service-playground serve`. The flags follow. */
+  command?: readonly string[]
+  cwd?: string
+  env?: NodeJS.ProcessEnv
+}
+
+/** A `serve` process as it runs: what it printed, and how it ends. */
+export interface RunningServe {
+  child: ChildProcess
+  /** Everything printed so far, on each stream. */
+  output: { stdout: string; stderr: string }
+  /** Resolves with the first line printed (on either stream, so far or later) that matches. */
+  line(pattern: RegExp): Promise<string>
+  /**
+   * Resolves once every process of its tree has ended — a launcher such as `npx` or `npm` and
+   * the server it started, which holds the same output pipes: the launcher's own exit says
+   * nothing about the server's.
+   */
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  /** Signals its whole process group (SIGTERM by default) and waits until the tree has ended. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+}
+
+/** Starts `serve` with `args` in a process group of its own, so its whole tree can be signalled. */
+export function runServe(
+  args: readonly string[] = [],
+  { command = ['npx', 'service-playground', 'serve'], cwd, env }: RunServeOptions = {},
+): RunningServe {
+  const [program, ...rest] = command
+  const child = spawn(program!, [...rest, ...args], {
+    cwd,
+    env,
+    shell: false,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output = { stdout: '', stderr: '' }
+  const waiting = new Set<{ pattern: RegExp; resolve: (line: string) => void }>()
+  for (const stream of ['stdout', 'stderr'] as const) {
+    createInterface({ input: child[stream]! }).on('line', (line) => {
+      output[stream] += `${line}\n`
+      for (const waiter of waiting) {
+        if (!waiter.pattern.test(line)) continue
+        waiting.delete(waiter)
+        waiter.resolve(line)
+      }
+    })
+  }
+  const ended = once(child, 'close').then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }))
+  let done = false
+  void ended.then(() => (done = true))
+  return {
+    child,
+    output,
+    ended,
+    line: (pattern) =>
+      new Promise<string>((resolve, reject) => {
+        const printed = `${output.stdout}${output.stderr}`.split('\n').find((l) => pattern.test(l))
+        if (printed !== undefined) return resolve(printed)
+        waiting.add({ pattern, resolve })
+        void ended.then(() =>
+          reject(
+            new Error(`serve ended before printing ${pattern}:\n${output.stdout}${output.stderr}`),
+          ),
+        )
+      }),
+    async stop(signal = 'SIGTERM') {
+      if (done) return
+      try {
+        process.kill(-child.pid!, signal)
+      } catch {
+        // The group is gone already.
+      }
+      await ended
+    },
+  }
+}
+
+/** A `serve` that listens, with what it printed at start. */
+export interface ServeProcess extends RunningServe {
   /** `listening on <url>` */
   url: string
   /** `control token: <token>` */
   controlToken: string
   /** Every `secret: <key>` line. */
   secrets: string[]
-  child: ChildProcess
-  /** Everything it wrote to stderr so far. */
-  stderr(): string
-  /** Ends the whole process tree (SIGTERM to its group) and waits for it. */
-  stop(signal?: NodeJS.Signals): Promise<void>
-}
-
-export interface SpawnServeOptions {
-  /** How to start it; default `npx service-playground serve`. The flags follow. */
-  command?: readonly string[]
-  cwd?: string
-  env?: NodeJS.ProcessEnv
-  /** Real milliseconds to wait for it to listen; default 30 s. */
-  timeoutMs?: number
 }
 
 /**
- * Starts `serve` with `args` in its own process group and resolves once it listens, with what
- * it printed (the lines are stable: see the README). Rejects with its stderr if it exits first.
+ * Starts `serve` with `args` and resolves once it listens, reading the stable lines it prints
+ * (see the README); rejects with what it printed if it ends first.
  */
 export async function spawnServe(
   args: readonly string[] = [],
-  {
-    command = ['npx', 'service-playground', 'serve'],
-    cwd,
-    env,
-    timeoutMs = 30_000,
-  }: SpawnServeOptions = {},
+  options: RunServeOptions = {},
 ): Promise<ServeProcess> {
-  const [program, ...rest] = command
-  const child = spawn(program!, [...rest, ...args], {
-    cwd,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const found = { url: '', controlToken: '', secrets: [] as string[] }
-  const exited = once(child, 'exit')
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (child.exitCode !== null || child.signalCode !== null) return
-    try {
-      process.kill(-child.pid!, signal)
-    } catch {
-      // Already gone.
-    }
-    await exited
+  const running = runServe(args, options)
+  // The control token is printed after the URL and the secrets: the banner is whole then.
+  const [listening, control] = await Promise.all([
+    running.line(/^listening on http:\/\/\S+$/),
+    running.line(/^control token: \S+$/),
+  ])
+  return {
+    ...running,
+    url: listening.slice('listening on '.length),
+    controlToken: control.slice('control token: '.length),
+    secrets: running.output.stdout
+      .split('\n')
+      .flatMap((line) => /^secret: (\S+)$/.exec(line)?.[1] ?? []),
   }
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop()
-      reject(new Error(`serve did not print \`listening on' within ${timeoutMs} ms: ${stderr}`))
-    }, timeoutMs)
-    const lines = createInterface({ input: child.stdout! })
-    lines.on('line', (line) => {
-      const secret = /^secret: (\S+)$/.exec(line)?.[1]
-      if (secret) found.secrets.push(secret)
-      found.controlToken ||= /^control token: (\S+)$/.exec(line)?.[1] ?? ''
-      found.url ||= /^listening on (http:\/\/\S+)$/.exec(line)?.[1] ?? ''
-      // The control token is printed after the secrets; the banner is whole once it is there.
-      if (found.url && found.controlToken) {
-        clearTimeout(timer)
-        resolve()
-      }
-    })
-    void exited.then(([code]) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited with ${code} before listening: ${stderr}`))
-    })
-  })
-  return { ...found, child, stderr: () => stderr, stop }
 }

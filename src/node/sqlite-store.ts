@@ -1,3 +1,7 @@
+import type BetterSqlite3 from 'better-sqlite3'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { ServiceError } from '../engine/errors'
 import type {
   Json,
   Mutation,
@@ -30,56 +34,234 @@ const schema = `
   CREATE TABLE IF NOT EXISTS procs (name TEXT PRIMARY KEY, record TEXT NOT NULL);
 `
 
-const parse = <T>(text: string): T => JSON.parse(text) as T
+/** A stored record that no longer reads as the JSON it was written as: the file is damaged. */
+class DamagedRecord extends Error {}
+
+const parse = <T>(text: string): T => {
+  try {
+    return JSON.parse(text) as T
+  } catch (error) {
+    // SQLite keeps no checksums: a damaged page can read back as a cut or garbled record.
+    throw new DamagedRecord(`a record does not read back: ${(error as Error).message}`)
+  }
+}
+
+export interface SqliteStoreOptions {
+  /**
+   * Told once when the file stops working while the store is open (its disk is full, it is
+   * damaged, it cannot be read or written), and once when writes work again: a log line, not
+   * one per request. Default: `console.error`.
+   */
+  report?: (message: string) => void
+}
+
+/** The data file cannot be used: in use by another process, damaged, not a database, unreadable. */
+export class DataFileError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'DataFileError'
+  }
+}
+
+/** Who holds the data file, written beside it while a store has it open: for the message a second process gives. */
+interface Holder {
+  pid: number
+  host: string
+  since: string
+}
+
+const lockFileOf = (path: string) => `${path}.lock`
+
+function readHolder(path: string): Holder | undefined {
+  try {
+    const holder = JSON.parse(readFileSync(lockFileOf(path), 'utf8')) as Partial<Holder>
+    return typeof holder.pid === 'number' ? (holder as Holder) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Who holds `path`, as far as its lock file says and this machine can tell. */
+function holderOf(path: string): string {
+  const holder = readHolder(path)
+  if (holder && holder.host === hostname() && isRunning(holder.pid)) {
+    return `process ${holder.pid} (serve, since ${holder.since})`
+  }
+  return 'another process'
+}
+
+function isSqliteError(error: unknown): error is Error & { code: string } {
+  const code = (error as { code?: unknown } | null)?.code
+  return error instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_')
+}
+
+/**
+ * What a SQLite error means for the service: 507 when the disk is full, 503 when the file is
+ * damaged or cannot be read or written. `undefined` for any other error (a failed
+ * precondition, say), which goes on as it is.
+ */
+function storageError(path: string, error: unknown): ServiceError | undefined {
+  if (!isSqliteError(error) && !(error instanceof DamagedRecord)) return undefined
+  const code = isSqliteError(error) ? error.code : 'SQLITE_CORRUPT'
+  if (code === 'SQLITE_FULL') {
+    return new ServiceError(
+      507,
+      'disk_full',
+      `the disk holding the data file ${path} is full: nothing was written; free space there and try again`,
+    )
+  }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return new ServiceError(
+      503,
+      'data_damaged',
+      `the data file ${path} is damaged (${error.message}): nothing was written; stop serve and restore the file from a backup`,
+    )
+  }
+  return new ServiceError(
+    503,
+    'data_unavailable',
+    `the data file ${path} cannot be read or written (${error.message}): check the file and its disk`,
+  )
+}
+
+/** Opens the file and takes its lock, or says in a sentence why not. */
+function openLocked(Database: typeof BetterSqlite3, path: string) {
+  let db: BetterSqlite3.Database | undefined
+  try {
+    // No busy wait: a file another process holds is refused at once.
+    db = new Database(path, { timeout: 0 })
+    // One process at a time: the exclusive lock is taken by the first read below and held
+    // until the store is closed; the operating system drops it when a process dies, so a
+    // killed serve never blocks the next one.
+    db.pragma('locking_mode = EXCLUSIVE')
+    db.pragma('journal_mode = WAL')
+    const check = (db.pragma('quick_check(3)') as Array<{ quick_check: string }>)
+      .flatMap((row) => row.quick_check.split('\n'))
+      .filter((line) => line !== '' && !line.startsWith('***'))
+    if (check.join() !== 'ok') {
+      throw new DataFileError(
+        path,
+        `the file is damaged (integrity check: ${check.join('; ')}): restore it from a backup (an export), or move it away to start afresh`,
+      )
+    }
+    db.pragma('synchronous = FULL')
+    db.exec(schema)
+    return db
+  } catch (error) {
+    db?.close()
+    if (error instanceof DataFileError) throw error
+    const code = isSqliteError(error) ? error.code : (error as { code?: string }).code
+    const why = (error as Error).message
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      throw new DataFileError(
+        path,
+        `the file is in use by ${holderOf(path)}: two processes cannot share one data file; stop that one first, or give another file`,
+      )
+    }
+    if (code === 'SQLITE_NOTADB') {
+      throw new DataFileError(
+        path,
+        `the file is not a SQLite database (${why}): give a new file name, or the file serve wrote`,
+      )
+    }
+    if (code?.startsWith('SQLITE_CORRUPT')) {
+      throw new DataFileError(
+        path,
+        `the file is damaged (${why}): restore it from a backup (an export), or move it away to start afresh`,
+      )
+    }
+    throw new DataFileError(
+      path,
+      `cannot open the file (${why}): check that its folder exists and is writable`,
+    )
+  }
+}
+
+function prepare(db: BetterSqlite3.Database, path: string) {
+  try {
+    return {
+      getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      putMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+      initMeta: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
+      allMeta: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM meta'),
+      getSecret: db.prepare<[string], { record: string }>(
+        'SELECT record FROM secrets WHERE id = ?',
+      ),
+      putSecret: db.prepare('INSERT OR REPLACE INTO secrets (id, record) VALUES (?, ?)'),
+      allSecrets: db.prepare<[], { record: string }>('SELECT record FROM secrets'),
+      getKey: db.prepare<[string, Buffer], { value: string }>(
+        'SELECT value FROM keyv WHERE bucket = ? AND sort = ?',
+      ),
+      setKey: db.prepare(
+        'INSERT OR REPLACE INTO keyv (bucket, sort, key, value) VALUES (?, ?, ?, ?)',
+      ),
+      deleteKey: db.prepare('DELETE FROM keyv WHERE bucket = ? AND sort = ?'),
+      scanFrom: db.prepare<[string, Buffer, number], { key: string }>(
+        'SELECT key FROM keyv WHERE bucket = ? AND sort >= ? ORDER BY sort LIMIT ?',
+      ),
+      scanAfter: db.prepare<[string, Buffer, number], { key: string }>(
+        'SELECT key FROM keyv WHERE bucket = ? AND sort > ? ORDER BY sort LIMIT ?',
+      ),
+      bucketCounts: db.prepare<[], { bucket: string; n: number }>(
+        'SELECT bucket, COUNT(*) AS n FROM keyv GROUP BY bucket',
+      ),
+      allKeys: db.prepare<[], { bucket: string; key: string; value: string }>(
+        'SELECT bucket, key, value FROM keyv ORDER BY bucket, sort',
+      ),
+      getProc: db.prepare<[string], { record: string }>('SELECT record FROM procs WHERE name = ?'),
+      putProc: db.prepare('INSERT OR REPLACE INTO procs (name, record) VALUES (?, ?)'),
+      deleteProc: db.prepare('DELETE FROM procs WHERE name = ?'),
+      allProcs: db.prepare<[], { record: string }>('SELECT record FROM procs'),
+    }
+  } catch (error) {
+    db.close()
+    throw new DataFileError(
+      path,
+      `the file is a SQLite database, but not one serve wrote (${(error as Error).message}): give a new file name, or the file serve wrote`,
+    )
+  }
+}
 
 /**
  * Opens (creating if needed) the SQLite database at `path` as a `Store`: `serve --data`. Every
  * commit is one transaction, written to disk before `commit` resolves (WAL, synchronous FULL),
- * so whatever the service acknowledged survives a crash. `:memory:` gives a throwaway one.
+ * so whatever the service acknowledged survives a crash. One process holds the file at a time
+ * (an exclusive SQLite lock; `<path>.lock` names the process, for the message another gets). A
+ * damaged file is refused at open; once open, a full disk answers 507 and damage 503.
+ * `:memory:` gives a throwaway one.
  */
-export async function openSqliteStore(path: string): Promise<Store> {
+export async function openSqliteStore(
+  path: string,
+  { report = (message) => console.error(message) }: SqliteStoreOptions = {},
+): Promise<Store> {
   // Loaded on demand: better-sqlite3 is an optional dependency, needed only for `--data`.
   const { default: Database } = await import('better-sqlite3').catch(() => {
     throw new Error(
       'keeping data needs the optional dependency better-sqlite3: add it to your project (npm i -D better-sqlite3) or leave out --data',
     )
   })
-  const db = new Database(path)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = FULL')
-  db.exec(schema)
-
-  const q = {
-    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
-    putMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-    initMeta: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
-    allMeta: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM meta'),
-    getSecret: db.prepare<[string], { record: string }>('SELECT record FROM secrets WHERE id = ?'),
-    putSecret: db.prepare('INSERT OR REPLACE INTO secrets (id, record) VALUES (?, ?)'),
-    allSecrets: db.prepare<[], { record: string }>('SELECT record FROM secrets'),
-    getKey: db.prepare<[string, Buffer], { value: string }>(
-      'SELECT value FROM keyv WHERE bucket = ? AND sort = ?',
-    ),
-    setKey: db.prepare(
-      'INSERT OR REPLACE INTO keyv (bucket, sort, key, value) VALUES (?, ?, ?, ?)',
-    ),
-    deleteKey: db.prepare('DELETE FROM keyv WHERE bucket = ? AND sort = ?'),
-    scanFrom: db.prepare<[string, Buffer, number], { key: string }>(
-      'SELECT key FROM keyv WHERE bucket = ? AND sort >= ? ORDER BY sort LIMIT ?',
-    ),
-    scanAfter: db.prepare<[string, Buffer, number], { key: string }>(
-      'SELECT key FROM keyv WHERE bucket = ? AND sort > ? ORDER BY sort LIMIT ?',
-    ),
-    bucketCounts: db.prepare<[], { bucket: string; n: number }>(
-      'SELECT bucket, COUNT(*) AS n FROM keyv GROUP BY bucket',
-    ),
-    allKeys: db.prepare<[], { bucket: string; key: string; value: string }>(
-      'SELECT bucket, key, value FROM keyv ORDER BY bucket, sort',
-    ),
-    getProc: db.prepare<[string], { record: string }>('SELECT record FROM procs WHERE name = ?'),
-    putProc: db.prepare('INSERT OR REPLACE INTO procs (name, record) VALUES (?, ?)'),
-    deleteProc: db.prepare('DELETE FROM procs WHERE name = ?'),
-    allProcs: db.prepare<[], { record: string }>('SELECT record FROM procs'),
+  const db = openLocked(Database, path)
+  const q = prepare(db, path)
+  const onDisk = path !== ':memory:' && path !== ''
+  if (onDisk) {
+    const holder: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString() }
+    try {
+      writeFileSync(lockFileOf(path), `${JSON.stringify(holder)}\n`)
+    } catch {
+      // Only a courtesy to the next process's message: the lock itself is SQLite's.
+    }
   }
 
   function clear(): void {
@@ -179,44 +361,83 @@ export async function openSqliteStore(path: string): Promise<Store> {
       .sort((a, b) => compareStrings(a.name, b.name)),
   }))
 
+  /** Problems told once: the codes reported and not yet resolved. */
+  const told = new Set<string>()
+  function guard<T>(run: () => T): T {
+    try {
+      return run()
+    } catch (error) {
+      const problem = storageError(path, error)
+      if (!problem) throw error
+      if (!told.has(problem.code)) {
+        told.add(problem.code)
+        report(`${problem.message} (answering ${problem.status} until then)`)
+      }
+      throw problem
+    }
+  }
+
   return {
-    getMeta: async (key) => {
-      const row = q.getMeta.get(key)
-      return row && parse<Json>(row.value)
-    },
-    getSecret: async (id) => {
-      const row = q.getSecret.get(id)
-      return row && parse<SecretRecord>(row.record)
-    },
+    getMeta: async (key) =>
+      guard(() => {
+        const row = q.getMeta.get(key)
+        return row && parse<Json>(row.value)
+      }),
+    getSecret: async (id) =>
+      guard(() => {
+        const row = q.getSecret.get(id)
+        return row && parse<SecretRecord>(row.record)
+      }),
     listSecrets: async () =>
-      q.allSecrets
-        .all()
-        .map(({ record }) => parse<SecretRecord>(record))
-        .sort(compareSecrets),
-    getKey: async (bucket, key) => {
-      const row = q.getKey.get(bucket, sortKey(key))
-      return row && parse<Json>(row.value)
-    },
-    scanKeys: async (bucket, options) => scan(bucket, options),
+      guard(() =>
+        q.allSecrets
+          .all()
+          .map(({ record }) => parse<SecretRecord>(record))
+          .sort(compareSecrets),
+      ),
+    getKey: async (bucket, key) =>
+      guard(() => {
+        const row = q.getKey.get(bucket, sortKey(key))
+        return row && parse<Json>(row.value)
+      }),
+    scanKeys: async (bucket, options) => guard(() => scan(bucket, options)),
     // Sorted here: SQLite orders TEXT as UTF-8, not in code units.
     listBuckets: async () =>
-      q.bucketCounts
-        .all()
-        .map(({ bucket, n }) => ({ bucket, keys: n }))
-        .sort((a, b) => compareStrings(a.bucket, b.bucket)),
-    getProc: async (name) => {
-      const row = q.getProc.get(name)
-      return row && parse<ProcRecord>(row.record)
-    },
+      guard(() =>
+        q.bucketCounts
+          .all()
+          .map(({ bucket, n }) => ({ bucket, keys: n }))
+          .sort((a, b) => compareStrings(a.bucket, b.bucket)),
+      ),
+    getProc: async (name) =>
+      guard(() => {
+        const row = q.getProc.get(name)
+        return row && parse<ProcRecord>(row.record)
+      }),
     listProcs: async () =>
-      q.allProcs
-        .all()
-        .map(({ record }) => parse<ProcRecord>(record))
-        .sort((a, b) => compareStrings(a.name, b.name)),
-    commit: async (mutations) => commit(mutations),
-    snapshot: async () => snapshot(),
+      guard(() =>
+        q.allProcs
+          .all()
+          .map(({ record }) => parse<ProcRecord>(record))
+          .sort((a, b) => compareStrings(a.name, b.name)),
+      ),
+    commit: async (mutations) => {
+      guard(() => commit(mutations))
+      if (told.delete('disk_full')) report(`the data file ${path} takes writes again`)
+    },
+    snapshot: async () => guard(() => snapshot()),
     async close() {
-      if (db.open) db.close()
+      if (!db.open) return
+      try {
+        db.close()
+      } catch (error) {
+        // Closing folds the write-ahead log into the file; when that fails (a full disk),
+        // the log keeps every commit and the next open reads it.
+        report(
+          `closing ${path}: ${(error as Error).message}; its write-ahead log keeps every write`,
+        )
+      }
+      if (onDisk && readHolder(path)?.pid === process.pid) rmSync(lockFileOf(path), { force: true })
     },
   }
 }

@@ -1,11 +1,11 @@
+import 'fake-indexeddb/auto'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { cleanup, render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { afterEach } from 'vitest'
 import { startService, type Service, type StartServiceOptions } from '../node'
-import type { PlaygroundConfig } from '../ui/config'
-import { createQueryClient } from '../ui/query-client'
-import { ConfigProvider } from '../ui/shared/config'
+import { ConfigProvider, type PlaygroundConfig } from '../ui/shared/config'
+import { createQueryClient } from '../ui/shared/query-client'
 
 let started: Service[] = []
 let hosts = 0
@@ -15,6 +15,7 @@ afterEach(() => {
   for (const service of started) service.stop()
   started = []
   localStorage.clear()
+  sessionStorage.clear()
   window.location.hash = ''
 })
 

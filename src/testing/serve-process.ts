@@ -1,42 +1,29 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
-import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { runServe, type RunningServe } from '../node/spawn-serve'
 
 /** Starting `npm run serve` as a user does, for the tests that need a real process. */
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const children: ChildProcess[] = []
+const started: RunningServe[] = []
 
-/** Runs `npm run serve -- ...args` in its own process group, so the whole tree can be killed. */
-export function serve(args: string[]) {
-  const child = spawn('npm', ['run', 'serve', '--', ...args], {
-    cwd: ROOT,
-    shell: false,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  children.push(child)
-  const output = { stderr: '' }
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()))
-  return { child, output }
+export type Started = RunningServe
+
+export interface ServeOptions {
+  /** A command `npm` runs inside, such as `unshare` with its flags. */
+  wrap?: string[]
+}
+
+/** Runs `npm run serve -- ...args` in its own process group, so the whole tree can be signalled. */
+export function serve(args: string[], { wrap = [] }: ServeOptions = {}): Started {
+  const running = runServe(args, { command: [...wrap, 'npm', 'run', 'serve', '--'], cwd: ROOT })
+  started.push(running)
+  return running
 }
 
 /** Resolves with the server's URL once it prints `listening on <url>`. */
-export function listening({ child, output }: ReturnType<typeof serve>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no `listening on` line within 30s')), 30_000)
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const url = /^listening on (http:\/\/\S+)$/.exec(line)?.[1]
-      if (!url) return
-      clearTimeout(timer)
-      resolve(url)
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`serve exited with ${code} before listening: ${output.stderr}`))
-    })
-  })
+export async function listening(started: Started): Promise<string> {
+  const line = await started.line(/^listening on http:\/\/\S+$/)
+  return line.slice('listening on '.length)
 }
 
 export function post(
@@ -52,12 +39,12 @@ export function post(
   })
 }
 
-/** Stops every server these helpers started. */
+/** Sends `signal` to every process of the tree `serve` started, as a terminal's Ctrl+C does. */
+export function signalGroup({ child }: Started, signal: NodeJS.Signals): void {
+  process.kill(-child.pid!, signal)
+}
+
+/** Stops every server these helpers started, and waits until each whole tree has ended. */
 export async function stopAll(): Promise<void> {
-  for (const child of children) {
-    if (child.exitCode !== null || child.signalCode !== null) continue
-    const exited = once(child, 'exit')
-    process.kill(-child.pid!, 'SIGTERM')
-    await exited
-  }
+  for (const running of started) await running.stop()
 }

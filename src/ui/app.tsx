@@ -1,12 +1,15 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { Suspense, useState } from 'react'
 import { ClockBar } from './clock/clock-bar'
-import type { PlaygroundConfig } from './config'
-import { createQueryClient } from './query-client'
-import { routeHref, useRoute } from './router'
-import { ConfigProvider } from './shared/config'
-import { AccountSync } from './sync'
-import { VIEWS } from './views'
+import { EngineStatus } from './engine-status'
+import { ConfigProvider, type PlaygroundConfig } from './shared/config'
+import { ErrorBoundary } from './shared/error-boundary'
+import { ExchangeLogFollower } from './shared/exchange-log'
+import { createQueryClient } from './shared/query-client'
+import { ResetAccount } from './shared/reset-account'
+import { navHref, useRoute } from './shared/router'
+import { VIEWS } from './shared/routes'
+import { AccountSync } from './shared/sync'
 
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
@@ -15,7 +18,10 @@ export function App({ config }: { config: PlaygroundConfig }) {
     <ConfigProvider config={config}>
       <QueryClientProvider client={queryClient}>
         <AccountSync config={config} />
-        <Shell config={config} />
+        <ExchangeLogFollower />
+        <ErrorBoundary what="The playground">
+          <Shell config={config} />
+        </ErrorBoundary>
       </QueryClientProvider>
     </ConfigProvider>
   )
@@ -44,13 +50,16 @@ function Shell({ config }: { config: PlaygroundConfig }) {
             </div>
           </dl>
         </div>
-        <ClockBar />
+        <ErrorBoundary what="The clock">
+          <ClockBar />
+        </ErrorBoundary>
       </header>
+      <EngineStatus />
       <nav aria-label="Views" className="views-nav">
         <ul>
           {VIEWS.map((info) => (
             <li key={info.id}>
-              <a href={routeHref(info.id)} aria-current={info.id === view ? 'page' : undefined}>
+              <a href={navHref(info.id)} aria-current={info.id === view ? 'page' : undefined}>
                 {info.label}
               </a>
             </li>
@@ -58,9 +67,12 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         </ul>
       </nav>
       <main id="view" className="view" tabIndex={-1}>
-        <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
-          <View />
-        </Suspense>
+        {/* Keyed by the view: going to another view starts it afresh, failed or not. */}
+        <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>
+          <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
+            <View />
+          </Suspense>
+        </ErrorBoundary>
       </main>
     </>
   )

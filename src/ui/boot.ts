@@ -1,10 +1,11 @@
 import { createElement, StrictMode, type ReactElement } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App, StartupError } from './app'
-import { databaseName, parseConfig, type PlaygroundConfig } from './config'
-import { messageOf } from './format'
+import { engineFailed, reportEngine } from './engine-status'
+import { databaseName, parseConfig, type PlaygroundConfig } from './shared/config'
+import { messageOf } from './shared/format'
+import { thisTab } from './shared/sync'
 import { Starting } from './starting'
-import { thisTab } from './sync'
 
 /**
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
@@ -57,7 +58,13 @@ async function startService(config: PlaygroundConfig): Promise<void> {
     // The page's exchange log: every request answered here, with its decision trace.
     exchangeLog: 500,
   })
-  await startWorker(engine)
+  await startWorker(engine, {
+    onRestart: (outcome, error) =>
+      reportEngine(
+        outcome === 'restarted' ? { kind: 'restarted', at: Date.now() } : engineFailed(error),
+      ),
+    onNotRunning: () => reportEngine({ kind: 'not-running', at: Date.now() }),
+  })
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { PlaygroundConfig } from './config'
+import type { PlaygroundConfig } from './shared/config'
 
 /**
  * The first screen, painted while the engine, its storage and the service worker load. The

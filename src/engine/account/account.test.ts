@@ -223,7 +223,12 @@ describe('reset, export and import', () => {
     const response = await h.control('import', broken)
     expect(response).toEqual({
       status: 400,
-      body: { error: { message: 'invalid snapshot: secrets[0].id is missing or malformed' } },
+      body: {
+        error: {
+          message:
+            'invalid snapshot: secrets[0].id must be a secret id: sec_ and 1 to 64 of A-Z a-z 0-9 - _, not 1',
+        },
+      },
     })
     for (const bad of [{}, { ...exported, version: 2 }, { ...exported, keyv: 'x' }]) {
       expect((await h.control('import', bad)).status).toBe(400)
@@ -239,7 +244,12 @@ describe('reset, export and import', () => {
     const badKey = { ...exported, secrets: [{ ...exported.secrets[0], key: 'a' }] }
     expect(await h.control('import', badKey)).toEqual({
       status: 400,
-      body: { error: { message: 'invalid snapshot: secrets[0].key is missing or malformed' } },
+      body: {
+        error: {
+          message:
+            'invalid snapshot: secrets[0].key must be a secret key: 8 to 256 of A-Z a-z 0-9 - _, not "a"',
+        },
+      },
     })
     const badProc = {
       ...exported,
@@ -247,7 +257,12 @@ describe('reset, export and import', () => {
     }
     expect(await h.control('import', badProc)).toEqual({
       status: 400,
-      body: { error: { message: 'invalid snapshot: procs[0].name is missing or malformed' } },
+      body: {
+        error: {
+          message:
+            'invalid snapshot: procs[0].name must be a procedure name: letters, digits, . and _, starting with a letter, at most 64, not "not a name"',
+        },
+      },
     })
     expect((await h.call('core.ping')).text).toBe('true')
   })

@@ -2,23 +2,24 @@ import { fromBase64Url, randomBytes, toBase64Url } from '../auth/bytes'
 import { identify, type TokenDetails } from '../auth/credentials'
 import { secretsChanged } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
-import { nowSeconds, type Clock } from '../clock'
+import { MAX_CLOCK_ADVANCE, nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
 import type { BucketCount, ProcRecord, Store } from '../store'
 import { update } from './update'
 import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
-import { readSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from './snapshot'
+import {
+  CLOCK_OFFSET,
+  isClockOffset,
+  readSnapshot,
+  SIGNING_KEY,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type AccountSnapshot,
+  type SnapshotLimits,
+} from './snapshot'
 
-const SIGNING_KEY = 'signingKey'
-const CLOCK_OFFSET = 'clockOffset'
-
-/** The virtual clock stays within this many seconds ahead of real time (about 100 years). */
-export const MAX_CLOCK_ADVANCE = 100 * 365 * 24 * 3600
-
-/** A stored clock offset (milliseconds) the clock may take: finite, 0 or more, in bounds. */
-const isClockOffset = (value: unknown): value is number =>
-  typeof value === 'number' && value >= 0 && value <= MAX_CLOCK_ADVANCE * 1000
+export { MAX_CLOCK_ADVANCE }
 
 /** What the playground may learn about a token it holds. */
 export interface TokenReport {
@@ -54,7 +55,13 @@ export interface Account {
   syncClock(): Promise<void>
 }
 
-export function createAccount(store: Store, clock: Clock, serviceName: string): Account {
+export function createAccount(
+  store: Store,
+  clock: Clock,
+  serviceName: string,
+  /** What an import is held to: the account's quota and body limit; the defaults otherwise. */
+  limits?: SnapshotLimits,
+): Account {
   let cached: { key: string; signer: Promise<Signer> } | undefined
 
   async function signer(): Promise<Signer> {
@@ -147,20 +154,7 @@ export function createAccount(store: Store, clock: Clock, serviceName: string): 
       }
     },
     async importSnapshot(value) {
-      const snapshot = readSnapshot(value)
-      const key = snapshot.meta[SIGNING_KEY]
-      if (
-        key !== undefined &&
-        (typeof key !== 'string' || (fromBase64Url(key)?.length ?? 0) < 16)
-      ) {
-        throw new InvalidError('invalid snapshot: meta.signingKey is malformed')
-      }
-      const offset = snapshot.meta[CLOCK_OFFSET]
-      if (offset !== undefined && !isClockOffset(offset)) {
-        throw new InvalidError(
-          `invalid snapshot: meta.${CLOCK_OFFSET} must be milliseconds from 0 to ${MAX_CLOCK_ADVANCE * 1000}`,
-        )
-      }
+      const snapshot = readSnapshot(value, limits)
       await store.commit([{ op: 'restore', snapshot }, secretsChanged(), usageRecord(snapshot)])
       cached = undefined
       await syncClock()

@@ -1,6 +1,7 @@
 import { isAlive } from '../auth/credentials'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import { findSecret, secretsChanged } from '../auth/secret-index'
+import { isTime, MAX_TIME_TEXT } from '../clock'
 import { ConflictError, InvalidError, UndefinedError } from '../errors'
 import { StoreConflictError, type SecretRecord, type Store } from '../store'
 
@@ -10,6 +11,9 @@ export type SecretState = 'active' | 'rolling' | 'expired'
 export interface SecretView extends SecretRecord {
   state: SecretState
 }
+
+/** Secret ids, as the account makes them: `sec_` and base64url characters. */
+export const SECRET_ID_PATTERN = /^sec_[A-Za-z0-9_-]{1,64}$/
 
 /** Secret keys are opaque: base64url characters only, never a `.` (that marks a signed token). */
 export const SECRET_KEY_PATTERN = /^[A-Za-z0-9_-]{8,256}$/
@@ -56,9 +60,9 @@ export async function rollSecret(
   id: string,
   at = now,
 ): Promise<SecretView> {
-  if (!Number.isFinite(at) || at < now) {
+  if (!isTime(at) || at < now) {
     throw new InvalidError(
-      `\`at' must be a Unix time in seconds, not before now (${Math.floor(now)})`,
+      `\`at' must be a Unix time in seconds, not before now (${Math.floor(now)}) and at most ${MAX_TIME_TEXT}`,
     )
   }
   for (let attempt = 0; ; attempt++) {

@@ -26,6 +26,14 @@ export const NAME_PATTERN = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/
 export const MAX_ABILITY_LENGTH = 256
 export const MAX_ABILITIES_LENGTH = 4096
 const LIMITS = ['bucket', 'prefix'] as const
+type Limit = (typeof LIMITS)[number]
+/**
+ * What a limit's value may not hold as it is: the characters that separate or end query
+ * parameters, a `%` that starts no escape, spaces and control characters. Each is written as
+ * a `%XX` escape instead; `+` reads as a space, as in any query string.
+ */
+// eslint-disable-next-line no-control-regex
+const UNESCAPED = /[&=;?#\s\u0000-\u001f\u007f]|%(?![0-9A-Fa-f]{2})/
 
 /** Parses one ability; a malformed one is a 400 that quotes it. */
 export function parseAbility(raw: string): Ability {
@@ -48,32 +56,54 @@ export function parseAbility(raw: string): Ability {
       `invalid ability ${JSON.stringify(raw)}: only keyv abilities take limits`,
     )
   }
-  const params = new URLSearchParams(raw.slice(mark + 1))
-  if (params.size === 0) {
-    throw new InvalidError(
-      `invalid ability ${JSON.stringify(raw)}: a \`?' must be followed by limits, such as \`keyv?bucket=users'`,
-    )
-  }
-  for (const key of new Set(params.keys())) {
-    if (!(LIMITS as readonly string[]).includes(key)) {
-      throw new InvalidError(
-        `invalid ability ${JSON.stringify(raw)}: unknown limit \`${key}'; use bucket or prefix`,
-      )
-    }
-    const values = params.getAll(key)
-    if (values.length > 1) {
-      throw new InvalidError(
-        `invalid ability ${JSON.stringify(raw)}: limit \`${key}' is given more than once`,
-      )
-    }
-    if (values[0] === '') {
-      throw new InvalidError(
-        `invalid ability ${JSON.stringify(raw)}: limit \`${key}' needs a value`,
-      )
-    }
-    ability[key as (typeof LIMITS)[number]] = values[0]
-  }
+  Object.assign(ability, readLimits(raw, raw.slice(mark + 1)))
   return ability
+}
+
+/**
+ * The limits after an ability's `?`, read strictly: `name=value` pairs joined by single `&`,
+ * each limit once, each value non-empty and percent-encoded. Anything a lenient query parser
+ * would quietly repair (`??`, a stray `&`, `;` as a separator, a broken `%` escape) is a 400.
+ */
+function readLimits(raw: string, query: string): Partial<Record<Limit, string>> {
+  const invalid = (why: string) =>
+    new InvalidError(`invalid ability ${JSON.stringify(raw)}: ${why}`)
+  if (query === '') {
+    throw invalid("a `?' must be followed by limits, such as `keyv?bucket=users'")
+  }
+  if (query.includes('?')) throw invalid("it holds more than one `?'; limits follow a single `?'")
+  const limits: Partial<Record<Limit, string>> = {}
+  for (const part of query.split('&')) {
+    if (part === '') {
+      throw invalid("it holds an empty limit (a stray `&'); join limits with single `&'s")
+    }
+    const equals = part.indexOf('=')
+    const key = equals === -1 ? part : part.slice(0, equals)
+    const written = equals === -1 ? '' : part.slice(equals + 1)
+    if (!(LIMITS as readonly string[]).includes(key)) {
+      throw invalid(`unknown limit \`${key}'; use bucket or prefix`)
+    }
+    if (written === '') throw invalid(`limit \`${key}' needs a value`)
+    if (key in limits) throw invalid(`limit \`${key}' is given more than once`)
+    const stray = UNESCAPED.exec(written)?.[0]
+    if (stray === '%') {
+      throw invalid(
+        `limit \`${key}' is not valid percent-encoding: \`%' starts a two-digit hex escape`,
+      )
+    }
+    if (stray !== undefined) {
+      const escape = `%${stray.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`
+      throw invalid(
+        `limit \`${key}' holds ${JSON.stringify(stray)}, which a limit value must escape: write ${escape}`,
+      )
+    }
+    try {
+      limits[key as Limit] = decodeURIComponent(written.replaceAll('+', ' '))
+    } catch {
+      throw invalid(`limit \`${key}' is not valid percent-encoding of UTF-8 text`)
+    }
+  }
+  return limits
 }
 
 /**

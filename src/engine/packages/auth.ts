@@ -1,7 +1,7 @@
 import { covers, MAX_ABILITIES_LENGTH, parseAbility } from '../auth/abilities'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
-import { nowSeconds } from '../clock'
+import { isoTime, isTime, MAX_TIME, MAX_TIME_TEXT, nowSeconds } from '../clock'
 import { InvalidError } from '../errors'
 import { asNumber, type Decimal } from '../lang/decimal'
 import { defineEndpoint, type CallContext } from '../runtime/endpoint'
@@ -62,14 +62,24 @@ export function authPackage(insecure: () => readonly string[]) {
   ]
 }
 
+/** The shortest `ttl`: an authorization that lives less than a second is gone before it is used. */
+export const MIN_TTL = 1
+
+/**
+ * An `expiry` this large is in the year 5138 or later read as seconds, but a time of this
+ * century read as milliseconds: accepted as given, with a warning in the trace.
+ */
+const MILLISECONDS_LIKELY = 1e11
+
 /**
  * The earliest of `expiry`, creation plus `ttl` and, when an authorization mints it, that
  * authorization's own expiry (a child never outlives its parent); `null` when none applies.
+ * Every moment stays within `MAX_TIME`, so that it can always be written as a date.
  */
 function expiresAt(
   givenExpiry: number | Decimal | undefined,
   givenTtl: number | Decimal | undefined,
-  { principal }: CallContext,
+  { principal, warn }: CallContext,
   now: number,
 ): number | null {
   const expiry = givenExpiry === undefined ? undefined : asNumber(givenExpiry)
@@ -79,18 +89,25 @@ function expiresAt(
     moments.push(principal.expiresAt)
   }
   if (expiry !== undefined) {
-    if (!(expiry > now)) {
+    if (!(expiry > now) || !isTime(expiry)) {
       throw new InvalidError(
-        `invalid argument \`expiry' for \`auth.create' (must be a Unix time in seconds after now, ${Math.floor(now)})`,
+        `invalid argument \`expiry' for \`auth.create' (must be a Unix time in seconds after now, ${Math.floor(now)}, and at most ${MAX_TIME_TEXT})`,
+      )
+    }
+    if (expiry >= MILLISECONDS_LIKELY) {
+      warn(
+        `\`expiry' ${expiry} is read as Unix seconds, ${isoTime(expiry)}; as milliseconds it would be ${isoTime(expiry / 1000)}: \`expiry' takes seconds`,
       )
     }
     moments.push(expiry)
   }
   if (ttl !== undefined) {
-    if (!(ttl > 0))
+    const longest = Math.floor(MAX_TIME - now)
+    if (!(ttl >= MIN_TTL) || !(ttl <= longest)) {
       throw new InvalidError(
-        "invalid argument `ttl' for `auth.create' (must be more than 0 seconds)",
+        `invalid argument \`ttl' for \`auth.create' (must be from ${MIN_TTL} to ${longest} seconds, so that it expires by ${MAX_TIME_TEXT})`,
       )
+    }
     moments.push(now + ttl)
   }
   return moments.length ? Math.min(...moments) : null

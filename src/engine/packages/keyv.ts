@@ -6,6 +6,7 @@ import { defineEndpoint, NONE, type CallContext, type Input } from '../runtime/e
 import { measure } from '../runtime/size'
 import { fromStored, toStored } from '../lang/stored'
 import type { Value } from '../lang/value'
+import { at, explained } from '../trace'
 
 export const DEFAULT_BUCKET = 'default'
 export const MAX_KEY_LENGTH = 1024
@@ -77,7 +78,7 @@ export const keyvPackage = [
     },
     target: keyTarget,
     async run(call) {
-      const { bucket, key } = keyTarget(call)
+      const { bucket, key } = call.target!
       const { value } = call.args
       if (measure(value, MAX_STORED_VALUE_BYTES, new WeakMap()) > MAX_STORED_VALUE_BYTES) {
         throw new TooLargeError(
@@ -96,7 +97,7 @@ export const keyvPackage = [
     args: { bucket: bucketArg, key: keyArg },
     target: keyTarget,
     async run(call) {
-      const { bucket, key } = keyTarget(call)
+      const { bucket, key } = call.target!
       return fromStored((await call.ctx.store.getKey(bucket, key)) ?? null)
     },
   }),
@@ -107,7 +108,7 @@ export const keyvPackage = [
     args: { bucket: bucketArg, key: keyArg },
     target: keyTarget,
     async run(call) {
-      const { bucket, key } = keyTarget(call)
+      const { bucket, key } = call.target!
       await call.ctx.store.commit([{ op: 'deleteKey', bucket, key }])
       return true
     },
@@ -124,7 +125,7 @@ export const keyvPackage = [
     },
     target: (call) => ({ bucket: bucketOf(call), key: call.args.prefix }),
     async run(call) {
-      const bucket = bucketOf(call)
+      const { bucket } = call.target!
       const { prefix, count } = call.args
       if (count < 1 || count > MAX_PAGE) {
         throw new InvalidError(
@@ -165,12 +166,31 @@ export const keyvPackage = [
 ]
 
 async function readCursor(ctx: CallContext, cursor: string, bucket: string, prefix: string) {
-  const invalid = new InvalidError('cursor is invalid', 'invalid_cursor')
+  // On the wire every refusal reads alike, as `cursor is invalid`; the trace says which.
+  const invalid = (why: string) =>
+    explained(new InvalidError('cursor is invalid', 'invalid_cursor'), `cursor is invalid: ${why}`)
   const payload = (await ctx.signer.verify('cursor', cursor)) as Partial<CursorPayload> | undefined
-  if (!payload || payload.b !== bucket || payload.p !== prefix || typeof payload.l !== 'string')
-    throw invalid
-  if (payload.s !== ctx.principal.secretId) throw invalid
+  if (!payload || typeof payload.l !== 'string' || typeof payload.s !== 'string') {
+    throw invalid(
+      "its signature does not verify: it was changed, or is not an x-cursor this account's keyv.scan gave",
+    )
+  }
+  if (payload.b !== bucket || payload.p !== prefix) {
+    throw invalid(
+      `it continues a scan of bucket \`${payload.b}' with prefix \`${payload.p}', not bucket \`${bucket}' with prefix \`${prefix}': repeat the same call with it`,
+    )
+  }
   const secret = await ctx.store.getSecret(payload.s)
-  if (!secret || !isAlive(secret, nowSeconds(ctx.clock))) throw invalid
+  if (!secret) throw invalid(`its secret \`${payload.s}' is not in this account any more`)
+  if (!isAlive(secret, nowSeconds(ctx.clock))) {
+    throw invalid(
+      `its secret \`${payload.s}' was rolled; the cursor died with it at ${at(secret.expiresAt!)}`,
+    )
+  }
+  if (payload.s !== ctx.principal.secretId) {
+    throw invalid(
+      `it was issued under secret \`${payload.s}', and this call's credential descends from \`${ctx.principal.secretId}'`,
+    )
+  }
   return { l: payload.l, r: typeof payload.r === 'number' ? payload.r : null }
 }

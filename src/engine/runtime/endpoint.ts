@@ -40,6 +40,11 @@ export interface CallContext {
   /** Waits on the engine clock, stopping with 408 at the time limit. */
   sleep(ms: number): Promise<void>
   /**
+   * Notes a warning in this call's decision trace: the call goes on as asked, but what it was
+   * given looks like a mistake (an `expiry` in milliseconds, say).
+   */
+  warn(message: string): void
+  /**
    * Runs a procedure (a composition or a call, or a tuple tree given as data) with an input and
    * arguments flowing into it. `elevated` runs it with the account's full authority.
    */
@@ -62,6 +67,11 @@ export interface Invocation {
   /** Evaluates every given argument the endpoint does not declare: they flow into procedures. */
   passThrough(): Promise<Map<string, Input>>
   ctx: CallContext
+  /**
+   * What the call touches, for an endpoint with a `target`: read (and validated) once by the
+   * evaluator, which checks it against key-value limits, before `run` sees it.
+   */
+  target?: KeyvTarget
 }
 
 /** The value a declared type gives an endpoint. */

@@ -36,7 +36,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc'> & {
+    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
@@ -98,7 +98,8 @@ export class Evaluation {
 
   /**
    * Evaluates a value position: literal, reference, composition or call. A composition with no
-   * input of its own receives `piped`, the value flowing into the call it feeds.
+   * input of its own receives `piped`: the value flowing into the call it feeds when it stands
+   * in that call's input, nothing when it stands in an argument.
    */
   private async value(
     node: Node,
@@ -230,7 +231,9 @@ export class Evaluation {
         else if (spec.required) throw required(arg, name)
         continue
       }
-      let value = given ? await this.value(given, scope, name, frame, input) : NONE
+      // Nothing is piped into an argument: a composition there starts with no input, as in
+      // the real service; only one in input position receives the value flowing in.
+      let value = given ? await this.value(given, scope, name, frame) : NONE
       let fromText = given?.kind === 'literal' && given.text === true
       if (value === NONE && members && Object.hasOwn(members, arg)) {
         value = members[arg]!
@@ -258,6 +261,9 @@ export class Evaluation {
       ctx: {
         ...this.ctx,
         sleep: (ms) => this.sleep(ms),
+        warn: (message) => {
+          if (entry) (entry.warnings ??= []).push(message)
+        },
         // A procedure written inside this call sees the scope it was written in; a stored
         // one, run with the account's authority, sees only what is given to it.
         runProc: (proc, procInput, procArgs, options) =>
@@ -266,8 +272,9 @@ export class Evaluation {
             : this.runProc(proc, procInput, procArgs, name, frame, scope),
       },
     }
-    if (endpoint.target && !frame.elevated) {
-      this.authorizeTarget(endpoint.name, endpoint.target(invocation), entry)
+    if (endpoint.target) {
+      invocation.target = endpoint.target(invocation)
+      if (!frame.elevated) this.authorizeTarget(endpoint.name, invocation.target, entry)
     }
     return this.bounded(await endpoint.run(invocation), name)
   }

@@ -54,9 +54,10 @@ export function coerce(
       // A decimal is a number, kept exact, as long as a double could hold it at all.
       if (value instanceof Decimal) return Number.isFinite(value.toNumber()) ? value : NOT_COERCIBLE
       // Decimal notation only: `Number` would also read "0x10" as 16 and "0b1" as 1.
+      // Past 2^53 − 1 a double rounds: refused, as in JSON and MessagePack bodies.
       if (typeof value === 'string' && DECIMAL.test(value)) {
         const number = Number(value)
-        if (Number.isFinite(number)) return number
+        if (Math.abs(number) <= Number.MAX_SAFE_INTEGER) return number
       }
       return NOT_COERCIBLE
     case 'integer':

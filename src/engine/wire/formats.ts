@@ -5,6 +5,7 @@ import { literal, textLiteral, type CallRequest } from '../lang/tree'
 import { jsonText } from '../lang/json-text'
 import type { Value } from '../lang/value'
 import { decodeText, parseJson } from './body'
+import { assertExactJson } from './exact'
 import { decodeMsgpack, encodeMsgpack } from './msgpack'
 
 /** What a response carries: a call's result, or an error's message. */
@@ -28,6 +29,7 @@ function readJson(body: Uint8Array): unknown {
   if (text.trim() === '') return undefined
   const value = parseJson(text)
   assertJsonDepth(value)
+  assertExactJson(text, value)
   return value
 }
 

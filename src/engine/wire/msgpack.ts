@@ -2,6 +2,7 @@ import { decode, encode, ExtData, ExtensionCodec, type DecoderOptions } from '@m
 import { InvalidError } from '../errors'
 import { Decimal, isExtension, Timestamp, type Value } from '../lang/value'
 import { assertJsonDepth } from '../lang/depth'
+import { inexactNumber, MAX_EXACT } from './exact'
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true })
 const utf8 = new TextEncoder()
@@ -106,9 +107,15 @@ export function decodeMsgpack(body: Uint8Array): unknown {
   let value: unknown
   let raw: unknown
   try {
-    value = decode(body, { extensionCodec: extensions })
+    // 64-bit integers as bigints, so that one past 2^53 is refused, never rounded.
+    value = decode(body, { extensionCodec: extensions, useBigInt64: true })
     // Strings again as bytes, so that invalid UTF-8 is refused rather than repaired.
-    raw = decode(body, { extensionCodec: extensions, rawStrings: true, keyDecoder: strictKeys })
+    raw = decode(body, {
+      extensionCodec: extensions,
+      useBigInt64: true,
+      rawStrings: true,
+      keyDecoder: strictKeys,
+    })
   } catch (error) {
     if (error instanceof InvalidError) throw error
     throw new InvalidError(`the body is not valid MessagePack (${(error as Error).message})`)
@@ -139,6 +146,11 @@ function assertJsonLike(root: unknown): void {
     if (isExtension(value)) continue
     if (typeof value === 'number') {
       if (!Number.isFinite(value)) throw unsupported('a non-finite number')
+      if (Math.abs(value) > MAX_EXACT) throw inexact(String(value))
+      continue
+    }
+    if (typeof value === 'bigint') {
+      if (value > BigInt(MAX_EXACT) || value < -BigInt(MAX_EXACT)) throw inexact(String(value))
       continue
     }
     // One push per child: spreading a large array into `push` overflows the stack.
@@ -156,6 +168,7 @@ function assertJsonLike(root: unknown): void {
  */
 function withStrings(root: unknown): unknown {
   if (root instanceof Uint8Array) return decodeString(root)
+  if (typeof root === 'bigint') return Number(root)
   const stack = [root]
   while (stack.length > 0) {
     const value = stack.pop()
@@ -164,6 +177,8 @@ function withStrings(root: unknown): unknown {
     for (const key of Object.keys(entries)) {
       const child = entries[key]
       if (child instanceof Uint8Array) entries[key] = decodeString(child)
+      // Checked by `assertJsonLike` to lie within 2^53 − 1, so a number holds it exactly.
+      else if (typeof child === 'bigint') entries[key] = Number(child)
       else if (child !== null && typeof child === 'object') stack.push(child)
     }
   }
@@ -174,6 +189,9 @@ const unknownExtension = (type: number) =>
   new InvalidError(
     `the MessagePack body holds extension type ${type}, which the service does not read; it reads decimals (type 0) and timestamps (type -1)`,
   )
+
+const inexact = (written: string) =>
+  inexactNumber(written, '', 'as a string, or as a decimal (extension type 0)')
 
 const unsupported = (what: string) =>
   new InvalidError(`the MessagePack body holds ${what}, which has no JSON equivalent`)

@@ -1,11 +1,11 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { SecretState, SecretView } from '../../engine'
-import { formatDuration, formatTime, messageOf } from '../format'
-import { routeHref } from '../router'
+import { getClock, rollSecret } from '../shared/api'
 import { useConfig } from '../shared/config'
+import { formatDuration, formatTime, messageOf } from '../shared/format'
 import { Masked } from '../shared/masked'
-import { getClock, rollSecret } from './api'
-import { useAccountMutation } from './queries'
+import { useAccountMutation } from '../shared/queries'
+import { routeHref } from '../shared/router'
 
 /** A secret's state at `now` (the list was read earlier; the virtual clock has moved since). */
 export function stateAt(secret: SecretView, now: number | undefined): SecretState {
@@ -21,8 +21,9 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
   const hintId = useId()
   const [delay, setDelay] = useState('60')
   const [problem, setProblem] = useState<string | null>(null)
+  const [confirming, setConfirming] = useState(false)
   // The delay is counted on the engine's virtual clock, read when the roll is asked for.
-  const roll = useAccountMutation(baseUrl, async (seconds: number | undefined) =>
+  const roll = useAccountMutation(async (seconds: number | undefined) =>
     rollSecret(
       baseUrl,
       secret.id,
@@ -70,7 +71,12 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
         {state !== 'expired' && (
           <div className="row-actions">
             <a href={routeHref('console', { token: `secret:${secret.id}` })}>Use in console</a>
-            <button type="button" disabled={roll.isPending} onClick={() => roll.mutate(undefined)}>
+            <button
+              type="button"
+              aria-expanded={confirming}
+              disabled={roll.isPending}
+              onClick={() => setConfirming(!confirming)}
+            >
               Roll now
             </button>
             <form className="roll-at" onSubmit={rollLater} noValidate>
@@ -91,6 +97,14 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
             </form>
           </div>
         )}
+        {confirming && state !== 'expired' && (
+          <RollQuestion
+            id={secret.id}
+            pending={roll.isPending}
+            onRoll={() => roll.mutate(undefined, { onSettled: () => setConfirming(false) })}
+            onCancel={() => setConfirming(false)}
+          />
+        )}
         {problem && (
           <p id={hintId} role="alert">
             {problem}
@@ -99,5 +113,35 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
         {roll.isError && <p role="alert">{messageOf(roll.error)}</p>}
       </td>
     </tr>
+  )
+}
+
+/** Rolling now cannot be undone: the old key dies at once, with what was made from it. */
+function RollQuestion({
+  id,
+  pending,
+  onRoll,
+  onCancel,
+}: {
+  id: string
+  pending: boolean
+  onRoll: () => void
+  onCancel: () => void
+}) {
+  const cancel = useRef<HTMLButtonElement>(null)
+  useEffect(() => cancel.current?.focus(), [])
+  return (
+    <div role="group" aria-label={`Roll ${id} now?`} className="confirm roll-question">
+      <p>
+        Roll <code>{id}</code> now? Its key stops working at once and every authorization made from
+        it dies; a new secret replaces it. This cannot be undone.
+      </p>
+      <button type="button" className="danger" disabled={pending} onClick={onRoll}>
+        Roll it now
+      </button>{' '}
+      <button ref={cancel} type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   )
 }

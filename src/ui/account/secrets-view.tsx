@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
-import { messageOf } from '../format'
+import { createSecret } from '../shared/api'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
-import { createSecret } from './api'
-import { secretsQuery, useAccountMutation } from './queries'
+import { messageOf } from '../shared/format'
+import { secretsQuery, useAccountMutation } from '../shared/queries'
 import { SecretRow } from './secret-row'
 
 /**
@@ -15,7 +15,7 @@ export default function SecretsView() {
   const { baseUrl } = useConfig()
   const secrets = useQuery(secretsQuery(baseUrl))
   const now = useNow()
-  const create = useAccountMutation(baseUrl, () => createSecret(baseUrl))
+  const create = useAccountMutation(() => createSecret(baseUrl))
 
   return (
     <section aria-labelledby="secrets-heading" className="panel">

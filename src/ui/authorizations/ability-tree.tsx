@@ -1,7 +1,7 @@
 import { memo, useId, useState } from 'react'
 import type { EndpointInfo, ParamSpec } from '../shared/catalogue'
-import { Quoted } from './quoted'
-import { covers, insecureReach, LIB, type AbilityWorld } from './abilities'
+import { Quoted } from '../shared/quoted'
+import { covers, insecureReach, LIB, type AbilityWorld } from '../shared/abilities'
 
 /** A package or an endpoint of the catalogue, or a stored procedure below `lib`. */
 interface TreeNode {

@@ -3,20 +3,30 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { describe, expect, it } from 'vitest'
 import type { ExchangeRecord } from '../../engine'
-import { accountKeys } from '../account/queries'
+import { keys } from '../shared/queries'
+import { navHref } from '../shared/router'
 import { ConfigProvider } from '../shared/config'
 import { renderWithService } from '../../testing/render'
+import { ExchangeLogFollower } from '../shared/exchange-log'
 import AuthorizationsView from './authorizations-view'
 import { toDateTimeLocal } from './compose'
+
+/** The view, with the app's reader of the exchange log running beside it. */
+const Followed = () => (
+  <>
+    <ExchangeLogFollower />
+    <AuthorizationsView />
+  </>
+)
 
 type Rendered = Awaited<ReturnType<typeof renderWithService>>
 
 /** What the clock bar and the secrets view do after moving the account: refetch it all. */
 const refetchAccount = ({ client, service }: Rendered) =>
-  client.invalidateQueries({ queryKey: accountKeys.all(service.baseUrl) })
+  client.invalidateQueries({ queryKey: keys.account(service.baseUrl) })
 
 async function render() {
-  const rendered = await renderWithService(<AuthorizationsView />)
+  const rendered = await renderWithService(<Followed />)
   await screen.findByRole('checkbox', { name: 'type' }, { timeout: 5000 })
   return rendered
 }
@@ -242,14 +252,15 @@ describe('AuthorizationsView', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByLabelText(/insecure: true/))
     expect(window.location.hash).toMatch(/^#\/authorizations\?ability=type&insecure=true&ttl=60/)
 
-    // Away through a nav link (no parameters) and back: the composition is still there.
+    // Away and back through the nav's link: the composition is still there.
     const provided = (element: ReactElement) => (
       <ConfigProvider config={rendered.config}>
         <QueryClientProvider client={rendered.client}>{element}</QueryClientProvider>
       </ConfigProvider>
     )
     rendered.rerender(provided(<p>elsewhere</p>))
-    window.location.hash = '#/authorizations'
+    window.location.hash = '#/log'
+    window.location.hash = navHref('authorizations')
     rendered.rerender(provided(<AuthorizationsView />))
     expect(await screen.findByRole('checkbox', { name: 'type' })).toHaveProperty('checked', true)
     expect(screen.getByLabelText(/insecure: true/)).toHaveProperty('checked', true)
@@ -284,5 +295,26 @@ describe('AuthorizationsView', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Inspect' }))
     await waitFor(() => expect(result().textContent).toMatch(/a secret key: it reaches every/))
     expect(result().textContent).not.toContain(service.secret)
+  })
+
+  it('forgets an authorization with a way back', async () => {
+    const { service } = await render()
+    await mint(service, { abilities: ['type'] })
+    await waitFor(() => expect(rows()).toHaveLength(1), { timeout: 5000 })
+    fireEvent.click(within(rows()[0]!).getByRole('button', { name: 'Forget' }))
+    await waitFor(() => expect(rows()).toHaveLength(0))
+    expect((await screen.findByRole('status')).textContent).toMatch(/^Forgotten/)
+    fireEvent.click(screen.getByRole('button', { name: 'Undo' }))
+    await waitFor(() => expect(rows()).toHaveLength(1))
+  })
+
+  it('warns when an expiry is so far off it looks like milliseconds', async () => {
+    await render()
+    tick('type')
+    fireEvent.change(screen.getByLabelText('Expiry (UTC)'), {
+      target: { value: '58866-01-02T00:00' },
+    })
+    const findings = screen.getByRole('list', { name: 'Before sending' })
+    await waitFor(() => expect(findings.textContent).toMatch(/looks like milliseconds/))
   })
 })

@@ -1,7 +1,6 @@
 import './authorizations.css'
 import { Composer } from './composer'
 import { CreatedList } from './created-list'
-import { useMintedWatcher } from './minted'
 import { TokenInspector } from './token-inspector'
 
 /**
@@ -10,7 +9,6 @@ import { TokenInspector } from './token-inspector'
  * and inspect any token.
  */
 export default function AuthorizationsView() {
-  useMintedWatcher()
   return (
     <div className="authorizations-view">
       <Composer />

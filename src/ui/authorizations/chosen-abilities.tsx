@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
-import { Field } from '../field'
-import { describeAbility } from './abilities'
+import { Field } from '../shared/field'
+import { describeAbility } from '../shared/abilities'
+import { Name, visibleText } from '../shared/quoted'
 
 /** The abilities chosen so far, each removable, and a field to type any other name. */
 export function ChosenAbilities({
@@ -35,13 +36,19 @@ export function ChosenAbilities({
             const readable = describeAbility(raw)
             return (
               <li key={raw}>
-                <code>{raw}</code>
-                {readable !== raw && <span className="muted">{readable}</span>}
+                <code>
+                  <Name text={raw} />
+                </code>
+                {readable !== raw && (
+                  <span className="muted">
+                    <Name text={readable} edges={false} />
+                  </span>
+                )}
                 <button
                   type="button"
                   className="link"
                   onClick={() => onRemove(raw)}
-                  aria-label={`Remove ${raw}`}
+                  aria-label={`Remove ${visibleText(raw)}`}
                 >
                   Remove
                 </button>

@@ -1,13 +1,19 @@
 import type { Json } from '../../engine'
-import { formatTime } from '../format'
-import { BODY_FORMATS, type BodyFormat, type CallDraft } from '../shared/wire'
 import {
   insecureReach,
   MAX_ABILITIES_LENGTH,
   namesSomething,
   parseAbility,
   type AbilityWorld,
-} from './abilities'
+} from '../shared/abilities'
+import {
+  formatDuration,
+  formatNumber,
+  formatTime,
+  isDateTime,
+  millisecondsWarning,
+} from '../shared/format'
+import { BODY_FORMATS, type BodyFormat, type CallDraft } from '../shared/wire'
 
 /** How a `datetime-local` value is read: as UTC, or in the browser's own time zone. */
 export type Zone = 'utc' | 'local'
@@ -186,6 +192,8 @@ export function planComposition(
       args.push(['expiry', expiry])
       planned.expiry = expiry
       moments.push(expiry)
+      const milliseconds = millisecondsWarning(expiry)
+      if (milliseconds) findings.push({ level: 'warning', message: milliseconds })
     }
   }
   if (composition.ttl.trim() !== '') {
@@ -199,6 +207,12 @@ export function planComposition(
       args.push(['ttl', ttl])
       planned.ttl = ttl
       if (now !== undefined) moments.push(now + ttl)
+      if (now !== undefined && !isDateTime(now + ttl)) {
+        findings.push({
+          level: 'warning',
+          message: `The time to live, ${formatNumber(ttl)} seconds (${formatDuration(ttl)}), ends past any calendar date: the engine may refuse it. Was it meant in seconds?`,
+        })
+      }
     }
   }
   if (moments.length > 0) planned.endsAt = Math.min(...moments)

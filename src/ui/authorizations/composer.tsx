@@ -1,31 +1,27 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
-import { useCallback, useEffect, useId, useMemo, useState } from 'react'
-import { Field } from '../field'
-import { messageOf } from '../format'
-import { replaceParams, routeHref, useRoute } from '../router'
+import { useQuery } from '@tanstack/react-query'
+import { useCallback, useId, useMemo } from 'react'
+import type { AbilityWorld } from '../shared/abilities'
 import { packagesOf, useCatalogue } from '../shared/catalogue'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
+import { useLoggedExchange } from '../shared/exchange-log'
+import { Field } from '../shared/field'
+import { messageOf } from '../shared/format'
 import { Masked } from '../shared/masked'
-import { saveAuthorization, useTokenChoices } from '../shared/tokens'
+import { procedureNames, proceduresQuery, useAccountMutation } from '../shared/queries'
+import { Quoted } from '../shared/quoted'
+import { RefusalReason } from '../shared/refusal'
+import { routeHref } from '../shared/router'
+import { errorMessageOf, tokenOf } from '../shared/token-answer'
+import { useRememberedActions, useTokenChoices } from '../shared/tokens'
 import { BODY_FORMATS, mediaTypeOf, planCall, sendPlan, type BodyFormat } from '../shared/wire'
-import type { AbilityWorld } from './abilities'
 import { AbilityTree } from './ability-tree'
-import { errorMessageOf, tokenOf } from './answer'
 import { ChosenAbilities } from './chosen-abilities'
-import {
-  compositionFromParams,
-  compositionToParams,
-  planComposition,
-  toDraft,
-  type Composition,
-  type Finding,
-} from './compose'
+import { planComposition, toDraft, type Composition, type Finding } from './compose'
 import { ExpiryFields } from './expiry-fields'
 import { KeyvLimitForm } from './keyv-limit-form'
-import { proceduresQuery } from './queries'
-import { Quoted } from './quoted'
 import { RequestPreview } from './request-preview'
+import { useComposition } from './use-composition'
 import { pickSigner, signerChoices, SignerField } from './signer-field'
 
 const FORMAT_LABELS: Record<BodyFormat, string> = {
@@ -42,41 +38,21 @@ const FINDING_LABELS: Record<Finding['level'], string> = {
   warning: 'Note:',
 }
 
-/** The last composition per base URL, for the page's life. */
-const lastComposed = new Map<string, { params: URLSearchParams; signerId: string | undefined }>()
-
 /**
  * Composes `auth.create` without writing tuples by hand: abilities from the catalogue, limits
  * on key-value abilities, the insecure switch, an expiry and/or ttl, the signing token and the
  * body format; shows the exact request before sending it.
  */
 export function Composer() {
-  const config = useConfig()
-  const { baseUrl, serviceName } = config
+  const { baseUrl, serviceName } = useConfig()
   const catalogue = useCatalogue()
-  const procedures = useQuery(proceduresQuery(baseUrl))
+  const procedures = useQuery({ ...proceduresQuery(baseUrl), select: procedureNames })
   const now = useNow()
   const insecureId = useId()
-  const { params } = useRoute()
-  // The URL's composition, or else the last one of this page (the nav links carry none).
-  const [initial] = useState(() =>
-    params.size > 0
-      ? { params, signerId: params.get('signer') ?? undefined }
-      : lastComposed.get(baseUrl),
-  )
-  const [composition, setComposition] = useState<Composition>(() =>
-    compositionFromParams(initial?.params ?? params),
-  )
-  const [signerId, setSignerId] = useState(initial?.signerId)
-  useEffect(() => {
-    const next = compositionToParams(composition)
-    lastComposed.set(baseUrl, { params: next, signerId })
-    // A secret's id may travel in the URL; an authorization, a token itself, may not.
-    if (signerId?.startsWith('secret:')) next.set('signer', signerId)
-    replaceParams('authorizations', next)
-  }, [baseUrl, composition, signerId])
-  const signers = signerChoices(useTokenChoices())
+  const { composition, setComposition, signerId, setSignerId } = useComposition()
+  const signers = signerChoices(useTokenChoices().choices)
   const signer = pickSigner(signers, signerId)
+  const { remember } = useRememberedActions()
 
   const world = useMemo<AbilityWorld | undefined>(
     () =>
@@ -93,14 +69,15 @@ export function Composer() {
   const blocked = planned.findings.some((finding) => finding.level === 'form')
   const refused = planned.findings.some((finding) => finding.level === 'engine')
 
-  const send = useMutation({
-    mutationFn: async () => {
-      const result = await sendPlan(planCall(baseUrl, serviceName, draft))
-      const token = result.status === 200 ? tokenOf(result.bytes, result.contentType) : undefined
-      if (token) saveAuthorization(config, token)
-      return { result, token, message: errorMessageOf(result.bytes, result.contentType) }
-    },
+  const send = useAccountMutation(async () => {
+    const result = await sendPlan(planCall(baseUrl, serviceName, draft))
+    const token = result.status === 200 ? tokenOf(result.bytes, result.contentType) : undefined
+    if (token) await remember(token)
+    return { result, token, message: errorMessageOf(result.bytes, result.contentType) }
   })
+  const logged = useLoggedExchange(
+    send.data && send.data.result.status >= 400 ? send.data.result.sent : undefined,
+  )
 
   const change = (patch: Partial<Composition>) => setComposition((c) => ({ ...c, ...patch }))
   const add = useCallback(
@@ -108,12 +85,12 @@ export function Composer() {
       setComposition((c) =>
         c.abilities.includes(ability) ? c : { ...c, abilities: [...c.abilities, ability] },
       ),
-    [],
+    [setComposition],
   )
   const remove = useCallback(
     (ability: string) =>
       setComposition((c) => ({ ...c, abilities: c.abilities.filter((a) => a !== ability) })),
-    [],
+    [setComposition],
   )
   const toggle = useCallback(
     (name: string, on: boolean) => (on ? add(name) : remove(name)),
@@ -237,6 +214,7 @@ export function Composer() {
               : <Quoted text={send.data.message} />
             </p>
           )}
+          {logged && !send.data.token && <RefusalReason trace={logged.trace} />}
         </div>
       )}
     </section>

@@ -1,34 +1,48 @@
 import { useQueries } from '@tanstack/react-query'
+import { useState } from 'react'
 import type { TokenReport } from '../../engine'
-import { routeHref } from '../router'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
+import { messageOf } from '../shared/format'
 import { Masked } from '../shared/masked'
-import {
-  forgetAuthorization,
-  inspectQuery,
-  useSavedAuthorizations,
-  type SavedAuthorization,
-} from '../shared/tokens'
-import { messageOf } from '../format'
-import { Quoted } from './quoted'
+import { inspectQuery } from '../shared/queries'
+import { Quoted, visibleText } from '../shared/quoted'
+import { routeHref } from '../shared/router'
+import { useRemembered, useRememberedActions, type SavedAuthorization } from '../shared/tokens'
 import { TokenFacts } from './token-details'
 import { liveStatus } from './token-state'
 
 /**
  * Every authorization made in this page (here, in the console, by any code), with its live
  * state: the engine's report, refetched when the clock moves or a secret rolls, and moved on
- * locally by the ticking virtual clock so that it flips on time.
+ * locally by the ticking virtual clock so that it flips on time. Forgetting one can be undone.
  */
 export function CreatedList() {
   const { baseUrl } = useConfig()
-  const saved = useSavedAuthorizations()
+  const remembered = useRemembered()
+  const saved = remembered.data ?? []
   const reports = useQueries({ queries: saved.map((s) => inspectQuery(baseUrl, s.token)) })
   const now = useNow()
+  const { forget, restore } = useRememberedActions()
+  const [forgotten, setForgotten] = useState<SavedAuthorization | null>(null)
+
   return (
     <section aria-labelledby="created-heading" className="panel">
       <h2 id="created-heading">Authorizations created</h2>
-      {saved.length === 0 ? (
+      {remembered.isError && <p role="alert">{messageOf(remembered.error)}</p>}
+      {forgotten && (
+        <p role="status" className="forgotten">
+          Forgotten: the page no longer lists it (it still works until it expires or its secret
+          dies).{' '}
+          <button
+            type="button"
+            onClick={() => void restore([forgotten]).then(() => setForgotten(null))}
+          >
+            Undo
+          </button>
+        </p>
+      )}
+      {remembered.isSuccess && saved.length === 0 ? (
         <p className="empty">
           No authorizations yet. Compose one above, or mint one with auth.create in the console: it
           is listed here.
@@ -42,6 +56,7 @@ export function CreatedList() {
               report={reports[index]?.data}
               error={reports[index]?.error ?? null}
               now={now}
+              onForget={() => void forget(item.token).then(() => setForgotten(item))}
             />
           ))}
         </ul>
@@ -55,13 +70,14 @@ function CreatedItem({
   report,
   error,
   now,
+  onForget,
 }: {
   item: SavedAuthorization
   report: TokenReport | undefined
   error: Error | null
   now: number | undefined
+  onForget: () => void
 }) {
-  const config = useConfig()
   const status = liveStatus(report, now)
   const abilities = report?.details?.abilities
   return (
@@ -82,12 +98,12 @@ function CreatedItem({
       {error && <p role="alert">{messageOf(error)}</p>}
       <Masked
         value={item.token}
-        label={`the authorization${abilities ? ` for ${abilities.join(', ')}` : ''}`}
+        label={`the authorization${abilities ? ` for ${visibleText(abilities.join(', '))}` : ''}`}
       />
       {report?.details && <TokenFacts details={report.details} now={now} listed />}
       <div className="created-actions">
         <a href={routeHref('console', { token: `authorization:${item.token}` })}>Use in console</a>
-        <button type="button" onClick={() => forgetAuthorization(config, item.token)}>
+        <button type="button" onClick={onForget}>
           Forget
         </button>
       </div>

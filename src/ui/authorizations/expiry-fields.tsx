@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { Field } from '../field'
-import { formatDuration, formatTime } from '../format'
+import { Field } from '../shared/field'
+import { formatDuration, formatTime } from '../shared/format'
 import {
   toDateTimeLocal,
   toUnixSeconds,

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react'
-import { Field } from '../field'
+import { Field } from '../shared/field'
 import type { EndpointInfo } from '../shared/catalogue'
-import { keyvAbility } from './abilities'
+import { keyvAbility } from '../shared/abilities'
+import { Name } from '../shared/quoted'
 
 /**
  * Adds a limited key-value ability: `keyv` or one of its endpoints, held to one bucket and/or
@@ -74,7 +75,9 @@ export function KeyvLimitForm({
       </Field>
       <p className="keyv-preview">
         <span className="muted">Ability: </span>
-        <code data-testid="keyv-ability">{ability}</code>
+        <code data-testid="keyv-ability">
+          <Name text={ability} />
+        </code>
         {name === 'keyv' || name === 'keyv.scan' ? (
           prefix ? (
             <span className="muted"> (a scan must name a prefix starting with “{prefix}”)</span>

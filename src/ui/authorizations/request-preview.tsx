@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
 import { mask } from '../shared/masked'
+import { servePlan, ServeNote, terminalCurl } from '../shared/serve-note'
 import {
   asClient,
   asCurl,
@@ -29,19 +30,27 @@ export function httpText(plan: HttpPlan): string {
  * screen until revealed; what is copied is the real request.
  */
 export function RequestPreview({ draft }: { draft: CallDraft }) {
-  const { baseUrl, serviceName } = useConfig()
+  const config = useConfig()
+  const { baseUrl, serviceName } = config
   const [revealed, setRevealed] = useState(false)
   const plan = planCall(baseUrl, serviceName, draft)
   const shown =
     revealed || !draft.token
       ? plan
       : planCall(baseUrl, serviceName, { ...draft, token: mask(draft.token) })
-  const snippets = [
-    { id: 'http', title: 'HTTP request', text: httpText(shown), copy: httpText(plan) },
-    { id: 'curl', title: 'curl', text: asCurl(shown), copy: asCurl(plan) },
-    { id: 'fetch', title: 'fetch', text: asFetch(shown), copy: asFetch(plan) },
-    { id: 'client', title: 'Client', text: asClient(draft), copy: asClient(draft) },
-  ]
+  const snippets: Array<{ id: string; title: string; label?: string; text: string; copy: string }> =
+    [
+      { id: 'http', title: 'HTTP request', text: httpText(shown), copy: httpText(plan) },
+      {
+        id: 'curl',
+        title: 'curl (to npm run serve)',
+        label: 'Copy curl',
+        text: asCurl(servePlan(shown, config)),
+        copy: terminalCurl(plan, config),
+      },
+      { id: 'fetch', title: 'fetch', text: asFetch(shown), copy: asFetch(plan) },
+      { id: 'client', title: 'Client', text: asClient(draft), copy: asClient(draft) },
+    ]
   return (
     <div className="request-preview">
       <div className="preview-heading">
@@ -57,11 +66,12 @@ export function RequestPreview({ draft }: { draft: CallDraft }) {
           </button>
         )}
       </div>
+      <ServeNote shown={shown} config={config} curl={false} />
       {snippets.map((snippet) => (
         <figure key={snippet.id} className="snippet">
           <figcaption>
             <span>{snippet.title}</span>
-            <CopyButton text={snippet.copy} label={`Copy ${snippet.title}`} />
+            <CopyButton text={snippet.copy} label={snippet.label ?? `Copy ${snippet.title}`} />
           </figcaption>
           <pre data-testid={`snippet-${snippet.id}`}>{snippet.text}</pre>
         </figure>

@@ -1,8 +1,8 @@
-import { Field } from '../field'
-import { formatTime } from '../format'
-import { routeHref } from '../router'
+import { Field } from '../shared/field'
+import { formatTime } from '../shared/format'
+import { routeHref } from '../shared/router'
 import type { TokenChoice } from '../shared/tokens'
-import { holdsAuthCreate } from './abilities'
+import { holdsAuthCreate } from '../shared/abilities'
 
 /** The tokens that may sign `auth.create`: every secret, and authorizations holding `auth.create`. */
 export function signerChoices(choices: readonly TokenChoice[]): TokenChoice[] {

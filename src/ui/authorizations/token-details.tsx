@@ -1,6 +1,7 @@
 import type { TokenDetails } from '../../engine'
-import { formatTime } from '../format'
-import { describeAbility } from './abilities'
+import { formatTime } from '../shared/format'
+import { describeAbility } from '../shared/abilities'
+import { Name } from '../shared/quoted'
 
 /** Abilities as a person reads them: each name, and its key-value limits in words. */
 export function AbilityNames({ abilities }: { abilities: readonly string[] }) {
@@ -10,8 +11,15 @@ export function AbilityNames({ abilities }: { abilities: readonly string[] }) {
         const readable = describeAbility(raw)
         return (
           <li key={raw}>
-            <code>{raw}</code>
-            {readable !== raw && <span className="muted"> ({readable})</span>}
+            <code>
+              <Name text={raw} />
+            </code>
+            {readable !== raw && (
+              <span className="muted">
+                {' '}
+                (<Name text={readable} edges={false} />)
+              </span>
+            )}
           </li>
         )
       })}

@@ -13,7 +13,10 @@ describe('ClockBar', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Advance 1 day' }))
     await waitFor(async () => expect((await service.now()) - realNow()).toBeGreaterThan(86_000))
     fireEvent.change(screen.getByLabelText('Advance by (seconds)'), { target: { value: '3600' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Advance clock' }))
+    // The bar takes the next move once it has read the account again.
+    const advance = screen.getByRole('button', { name: 'Advance clock' })
+    await waitFor(() => expect(advance).toHaveProperty('disabled', false))
+    fireEvent.click(advance)
     await waitFor(async () => expect((await service.now()) - realNow()).toBeGreaterThan(89_000))
     // The bar shows it too, to the second, ticking with real time.
     await waitFor(() => {

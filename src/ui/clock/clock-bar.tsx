@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react'
-import { advanceClock } from '../account/api'
-import { useAccountMutation } from '../account/queries'
-import { formatDuration, formatTime, messageOf } from '../format'
+import { advanceClock } from '../shared/api'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
+import { formatDuration, formatTime, isoTime, messageOf } from '../shared/format'
+import { useAccountMutation } from '../shared/queries'
 import { useNextEvent } from './next-event'
 
 const STEPS = [
@@ -22,7 +22,7 @@ export function ClockBar() {
   const now = useNow()
   const next = useNextEvent(now)
   const [seconds, setSeconds] = useState('60')
-  const advance = useAccountMutation(baseUrl, (by: number) => advanceClock(baseUrl, by))
+  const advance = useAccountMutation((by: number) => advanceClock(baseUrl, by))
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -34,10 +34,7 @@ export function ClockBar() {
       <p className="clock-now">
         <span className="muted">Now</span>{' '}
         {/* Not a live region: a clock announced every second would drown everything else. */}
-        <time
-          data-testid="clock-now"
-          dateTime={now === undefined ? undefined : new Date(now * 1000).toISOString()}
-        >
+        <time data-testid="clock-now" dateTime={now === undefined ? undefined : isoTime(now)}>
           {now === undefined ? '…' : formatTime(now)}
         </time>
       </p>

@@ -1,7 +1,8 @@
 import { useQueries, useQuery } from '@tanstack/react-query'
-import { secretsQuery } from '../account/queries'
 import { useConfig } from '../shared/config'
-import { inspectQuery, useSavedAuthorizations } from '../shared/tokens'
+import { inspectQuery, secretsQuery } from '../shared/queries'
+import { visibleText } from '../shared/quoted'
+import { useRemembered } from '../shared/tokens'
 
 /** Something that will happen on the virtual clock: a scheduled roll or an expiry. */
 export interface ClockEvent {
@@ -17,7 +18,7 @@ export interface ClockEvent {
 export function useNextEvent(now: number | undefined): ClockEvent | undefined {
   const { baseUrl } = useConfig()
   const secrets = useQuery(secretsQuery(baseUrl))
-  const saved = useSavedAuthorizations()
+  const saved = useRemembered().data ?? []
   const reports = useQueries({ queries: saved.map((s) => inspectQuery(baseUrl, s.token)) })
   if (now === undefined) return undefined
   const events: ClockEvent[] = []
@@ -32,9 +33,15 @@ export function useNextEvent(now: number | undefined): ClockEvent | undefined {
     if (details.expiresAt > now) {
       events.push({
         at: details.expiresAt,
-        what: `authorization [${(details.abilities ?? []).join(', ')}] expires`,
+        what: `authorization [${visibleText(shortList(details.abilities ?? []))}] expires`,
       })
     }
   }
   return events.sort((a, b) => a.at - b.at)[0]
+}
+
+/** The first few of a list, and how many more: a label that stays one line. */
+function shortList(items: readonly string[], shown = 2): string {
+  const more = items.length - shown
+  return more > 0 ? `${items.slice(0, shown).join(', ')}, +${more} more` : items.join(', ')
 }

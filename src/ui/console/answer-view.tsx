@@ -1,6 +1,9 @@
 import { useId, useState, type ReactNode } from 'react'
-import { routeHref } from '../router'
 import { CopyButton } from '../shared/copy-button'
+import type { PageExchange } from '../shared/page-store'
+import { Name } from '../shared/quoted'
+import { RefusalReason, TraceWarnings } from '../shared/refusal'
+import { routeHref } from '../shared/router'
 import type { Answer } from './answer'
 
 type BodyView = 'pretty' | 'raw' | 'hex'
@@ -11,12 +14,12 @@ type BodyView = 'pretty' | 'raw' | 'hex'
  */
 export function AnswerView({
   answer,
-  exchangeId,
+  exchange,
   actions,
 }: {
   answer: Answer
-  /** The exchange log's id for this request, once found. */
-  exchangeId?: number
+  /** This request in the exchange log, once found: its trace says why it was refused. */
+  exchange?: PageExchange
   /** More to do with the answer (next page, use an authorization). */
   actions?: ReactNode
 }) {
@@ -32,8 +35,8 @@ export function AnswerView({
     <section aria-labelledby={`${id}-heading`} className="panel console-answer">
       <div className="panel-heading">
         <h2 id={`${id}-heading`}>Answer</h2>
-        {exchangeId !== undefined && (
-          <a href={routeHref('log', { id: String(exchangeId) })}>See in the exchange log</a>
+        {exchange && (
+          <a href={routeHref('log', { id: String(exchange.id) })}>See in the exchange log</a>
         )}
       </div>
       <p className="answer-status">
@@ -47,9 +50,13 @@ export function AnswerView({
       {answer.error !== undefined && (
         <div className="answer-error">
           <h3>The engine says</h3>
-          <p data-testid="answer-message">{answer.error}</p>
+          <p data-testid="answer-message">
+            <Name text={answer.error} edges={false} />
+          </p>
+          {exchange && <RefusalReason trace={exchange.trace} />}
         </div>
       )}
+      {exchange && <TraceWarnings trace={exchange.trace} />}
       {answer.value !== undefined && (
         <div className="answer-value">
           <div className="panel-heading">

@@ -1,9 +1,19 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import {
+  afterEach,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  onTestFinished,
+  vi,
+  type MockInstance,
+} from 'vitest'
 import type { ExchangeRecord } from '../../engine'
 import { ConfigProvider } from '../shared/config'
-import { saveAuthorization } from '../shared/tokens'
+import { remember } from '../shared/page-store'
+import { navHref } from '../shared/router'
 import { renderWithService } from '../../testing/render'
 import ConsoleView from './console-view'
 
@@ -184,7 +194,7 @@ describe('ConsoleView', () => {
   })
 
   it('shows a 401 for a missing ability with the engine message, readably', async () => {
-    const { service, config } = await openConsole({
+    const { service, config, client } = await openConsole({
       endpoint: 'keyv.get',
       format: 'tuples',
       'text.key': 'alice',
@@ -192,7 +202,8 @@ describe('ConsoleView', () => {
     const token = await call(service.baseUrl, service.secret, 'auth.create', [
       ['$$', 'abilities', ['type']],
     ])
-    saveAuthorization(config, token)
+    await remember(config, [token])
+    await client.invalidateQueries()
     const menu = select('Token')
     await waitFor(() =>
       expect(within(menu).getByRole('option', { name: 'Authorization [type]' })).toBeTruthy(),
@@ -254,7 +265,7 @@ describe('ConsoleView', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }))
     await waitFor(() => expect(screen.getByTestId('answer-value').textContent).toBe('[\n  "e"\n]'))
     expect(screen.queryByRole('button', { name: 'Next page' })).toBeNull()
-    const link = screen.getByRole('link', { name: 'See in the exchange log' })
+    const link = await screen.findByRole('link', { name: 'See in the exchange log' })
     const [newest] = await exchanges(service.baseUrl)
     expect(link.getAttribute('href')).toBe(`#/log?id=${newest!.id}`)
   })
@@ -292,16 +303,16 @@ describe('ConsoleView', () => {
     })
   })
 
-  it('brings back the last form when the nav opens a bare #/console', async () => {
+  it('keeps the form on a bare #/console, and the nav link brings it back', async () => {
     const view = await openConsole({ endpoint: 'type.string.upcase', 'input.text': 'hi' })
     // Still mounted (a view hidden while the next one loads): the form stays.
     window.location.hash = '#/console'
     await waitFor(() => expect(window.location.hash).toContain('endpoint=type.string.upcase'))
     expect((field('Input') as HTMLTextAreaElement).value).toBe('hi')
-    // Mounted again.
+    // Mounted again, through the nav's link.
     view.rerender(<></>)
     window.location.hash = '#/log?id=1'
-    window.location.hash = '#/console'
+    window.location.hash = navHref('console')
     view.rerender(
       <ConfigProvider config={view.config}>
         <QueryClientProvider client={view.client}>
@@ -318,7 +329,8 @@ describe('ConsoleView', () => {
       '#/console?endpoint=a%20b&token=sk_raw_secret&format=xml&accept=yaml&text.=1'
     await renderWithService(<ConsoleView />)
     expect((screen.getByRole('combobox', { name: 'Endpoint' }) as HTMLInputElement).value).toBe('')
-    expect(select('Token').value).toBe('')
+    // A token typed into a link is never sent: the view acts with its own secret.
+    await waitFor(() => expect(select('Token').value).toMatch(/^secret:sec_/))
     expect(select('Body format').value).toBe('json')
     expect(window.location.hash).toBe('#/console')
   })
@@ -358,5 +370,78 @@ describe('ConsoleView', () => {
     await waitFor(() =>
       expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
     )
+  })
+})
+
+describe('ConsoleView: what a newcomer meets', () => {
+  it('starts with the active secret as the token, like every other view', async () => {
+    window.location.hash = '#/console'
+    const { service } = await renderWithService(<ConsoleView />)
+    const [secret] = await service.listSecrets()
+    await waitFor(() => expect(select('Token').value).toBe(`secret:${secret!.id}`))
+    fireEvent.change(select('Token'), { target: { value: 'none' } })
+    expect(select('Token').value).toBe('none')
+    expect(new URLSearchParams(window.location.hash.split('?')[1]).get('token')).toBe('none')
+  })
+
+  it('says why a key-value limit refused the call: outside_limit, the limit and the key', async () => {
+    const view = await renderWithService(<></>)
+    const token = await call(view.service.baseUrl, view.service.secret, 'auth.create', [
+      ['$$', 'abilities', ['keyv.get?bucket=users&prefix=alice%2F']],
+    ])
+    window.location.hash = `#/console?${new URLSearchParams({
+      endpoint: 'keyv.get',
+      token: `authorization:${token}`,
+      'text.bucket': 'users',
+      'text.key': 'bob/1',
+    })}`
+    view.rerender(
+      <ConfigProvider config={view.config}>
+        <QueryClientProvider client={view.client}>
+          <ConsoleView />
+        </QueryClientProvider>
+      </ConfigProvider>,
+    )
+    await screen.findByTestId('endpoint-summary')
+    send()
+    await waitFor(() =>
+      expect(screen.getByTestId('answer-status').textContent).toBe('401 Unauthorized'),
+    )
+    const reason = await screen.findByTestId('refusal-reason')
+    expect(reason.textContent).toContain('outside_limit')
+    expect(reason.textContent).toContain('covers keyv.get, but not bucket users with key bob/1')
+  })
+
+  it('warns when an expiry looks like milliseconds, and still sends it', async () => {
+    const { service } = await openConsole({
+      endpoint: 'auth.create',
+      'arg.abilities': '["core"]',
+      'arg.expiry': '1767225600000',
+    })
+    expect((await screen.findByTestId('expiry-warning')).textContent).toMatch(
+      /looks like milliseconds.*1767225600/,
+    )
+    send()
+    await waitFor(async () => expect(await exchanges(service.baseUrl)).toHaveLength(1))
+  })
+
+  it('says a copied curl command needs the service running outside the page', async () => {
+    const writes: string[] = []
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      clipboard: { writeText: async (text: string) => void writes.push(text) },
+    })
+    onTestFinished(() => void vi.unstubAllGlobals())
+    await openConsole({ endpoint: 'core.ping' })
+    const note = screen.getByTestId('serve-note')
+    expect(note.textContent).toMatch(/exists only inside this page/)
+    expect(note.textContent).toContain('npm run serve')
+    expect(screen.getByTestId('serve-curl').textContent).toContain(
+      "curl -X POST 'http://127.0.0.1:8787/core/ping'",
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Copy as curl' }))
+    await waitFor(() => expect(writes).toHaveLength(1))
+    expect(writes[0]).toMatch(/^# .* exists only inside the playground page/)
+    expect(writes[0]).toContain('npm run serve')
   })
 })

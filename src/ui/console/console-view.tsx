@@ -1,19 +1,19 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
-import { secretsQuery } from '../account/queries'
-import { messageOf } from '../format'
-import { routeHref } from '../router'
+import { useQuery } from '@tanstack/react-query'
+import { useState } from 'react'
 import { useCatalogue, type EndpointInfo } from '../shared/catalogue'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { saveAuthorization, useTokenChoices } from '../shared/tokens'
+import { useLoggedExchange } from '../shared/exchange-log'
+import { messageOf, millisecondsWarning } from '../shared/format'
+import { Quoted } from '../shared/quoted'
+import { procedureNames, proceduresQuery, useAccountMutation } from '../shared/queries'
+import { routeHref } from '../shared/router'
+import { useRememberedActions, useTokenChoices } from '../shared/tokens'
 import { planCall, sendPlan, type HttpPlan } from '../shared/wire'
 import { readAnswer } from './answer'
 import { AnswerView } from './answer-view'
-import { findExchange, newestExchangeId } from './api'
 import { CallForm } from './call-form'
 import { buildCall } from './draft'
-import { proceduresQuery } from './queries'
 import { RequestPlan } from './request-plan'
 import { paramsOfState, type ConsoleState } from './state'
 import { resolveToken } from './token-picker'
@@ -25,30 +25,29 @@ import './console.css'
  * on the wire: the exact request before it leaves, and every part of the answer.
  */
 export default function ConsoleView() {
-  const config = useConfig()
-  const { baseUrl, serviceName } = config
+  const { baseUrl, serviceName } = useConfig()
   const [state, setState] = useConsoleState()
   const catalogue = useCatalogue()
-  const procedures = useQuery(proceduresQuery(baseUrl))
-  const secrets = useQuery(secretsQuery(baseUrl))
-  const choices = useTokenChoices()
-  const queryClient = useQueryClient()
+  const procedures = useQuery({ ...proceduresQuery(baseUrl), select: procedureNames })
+  const { choices, loaded } = useTokenChoices(state.token)
+  const { remember } = useRememberedActions()
   // Why the last Send sent nothing, shown until the form changes.
   const [blocked, setBlocked] = useState<{ form: ConsoleState; why: string } | null>(null)
-  // The newest exchange id seen: the log is read from there after each send.
-  const seenExchange = useRef<number | null | undefined>(undefined)
 
   const endpoints = catalogue.data ?? []
   const options = [
     ...endpoints,
-    ...(procedures.data ?? []).map((p) => ({ name: `lib.${p.name}`, summary: 'Stored procedure' })),
+    ...(procedures.data ?? []).map((name) => ({
+      name: `lib.${name}`,
+      summary: 'Stored procedure',
+    })),
   ]
   const infoOf = (name: string): EndpointInfo | undefined =>
     endpoints.find((e) => e.name === name.trim())
   const endpoint = infoOf(state.endpoint)
 
   const compute = (form: ConsoleState) => {
-    const resolved = resolveToken(form.token, form.pasted, choices, secrets.isSuccess)
+    const resolved = resolveToken(form.token, form.pasted, choices, loaded)
     const built = buildCall(form, infoOf(form.endpoint), resolved.token, serviceName)
     const plan =
       built.draft && form.endpoint.trim() ? planCall(baseUrl, serviceName, built.draft) : null
@@ -56,33 +55,21 @@ export default function ConsoleView() {
   }
   const { resolved, built, plan } = compute(state)
 
-  const send = useMutation({
-    mutationFn: async ({ plan, endpoint }: { plan: HttpPlan; endpoint: string }) => {
-      if (seenExchange.current === undefined) {
-        seenExchange.current = await newestExchangeId(baseUrl).catch(() => null)
-      }
+  // Any call may change the account (a key, a procedure, an authorization): it is read again.
+  const send = useAccountMutation(
+    async ({ plan, endpoint }: { plan: HttpPlan; endpoint: string }) => {
       const result = await sendPlan(plan)
-      let exchangeId: number | undefined
-      if (seenExchange.current !== null) {
-        const found = await findExchange(baseUrl, seenExchange.current, plan).catch(() => null)
-        if (found) [exchangeId, seenExchange.current] = [found.id, found.newest]
-      }
       const answer = readAnswer(result)
       let authorization: string | undefined
       if (endpoint.trim() === 'auth.create' && result.status === 200 && answer.value) {
         // An authorization made here is remembered, as every view of the playground does.
         authorization = answer.value.trim()
-        saveAuthorization(config, authorization)
+        await remember(authorization)
       }
-      return { answer, exchangeId, authorization }
+      return { answer, authorization }
     },
-    onSuccess: (_outcome, { endpoint }) => {
-      // Stored procedures made or dropped here are offered (or not) as `lib.<name>` at once.
-      if (endpoint.trim().startsWith(`${serviceName}.`)) {
-        void queryClient.invalidateQueries({ queryKey: proceduresQuery(baseUrl).queryKey })
-      }
-    },
-  })
+  )
+  const exchange = useLoggedExchange(send.data?.answer.result.sent)
 
   function trySend(form: ConsoleState = state) {
     if (send.isPending) return
@@ -126,11 +113,16 @@ export default function ConsoleView() {
   }
 
   const name = state.endpoint.trim()
+  const expiry = built.draft?.args.find(([arg]) => arg === 'expiry')?.[1]
+  const expiryWarning =
+    name === 'auth.create' && (typeof expiry === 'number' || typeof expiry === 'string')
+      ? millisecondsWarning(Number(expiry))
+      : undefined
   const endpointNote =
     !name || !catalogue.isSuccess || endpoint
       ? undefined
       : name.startsWith('lib.')
-        ? procedures.data?.some((p) => `lib.${p.name}` === name)
+        ? procedures.data?.some((proc) => `lib.${proc}` === name)
           ? 'A stored procedure: add its arguments by name below.'
           : `No stored procedure ${name.slice(4)} in this account yet: the engine will answer 404 until one is created.`
         : `${name} is not in the engine's catalogue. You can still send it: the engine's 404 says what it makes of it.`
@@ -170,6 +162,11 @@ export default function ConsoleView() {
           }
           onSend={() => trySend()}
         />
+        {expiryWarning && (
+          <p className="finding finding-warning" data-testid="expiry-warning">
+            <strong>Note:</strong> <Quoted text={expiryWarning} /> The engine accepts it as sent.
+          </p>
+        )}
         {blocked?.form === state && (
           <p role="alert" className="blocked">
             {blocked.why}
@@ -193,7 +190,7 @@ export default function ConsoleView() {
         {outcome ? (
           <AnswerView
             answer={outcome.answer}
-            {...(outcome.exchangeId === undefined ? {} : { exchangeId: outcome.exchangeId })}
+            {...(exchange ? { exchange } : {})}
             actions={
               (outcome.answer.cursor || outcome.authorization) && (
                 <>

@@ -1,6 +1,8 @@
+import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { Masked } from '../shared/masked'
-import { asClient, asCurl, asFetch, toHex, type CallDraft, type HttpPlan } from '../shared/wire'
+import { Masked, mask } from '../shared/masked'
+import { ServeNote, terminalCurl } from '../shared/serve-note'
+import { asClient, asFetch, toHex, type CallDraft, type HttpPlan } from '../shared/wire'
 
 /** A body's size as a person reads it. */
 const sizeOf = (body: string | Uint8Array) => {
@@ -8,19 +10,32 @@ const sizeOf = (body: string | Uint8Array) => {
   return `${bytes} byte${bytes === 1 ? '' : 's'}`
 }
 
+/** The plan with its bearer token masked, as the screen shows it until revealed. */
+const masked = (plan: HttpPlan, token: string): HttpPlan =>
+  token
+    ? {
+        ...plan,
+        headers: plan.headers.map(([name, value]) =>
+          name === 'authorization' ? [name, value.replace(token, mask(token))] : [name, value],
+        ),
+      }
+    : plan
+
 /**
  * The exact HTTP request Send makes, before it is sent: method, URL, every header (the token
  * masked until revealed) and the body (MessagePack in hex), with the same call to copy as
- * `curl`, as `fetch` and as a real client writes it.
+ * `curl` (against `npm run serve`: the base URL exists only in the page), as `fetch` and as a
+ * real client writes it.
  */
 export function RequestPlan({ plan, draft }: { plan: HttpPlan; draft: CallDraft }) {
+  const config = useConfig()
   const { body } = plan
   return (
     <section aria-labelledby="console-request-heading" className="panel console-plan">
       <div className="panel-heading">
         <h2 id="console-request-heading">Request</h2>
         <div className="copy-row">
-          <CopyButton text={asCurl(plan)} label="Copy as curl" />
+          <CopyButton text={terminalCurl(plan, config)} label="Copy as curl" />
           <CopyButton text={asFetch(plan)} label="Copy as fetch" />
           <CopyButton text={asClient(draft)} label="Copy as client call" />
         </div>
@@ -61,6 +76,7 @@ export function RequestPlan({ plan, draft }: { plan: HttpPlan; draft: CallDraft 
           <pre data-testid="plan-body">{typeof body === 'string' ? body : toHex(body)}</pre>
         </>
       )}
+      <ServeNote shown={masked(plan, draft.token.trim())} config={config} />
     </section>
   )
 }

@@ -26,9 +26,15 @@ export const ACCEPT_CHOICES: readonly AcceptChoice[] = ['', 'text', 'json', 'tup
 /** The choice that reveals a field for a token typed by hand. */
 export const PASTE = 'paste'
 
+/** The choice that sends no token at all (to see the engine's 401). */
+export const NO_TOKEN = 'none'
+
 export interface ConsoleState {
   endpoint: string
-  /** A token choice id (`secret:<id>`, `authorization:<token>`), `paste`, or empty for none. */
+  /**
+   * A token choice id (`secret:<id>`, `authorization:<token>`), `paste`, `none`, or empty when
+   * none was chosen: then the first usable secret, as in every view.
+   */
   token: string
   /** The token typed by hand, when `token` is `paste`; never kept in the URL. */
   pasted: string
@@ -54,8 +60,8 @@ export const emptyState: ConsoleState = {
   raw: null,
 }
 
-/** A token choice id as links carry it: a secret's id or an authorization. */
-export const isChoiceId = (id: string) => /^(secret|authorization):\S+$/.test(id)
+/** A token choice as links carry it: a secret's id, an authorization, or none at all. */
+export const isChoiceId = (id: string) => id === NO_TOKEN || /^(secret|authorization):\S+$/.test(id)
 
 const isFormat = (value: string | null): value is BodyFormat =>
   value !== null && (BODY_FORMATS as readonly string[]).includes(value)

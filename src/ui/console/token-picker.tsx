@@ -1,10 +1,12 @@
 import { useId, useState } from 'react'
 import { mask } from '../shared/masked'
-import type { TokenChoice } from '../shared/tokens'
-import { PASTE } from './state'
+import { defaultChoice, type TokenChoice } from '../shared/tokens'
+import { NO_TOKEN, PASTE } from './state'
 
 /** The token a choice sends, and what the menu shows for it. */
 export interface ResolvedToken {
+  /** The choice the menu shows: `id`, or the default when none was chosen. */
+  id: string
   token: string
   /** The menu's entry when the choice is not (or not yet) among the account's. */
   orphanLabel?: string
@@ -20,34 +22,45 @@ export function resolveToken(
   id: string,
   pasted: string,
   choices: readonly TokenChoice[],
-  secretsLoaded: boolean,
+  loaded: boolean,
 ): ResolvedToken {
-  if (id === '') return { token: '' }
-  if (id === PASTE) return { token: pasted.trim() }
+  if (id === NO_TOKEN) return { id, token: '' }
+  if (id === PASTE) return { id, token: pasted.trim() }
+  if (id === '') {
+    const first = defaultChoice(choices)
+    if (first) return { id: first.id, token: first.token }
+    return loaded
+      ? { id: NO_TOKEN, token: '', note: 'No usable secret yet: the request goes without a token.' }
+      : { id: '', token: '', orphanLabel: 'Loading secrets…' }
+  }
   const choice = choices.find((c) => c.id === id)
   if (choice) {
     const note =
       choice.state === 'usable' || choice.state === 'unknown'
-        ? undefined
+        ? choice.fromLink
+          ? 'This authorization came with the link; it is not among those this page remembers.'
+          : undefined
         : `This ${choice.kind} is ${choice.state}${choice.report?.reason ? ` (${choice.report.reason})` : ''}: the engine will refuse it with 401.`
-    return { token: choice.token, ...(note ? { note } : {}) }
+    return { id, token: choice.token, ...(note ? { note } : {}) }
   }
   if (id.startsWith('authorization:')) {
     const token = id.slice('authorization:'.length)
     return {
+      id,
       token,
       orphanLabel: `Authorization ${mask(token)} (from the link)`,
       note: 'This authorization came with the link; it is not among those this page remembers.',
     }
   }
   const secretId = id.slice('secret:'.length)
-  return secretsLoaded
+  return loaded
     ? {
+        id,
         token: '',
         orphanLabel: `Secret ${secretId} (not in this account)`,
         note: `There is no secret ${secretId} in this account: the request goes without a token.`,
       }
-    : { token: '', orphanLabel: `Secret ${secretId} (loading…)` }
+    : { id, token: '', orphanLabel: `Secret ${secretId} (loading…)` }
 }
 
 /**
@@ -77,17 +90,17 @@ export function TokenPicker({
           <label htmlFor={id}>Token</label>
           <select
             id={id}
-            value={value}
+            value={resolved.id}
             aria-describedby={resolved.note ? `${id}-note` : undefined}
             onChange={(event) => onChange({ token: event.target.value })}
           >
-            <option value="">No token</option>
+            <option value={NO_TOKEN}>No token</option>
             {choices.map((choice) => (
               <option key={choice.id} value={choice.id}>
                 {choice.label}
               </option>
             ))}
-            {resolved.orphanLabel && <option value={value}>{resolved.orphanLabel}</option>}
+            {resolved.orphanLabel && <option value={resolved.id}>{resolved.orphanLabel}</option>}
             <option value={PASTE}>Paste a token…</option>
           </select>
         </div>

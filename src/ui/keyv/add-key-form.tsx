@@ -1,10 +1,11 @@
 import { useRef, useState, type FormEvent } from 'react'
-import { Field } from '../field'
+import { Field } from '../shared/field'
 import { useConfig } from '../shared/config'
-import { describeError } from '../shared/endpoint-call'
+import { Name } from '../shared/quoted'
+import { ErrorReason } from '../shared/refusal'
 import { JsonField, readJson } from '../shared/json-field'
 import { setValue } from './api'
-import { useKeyvMutation } from './queries'
+import { useAccountMutation } from '../shared/queries'
 
 /** Adds a key to the open bucket through `keyv.set`, its value checked as JSON as it is typed. */
 export function AddKeyForm({ token, bucket }: { token: string; bucket: string }) {
@@ -14,7 +15,7 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
   const [tried, setTried] = useState(false)
   const [saved, setSaved] = useState<{ key: string; bucket: string } | null>(null)
   const form = useRef<HTMLFormElement>(null)
-  const save = useKeyvMutation(config.baseUrl, (value: Parameters<typeof setValue>[2]) =>
+  const save = useAccountMutation((value: Parameters<typeof setValue>[2]) =>
     setValue(config, token, value),
   )
   const reading = readJson(text)
@@ -52,7 +53,10 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
       noValidate
     >
       <h3 id="keyv-add-heading">
-        Add a key to <code className="bucket-title">{bucket}</code>
+        Add a key to{' '}
+        <code className="bucket-title">
+          <Name text={bucket} />
+        </code>
       </h3>
       <Field label="Key">
         {(id) => (
@@ -86,10 +90,18 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
           Save key
         </button>
       </div>
-      {save.isError && <p role="alert">{describeError(save.error)}</p>}
+      {save.isError && <ErrorReason error={save.error} />}
       {saved && (
         <p role="status" className="keyv-saved">
-          Saved <code>{saved.key}</code> in <code>{saved.bucket}</code>.
+          Saved{' '}
+          <code>
+            <Name text={saved.key} />
+          </code>{' '}
+          in{' '}
+          <code>
+            <Name text={saved.bucket} />
+          </code>
+          .
         </p>
       )}
     </form>

@@ -1,10 +1,11 @@
-import type { BucketCount, Json } from '../../engine'
-import type { PlaygroundConfig } from '../config'
-import { control } from '../shared/control'
+import type { Json } from '../../engine'
+import type { PlaygroundConfig } from '../shared/config'
 import { callEndpoint, literal } from '../shared/endpoint-call'
 
-/** Every bucket holding keys, with its count (the account's view, not a token's). */
-export const listBuckets = (baseUrl: string) => control<BucketCount[]>(baseUrl, 'GET', 'buckets')
+/**
+ * The key-value endpoints, called as a client calls them, with the token the view acts with:
+ * an authorization sees exactly what its abilities reach.
+ */
 
 export interface KeyPage {
   keys: string[]

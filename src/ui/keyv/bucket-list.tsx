@@ -1,8 +1,9 @@
 import type { UseQueryResult } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { BucketCount } from '../../engine'
-import { Field } from '../field'
-import { messageOf } from '../format'
+import { Field } from '../shared/field'
+import { messageOf } from '../shared/format'
+import { Name } from '../shared/quoted'
 
 /** The account's buckets with their counts of keys, and a way to open any bucket by name. */
 export function BucketList({
@@ -37,7 +38,10 @@ export function BucketList({
       {query.data?.length === 0 && (
         <p className="empty">
           No buckets yet: a bucket appears with its first key. Add a key (it goes in{' '}
-          <code>{current}</code>), or open another bucket by name below.
+          <code>
+            <Name text={current} />
+          </code>
+          ), or open another bucket by name below.
         </p>
       )}
       {query.data && query.data.length > 0 && (
@@ -49,7 +53,9 @@ export function BucketList({
                 aria-current={bucket === current ? 'true' : undefined}
                 onClick={() => onOpen(bucket)}
               >
-                <span className="bucket-name">{bucket}</span>
+                <span className="bucket-name">
+                  <Name text={bucket} />
+                </span>
                 <span className="bucket-count" data-testid="bucket-count">
                   {keys} {keys === 1 ? 'key' : 'keys'}
                 </span>

@@ -2,10 +2,12 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { describeError } from '../shared/endpoint-call'
+import { Name, visibleText } from '../shared/quoted'
+import { ErrorReason } from '../shared/refusal'
 import { JsonField, readJson } from '../shared/json-field'
 import { deleteKey, setValue } from './api'
-import { useKeyvMutation, valueQuery } from './queries'
+import { useAccountMutation } from '../shared/queries'
+import { valueQuery } from './queries'
 
 /** What a key's row shows under it: its value, an editor, or the question before deleting. */
 export type RowMode = 'view' | 'edit' | 'delete'
@@ -21,18 +23,21 @@ interface RowProps {
 /** One key, with its value on demand, and editing and deleting it. */
 export function KeyRow({ token, bucket, name, mode, onMode }: RowProps) {
   const toggle = (wanted: RowMode) => onMode(mode === wanted ? null : wanted)
+  const shown = visibleText(name)
   return (
     <>
       <tr data-testid="key-row" data-key={name}>
         <th scope="row">
-          <code className="key-name">{name}</code>
+          <code className="key-name">
+            <Name text={name} />
+          </code>
         </th>
         <td className="key-actions-cell">
           <div className="key-actions">
             <button
               type="button"
               aria-expanded={mode === 'view'}
-              aria-label={`${mode === 'view' ? 'Hide' : 'Show'} value of ${name}`}
+              aria-label={`${mode === 'view' ? 'Hide' : 'Show'} value of ${shown}`}
               onClick={() => toggle('view')}
             >
               {mode === 'view' ? 'Hide value' : 'Show value'}
@@ -40,7 +45,7 @@ export function KeyRow({ token, bucket, name, mode, onMode }: RowProps) {
             <button
               type="button"
               aria-pressed={mode === 'edit'}
-              aria-label={`Edit ${name}`}
+              aria-label={`Edit ${shown}`}
               onClick={() => toggle('edit')}
             >
               Edit
@@ -48,7 +53,7 @@ export function KeyRow({ token, bucket, name, mode, onMode }: RowProps) {
             <button
               type="button"
               aria-pressed={mode === 'delete'}
-              aria-label={`Delete ${name}`}
+              aria-label={`Delete ${shown}`}
               onClick={() => toggle('delete')}
             >
               Delete
@@ -78,12 +83,12 @@ type Target = Pick<RowProps, 'token' | 'bucket' | 'name'>
 function ValueView({ token, bucket, name }: Target) {
   const config = useConfig()
   const value = useQuery(valueQuery(config, token, bucket, name))
-  if (value.isPending) return <p className="muted">Reading {name}…</p>
-  if (value.isError) return <p role="alert">{describeError(value.error)}</p>
+  if (value.isPending) return <p className="muted">Reading {visibleText(name)}…</p>
+  if (value.isError) return <ErrorReason error={value.error} />
   const pretty = JSON.stringify(value.data, null, 2)
   return (
     <div className="key-value">
-      <pre aria-label={`Value of ${name}`} data-testid="key-value">
+      <pre aria-label={`Value of ${visibleText(name)}`} data-testid="key-value">
         {pretty}
       </pre>
       <CopyButton text={pretty} label="Copy value" />
@@ -94,8 +99,8 @@ function ValueView({ token, bucket, name }: Target) {
 function ValueEditor({ token, bucket, name, onDone }: Target & { onDone: (m: RowMode) => void }) {
   const config = useConfig()
   const value = useQuery(valueQuery(config, token, bucket, name))
-  if (value.isPending) return <p className="muted">Reading {name}…</p>
-  if (value.isError) return <p role="alert">{describeError(value.error)}</p>
+  if (value.isPending) return <p className="muted">Reading {visibleText(name)}…</p>
+  if (value.isError) return <ErrorReason error={value.error} />
   return (
     <EditForm
       token={token}
@@ -118,7 +123,7 @@ function EditForm({
   const [text, setText] = useState(initial)
   const [tried, setTried] = useState(false)
   const field = useRef<HTMLDivElement>(null)
-  const save = useKeyvMutation(config.baseUrl, (value: Parameters<typeof setValue>[2]) =>
+  const save = useAccountMutation((value: Parameters<typeof setValue>[2]) =>
     setValue(config, token, value),
   )
   const reading = readJson(text)
@@ -138,7 +143,7 @@ function EditForm({
     <form className="key-edit" onSubmit={submit} noValidate>
       <div ref={field}>
         <JsonField
-          label={`New value of ${name} (JSON)`}
+          label={`New value of ${visibleText(name)} (JSON)`}
           text={text}
           onText={setText}
           reading={shown}
@@ -153,7 +158,7 @@ function EditForm({
           Cancel
         </button>
       </div>
-      {save.isError && <p role="alert">{describeError(save.error)}</p>}
+      {save.isError && <ErrorReason error={save.error} />}
     </form>
   )
 }
@@ -161,14 +166,20 @@ function EditForm({
 function DeleteQuestion({ token, bucket, name, onDone }: Target & { onDone: (m: null) => void }) {
   const config = useConfig()
   const confirm = useRef<HTMLButtonElement>(null)
-  const remove = useKeyvMutation(config.baseUrl, () =>
-    deleteKey(config, token, { bucket, key: name }),
-  )
+  const remove = useAccountMutation(() => deleteKey(config, token, { bucket, key: name }))
   useEffect(() => confirm.current?.focus(), [])
   return (
-    <div className="key-delete" role="group" aria-label={`Delete ${name}?`}>
+    <div className="key-delete" role="group" aria-label={`Delete ${visibleText(name)}?`}>
       <p>
-        Delete <code>{name}</code> from <code>{bucket}</code>? Its value is gone for good.
+        Delete{' '}
+        <code>
+          <Name text={name} />
+        </code>{' '}
+        from{' '}
+        <code>
+          <Name text={bucket} />
+        </code>
+        ? Its value is gone for good.
       </p>
       <div className="key-edit-actions">
         <button
@@ -184,7 +195,7 @@ function DeleteQuestion({ token, bucket, name, onDone }: Target & { onDone: (m: 
           Cancel
         </button>
       </div>
-      {remove.isError && <p role="alert">{describeError(remove.error)}</p>}
+      {remove.isError && <ErrorReason error={remove.error} />}
     </div>
   )
 }

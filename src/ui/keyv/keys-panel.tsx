@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { Field } from '../field'
+import { Field } from '../shared/field'
 import { useConfig } from '../shared/config'
-import { describeError } from '../shared/endpoint-call'
+import { Name, visibleText } from '../shared/quoted'
+import { ErrorReason } from '../shared/refusal'
 import { AddKeyForm } from './add-key-form'
 import { KeyRow, type RowMode } from './key-row'
 import { pageQuery } from './queries'
@@ -41,7 +42,10 @@ export function KeysPanel({
   return (
     <section aria-labelledby="keyv-keys-heading" className="keyv-keys">
       <h3 id="keyv-keys-heading">
-        Keys in <code className="bucket-title">{bucket}</code>
+        Keys in{' '}
+        <code className="bucket-title">
+          <Name text={bucket} />
+        </code>
       </h3>
       <Field label="Only keys starting with" className="keyv-prefix">
         {(id) => (
@@ -54,24 +58,20 @@ export function KeysPanel({
           />
         )}
       </Field>
-      {page.isError && (
-        <p role="alert" className="keyv-error">
-          {describeError(page.error)}
-        </p>
-      )}
+      {page.isError && <ErrorReason error={page.error} />}
       {page.isPending && <p className="muted">Loading keys…</p>}
       {page.data && keys.length === 0 && (
         <p className="empty">
           {cursors.length > 1
             ? 'No more keys on this page: go back to the first page.'
             : prefix
-              ? `No key in ${bucket} starts with “${prefix}”. Clear the filter, or add one below.`
-              : `No keys in ${bucket} yet. Add one below.`}
+              ? `No key in ${visibleText(bucket)} starts with “${visibleText(prefix)}”. Clear the filter, or add one below.`
+              : `No keys in ${visibleText(bucket)} yet. Add one below.`}
         </p>
       )}
       {keys.length > 0 && (
         <div className="table-scroll">
-          <table aria-label={`Keys in ${bucket}`} className="keyv-table">
+          <table aria-label={`Keys in ${visibleText(bucket)}`} className="keyv-table">
             <thead>
               <tr>
                 <th scope="col">Key</th>

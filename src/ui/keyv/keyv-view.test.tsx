@@ -1,7 +1,7 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { Service } from '../../node'
-import { saveAuthorization } from '../shared/tokens'
+import { remember } from '../shared/page-store'
 import { renderWithService } from '../../testing/render'
 import KeyvView from './keyv-view'
 
@@ -146,13 +146,14 @@ describe('KeyvView', { timeout: 20_000 }, () => {
   })
 
   it('acts with an authorization: its bucket’s keys, and a readable 401 elsewhere', async () => {
-    const { service, config } = await renderWithService(<KeyvView />)
+    const { service, config, client } = await renderWithService(<KeyvView />)
     await set(service, 'users', 'alice', 1)
     await set(service, 'other', 'secret-plan', 2)
     const token = (await call(service, 'auth.create', {
       abilities: ['keyv?bucket=users'],
     })) as string
-    saveAuthorization(config, token)
+    await remember(config, [token])
+    await client.invalidateQueries()
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
     const select = (await screen.findByLabelText('Act with')) as HTMLSelectElement
     await waitFor(() => expect(select.options).toHaveLength(2))
@@ -171,5 +172,50 @@ describe('KeyvView', { timeout: 20_000 }, () => {
       "401 Unauthorized: authorization does not have the ability to access service `keyv.scan'",
     )
     expect(keyNames()).toEqual([])
+  })
+})
+
+describe('KeyvView with a limited token', { timeout: 20_000 }, () => {
+  it('opens the bucket and the prefix the token may reach, and lists them', async () => {
+    const { service } = await renderWithService(<KeyvView />)
+    await set(service, 'users', 'alice/1', 1)
+    await set(service, 'users', 'bob/1', 2)
+    await set(service, 'other', 'x', 3)
+    const token = (await call(service, 'auth.create', {
+      abilities: ['keyv?bucket=users&prefix=alice%2F'],
+    })) as string
+    window.location.hash = `#/keyv?token=authorization:${token}`
+    await waitFor(() => expect(keyNames()).toEqual(['alice/1']))
+    expect(screen.getByRole('heading', { name: 'Keys in users' })).toBeTruthy()
+    expect((screen.getByLabelText('Only keys starting with') as HTMLInputElement).value).toBe(
+      'alice/',
+    )
+    expect(screen.queryByRole('alert')).toBeNull()
+
+    // A key outside the limit: the engine's reason, not only the wire's words.
+    fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'bob/2' } })
+    fireEvent.change(screen.getByLabelText('Value (JSON)'), { target: { value: '1' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
+    const alert = await screen.findByRole('alert')
+    await waitFor(() => expect(alert.textContent).toContain('outside_limit'))
+    expect(alert.textContent).toContain('not bucket users with key bob/2')
+  })
+
+  it('shows invisible and bidirectional characters in names, escaped', async () => {
+    const { service } = await renderWithService(<KeyvView />)
+    const bucket = 'users\u202Egnp.exe'
+    await set(service, bucket, 'admin', 1)
+    await set(service, bucket, 'admin\u200B', 2)
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }))
+    const button = await waitFor(() => bucketButton(/^users/))
+    expect(button.textContent).not.toContain('\u202E')
+    expect(button.textContent).toContain('U+202E')
+    await waitFor(() => expect(screen.getAllByTestId('key-row')).toHaveLength(2))
+    const shown = screen
+      .getAllByTestId('key-row')
+      .map((row) => row.querySelector('th')!.textContent)
+    expect(shown[0]).toBe('admin')
+    expect(shown[1]).not.toContain('\u200B')
+    expect(shown[1]).toContain('U+200B')
   })
 })

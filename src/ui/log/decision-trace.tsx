@@ -1,9 +1,9 @@
 import type { CSSProperties } from 'react'
 import type { CallTrace, CredentialTrace, RequestTrace } from '../../engine'
-import { formatTime } from '../format'
+import { formatTime } from '../shared/format'
 import { reasonPhrase } from '../shared/wire'
-import { Explained } from './explained'
-import { codeLabel, kindLabel, reasonLabel } from './labels'
+import { Name, Quoted } from '../shared/quoted'
+import { codeLabel, kindLabel, reasonLabel } from '../shared/labels'
 
 /** A time on the engine's virtual clock. */
 export function VirtualTime({ seconds }: { seconds: number }) {
@@ -51,7 +51,7 @@ function Credential({ credential, at }: { credential: CredentialTrace | null; at
         </span>
       </p>
       <p className="log-explanation" data-testid="credential-explanation">
-        <Explained text={credential.explanation} />
+        <Quoted text={credential.explanation} />
       </p>
       <dl className="log-facts">
         {credential.secretId && (
@@ -69,7 +69,9 @@ function Credential({ credential, at }: { credential: CredentialTrace | null; at
               <ul className="log-abilities">
                 {credential.abilities.map((ability) => (
                   <li key={ability}>
-                    <code>{ability}</code>
+                    <code>
+                      <Name text={ability} />
+                    </code>
                   </li>
                 ))}
               </ul>
@@ -164,7 +166,9 @@ function Call({ call }: { call: CallTrace }) {
         <span className={`log-badge ${GOOD.has(call.decision) ? 'log-ok' : 'log-bad'}`}>
           {call.decision}
         </span>{' '}
-        <code className="log-call-endpoint">{call.endpoint}</code>
+        <code className="log-call-endpoint">
+          <Name text={call.endpoint} />
+        </code>
         {call.depth > 0 && <span className="log-depth"> inside, depth {call.depth}</span>}
       </div>
       {/*
@@ -176,7 +180,10 @@ function Call({ call }: { call: CallTrace }) {
           Let in by{' '}
           {call.grant === 'ability' && call.ability ? (
             <>
-              ability <code>{call.ability}</code>
+              ability{' '}
+              <code>
+                <Name text={call.ability} />
+              </code>
             </>
           ) : call.grant === 'secret' ? (
             'the secret key'
@@ -189,13 +196,22 @@ function Call({ call }: { call: CallTrace }) {
       )}
       {call.code && (
         <p className="log-code">
-          <strong>{codeLabel(call.code)}</strong> <code>{call.code}</code>
+          <CodeHeading code={call.code} />
           {call.status !== null && `, ${call.status} ${reasonPhrase(call.status)}`}
         </p>
       )}
       <p className="log-explanation">
-        <Explained text={call.explanation} />
+        <Quoted text={call.explanation} />
       </p>
+      {call.warnings && call.warnings.length > 0 && (
+        <ul className="log-warnings" aria-label="The engine notes">
+          {call.warnings.map((warning, index) => (
+            <li key={index}>
+              <Quoted text={warning} />
+            </li>
+          ))}
+        </ul>
+      )}
     </li>
   )
 }
@@ -210,13 +226,13 @@ function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
         {outcome.code && (
           <>
             {' '}
-            <strong>{codeLabel(outcome.code)}</strong> <code>{outcome.code}</code>
+            <CodeHeading code={outcome.code} />
           </>
         )}
       </p>
       {outcome.message && (
         <p className="log-explanation" data-testid="outcome-message">
-          <Explained text={outcome.message} />
+          <Quoted text={outcome.message} />
         </p>
       )}
       {outcome.code === 'outside_limit' && (
@@ -228,5 +244,17 @@ function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
         </p>
       )}
     </div>
+  )
+}
+
+/** An error code under its heading, or alone when it has none: never the same word twice. */
+function CodeHeading({ code }: { code: string }) {
+  const label = codeLabel(code)
+  return (
+    <>
+      {label && <strong>{label}</strong>}
+      {label ? ', code ' : 'code '}
+      <code>{code}</code>
+    </>
   )
 }

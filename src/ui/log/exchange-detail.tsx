@@ -1,9 +1,9 @@
 import { useMemo, type KeyboardEvent, type Ref } from 'react'
 import type { ExchangeRecord, LoggedBody } from '../../engine'
-import { formatTime } from '../format'
+import { formatTime } from '../shared/format'
 import { reasonPhrase, saidBy } from '../shared/wire'
 import { DecisionTrace, VirtualTime } from './decision-trace'
-import { Explained } from './explained'
+import { Name, Quoted } from '../shared/quoted'
 import { HeaderList } from './header-list'
 import { MessageBody, readLogged, type TextPlace } from './message-body'
 import { endpointOf, formatMs, headerOf, tokenOf } from './records'
@@ -63,7 +63,10 @@ export function ExchangeDetail({
     >
       <div className="panel-heading">
         <h3 id="log-detail-heading" ref={headingRef} tabIndex={-1}>
-          Exchange #{record.id}: <code>{endpointOf(record)}</code>
+          Exchange #{record.id}:{' '}
+          <code>
+            <Name text={endpointOf(record)} />
+          </code>
         </h3>
         <a href={closeHref} className="log-close">
           Back to all exchanges
@@ -102,7 +105,7 @@ export function ExchangeDetail({
         <h4 id="log-request-heading">Request</h4>
         <p className="log-line">
           <code>
-            {request.method} {request.url}
+            {request.method} <Name text={request.url} />
           </code>
         </p>
         {query.length > 0 && (
@@ -111,9 +114,13 @@ export function ExchangeDetail({
             <dl className="log-headers" aria-label="Query arguments">
               {query.map(([name, value], index) => (
                 <div key={`${name}-${index}`}>
-                  <dt>{name}</dt>
+                  <dt>
+                    <Name text={name} />
+                  </dt>
                   <dd>
-                    <code>{value}</code>
+                    <code>
+                      <Name text={value} />
+                    </code>
                   </dd>
                 </div>
               ))}
@@ -142,7 +149,7 @@ export function ExchangeDetail({
         {wireError !== undefined && (
           <p className="log-wire-error" data-testid="wire-error">
             <span className="muted">Error message: </span>
-            <Explained text={wireError} />
+            <Quoted text={wireError} />
           </p>
         )}
         <h5>Headers</h5>

@@ -1,7 +1,8 @@
 import type { MouseEvent } from 'react'
 import type { ExchangeRecord } from '../../engine'
-import { formatTime } from '../format'
+import { formatTime } from '../shared/format'
 import { mask } from '../shared/masked'
+import { Name, visibleText } from '../shared/quoted'
 import { reasonPhrase } from '../shared/wire'
 import { credentialLabel, endpointOf, formatMs, tokenOf } from './records'
 
@@ -57,10 +58,10 @@ export function ExchangeList({
                   <a
                     href={hrefOf(record.id)}
                     aria-current={record.id === selected ? 'true' : undefined}
-                    aria-label={`${method}${endpoint}: exchange ${record.id}, ${status} ${reason}`}
+                    aria-label={`${method}${visibleText(endpoint)}: exchange ${record.id}, ${status} ${reason}`}
                   >
                     {method}
-                    {endpoint}
+                    <Name text={endpoint} />
                   </a>
                 </td>
                 <td className="log-cell-token">

@@ -3,8 +3,17 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { Service } from '../../node'
 import { renderWithService } from '../../testing/render'
+import { ExchangeLogFollower } from '../shared/exchange-log'
 import type { Har } from './har'
 import LogView from './log-view'
+
+/** The view, with the app's reader of the exchange log running beside it. */
+const Followed = () => (
+  <>
+    <ExchangeLogFollower />
+    <LogView />
+  </>
+)
 
 afterEach(() => vi.restoreAllMocks())
 
@@ -76,7 +85,7 @@ const calls = (detail: HTMLElement) => within(detail).getAllByTestId('trace-call
 
 describe('LogView', () => {
   it('lists the requests sent with fetch, newest first, with the token masked', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     expect(await screen.findByText(/No requests yet/)).toBeTruthy()
     await send(service, 'type.string.reverse', { body: 'hello' })
     await send(service, 'core.ping')
@@ -96,7 +105,7 @@ describe('LogView', () => {
   })
 
   it('filters by status class, by one status and by endpoint', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     await send(service, 'core.ping')
     await send(service, 'core.ping', { token: null })
     await send(service, 'type.string.nothing')
@@ -124,7 +133,7 @@ describe('LogView', () => {
   })
 
   it('tells a missing ability from a key-value limit, though the wire says the same', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     const token = await authorize(service, ['keyv.get?bucket=users&prefix=alice/'])
     const outside = await send(service, 'keyv.get', { token, body: 'bob/1', query: 'bucket=users' })
     const missing = await send(service, 'keyv.set', {
@@ -161,7 +170,7 @@ describe('LogView', () => {
   })
 
   it("explains an expired authorization's credential, on the virtual clock", async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     const token = await authorize(service, ['core'], 60)
     const expiresAt = (await service.now()) + 60
     await service.advanceClock(61)
@@ -177,10 +186,13 @@ describe('LogView', () => {
     expect(credential.textContent).toMatch(/Root secretsec_/)
     expect(credential.textContent).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(virtual\)/)
     expect(within(detail).getByText('No endpoint was called', { exact: false })).toBeTruthy()
+    const outcome = within(detail).getByTestId('trace-outcome')
+    expect(outcome.textContent).toContain('401 Unauthorized Authorization expired, code expired')
+    expect(detail.textContent).not.toMatch(/\b(\w+) \1\b/)
   })
 
   it('says when the secret of an authorization was rolled', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     const token = await authorize(service, ['core'])
     const [secret] = await service.listSecrets()
     await service.rollSecret(secret!.id)
@@ -194,7 +206,7 @@ describe('LogView', () => {
   })
 
   it("indents a composition's inner calls, each with its own decision", async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     const token = await authorize(service, ['core.exec', 'type.string'])
     const proc = ['{}', ['>>', 'abc'], ['()', 'type.string.reverse'], ['()', 'keyv.get']]
     expect((await tuples(service, 'core.exec', [['$$', 'proc', proc]], token)).status).toBe(401)
@@ -220,7 +232,7 @@ describe('LogView', () => {
   })
 
   it('decodes a MessagePack exchange from base64, and shows its bytes in hex', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     const packed = encode([['>>', { greeting: 'hi' }]])
     await send(service, 'core.echo', {
       contentType: `application/vnd.${service.serviceName}+msgpack`,
@@ -239,7 +251,7 @@ describe('LogView', () => {
   })
 
   it('shows where a malformed JSON body went wrong', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     await send(service, 'core.echo', { contentType: 'application/json', body: '{"a": }' })
     const detail = await open('core.echo')
     expect(within(detail).getByTestId('outcome-message').textContent).toBe(
@@ -252,7 +264,7 @@ describe('LogView', () => {
   })
 
   it('masks the authorization an auth.create answered until revealed', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     const token = await authorize(service, ['core'])
     const detail = await open('auth.create')
     const body = within(detail).getByLabelText('Response body (raw)')
@@ -264,7 +276,7 @@ describe('LogView', () => {
   })
 
   it('closes the detail with Escape, and opens by the URL', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     await send(service, 'core.ping')
     window.location.hash = '#/log?id=1'
     const detail = await screen.findByTestId('exchange-detail', {}, { timeout: 3000 })
@@ -277,7 +289,7 @@ describe('LogView', () => {
   })
 
   it('clears the log with the engine, and follows a clear made elsewhere', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     await send(service, 'core.ping')
     await screen.findAllByTestId('exchange-row', {}, { timeout: 3000 })
     fireEvent.click(screen.getByRole('button', { name: 'Clear log' }))
@@ -300,7 +312,7 @@ describe('LogView', () => {
   })
 
   it('exports the exchanges shown as HAR 1.2', async () => {
-    const { service } = await renderWithService(<LogView />)
+    const { service } = await renderWithService(<Followed />)
     await send(service, 'type.string.reverse', { body: 'hello', query: 'unused=1' })
     await send(service, 'core.echo', {
       contentType: `application/vnd.${service.serviceName}+msgpack`,
@@ -347,5 +359,20 @@ describe('LogView', () => {
     expect(echo!.response.content.encoding).toBe('base64')
     expect(atob(echo!.response.content.text!)).toBeTruthy()
     expect(screen.getByText(/It holds the tokens these requests sent, in full/)).toBeTruthy()
+  })
+})
+
+describe('LogView: names that hide characters', () => {
+  it('marks invisible characters in the trace and the query', async () => {
+    const { service } = await renderWithService(<Followed />)
+    const token = await authorize(service, ['keyv.get?bucket=users&prefix=bob'])
+    await send(service, 'keyv.get', { token, query: 'bucket=users&key=admin%E2%80%8B' })
+    const detail = await open('keyv.get')
+    const [refused] = calls(detail)
+    expect(refused!.textContent).not.toContain('\u200B')
+    expect(refused!.textContent).toContain('adminU+200B')
+    const query = detail.querySelector('[aria-label="Query arguments"]')!.textContent!
+    expect(query).not.toContain('\u200B')
+    expect(query).toContain('adminU+200B')
   })
 })

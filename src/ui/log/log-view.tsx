@@ -1,35 +1,24 @@
-import { useQuery } from '@tanstack/react-query'
 import { useEffect, useMemo, useRef, type Ref } from 'react'
 import type { ExchangeRecord } from '../../engine'
-import { Field } from '../field'
-import { messageOf } from '../format'
-import { navigate, replaceParams, routeHref, useRoute } from '../router'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
+import { useExchangeLog } from '../shared/exchange-log'
+import { Field } from '../shared/field'
+import { messageOf } from '../shared/format'
+import { MAX_LOGGED } from '../shared/page-store'
+import { routeHref } from '../shared/router'
 import { reasonPhrase } from '../shared/wire'
 import { ExchangeDetail } from './exchange-detail'
 import { ExchangeList } from './exchange-list'
-import { harFileName, toHar } from './har'
+import { LogActions } from './log-actions'
+import { useEndpointFilter, useOpenExchange, useStatusFilter } from './log-route'
 import './log.css'
-import { exchangesQuery, useClearExchanges } from './queries'
-import { matches, STATUS_CLASSES, type LogFilter } from './records'
+import { matches, STATUS_CLASSES } from './records'
 
 const CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
   '2xx': '2xx: success',
   '4xx': '4xx: refused or invalid',
   '5xx': '5xx: server error',
-}
-
-/** Saves `text` as a file the browser downloads. */
-function download(text: string, fileName: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }))
-  const link = document.createElement('a')
-  link.href = url
-  link.download = fileName
-  document.body.append(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 1000)
 }
 
 /**
@@ -39,39 +28,23 @@ function download(text: string, fileName: string, type: string) {
  * (`#/log?id=<id>`).
  */
 export default function LogView() {
-  const { baseUrl, serviceName } = useConfig()
-  const { params } = useRoute()
-  const log = useQuery(exchangesQuery(baseUrl))
-  const clear = useClearExchanges(baseUrl)
+  const { baseUrl } = useConfig()
+  const log = useExchangeLog()
+  const { id, hrefOf, closeHref, open, close } = useOpenExchange()
+  const [statusParam, setStatus] = useStatusFilter()
+  const [endpointParam, setEndpoint] = useEndpointFilter()
+  const status = statusParam ?? ''
+  const endpoint = endpointParam ?? ''
   const headingRef = useRef<HTMLHeadingElement>(null)
   const lastOpened = useRef<number | null>(null)
 
-  const idParam = params.get('id') ?? ''
-  const id = /^\d+$/.test(idParam) ? Number(idParam) : null
-  const status = params.get('status') ?? ''
-  const endpoint = params.get('endpoint') ?? ''
-  const records = useMemo(() => log.data?.exchanges ?? [], [log.data])
+  const records = useMemo(() => log.data?.entries ?? [], [log.data])
   const shown = useMemo(
     () => records.filter((record) => matches(record, { status, endpoint })),
     [records, status, endpoint],
   )
   const selected = id === null ? undefined : records.find((record) => record.id === id)
   const isOpen = selected !== undefined
-
-  const withParams = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params)
-    for (const [key, value] of Object.entries(changes)) {
-      if (value) next.set(key, value)
-      else next.delete(key)
-    }
-    return next
-  }
-  const hrefOf = (exchange: number) => routeHref('log', withParams({ id: String(exchange) }))
-  const closeHref = routeHref('log', withParams({ id: null }))
-  const open = (exchange: number) => navigate('log', withParams({ id: String(exchange) }))
-  const close = () => navigate('log', withParams({ id: null }))
-  const setFilter = (key: keyof LogFilter, value: string) =>
-    replaceParams('log', withParams({ [key]: value }))
 
   useEffect(() => {
     // Opening an exchange takes focus to it; closing it, back to its row.
@@ -87,17 +60,6 @@ export default function LogView() {
     lastOpened.current = null
   }, [id, isOpen])
 
-  function exportHar() {
-    const har = toHar(shown, serviceName)
-    download(JSON.stringify(har, null, 2), harFileName(serviceName, new Date()), 'application/json')
-  }
-
-  function clearLog() {
-    clear.mutate(undefined, {
-      onSuccess: () => replaceParams('log', withParams({ id: null })),
-    })
-  }
-
   const statuses = [...new Set(records.map((record) => record.response.status))].sort(
     (a, b) => a - b,
   )
@@ -109,30 +71,23 @@ export default function LogView() {
       <section aria-labelledby="view-heading" className="panel log-list">
         <div className="panel-heading">
           <h2 id="view-heading">Exchange log</h2>
-          <div className="log-actions">
-            <button type="button" disabled={shown.length === 0} onClick={exportHar}>
-              Export HAR
-            </button>
-            <button
-              type="button"
-              disabled={records.length === 0 || clear.isPending}
-              onClick={clearLog}
-            >
-              Clear log
-            </button>
-          </div>
+          <LogActions
+            shown={shown}
+            total={records.length}
+            onCleared={() => id !== null && close()}
+          />
         </div>
         <p className="muted">
           Every request this page&apos;s engine answered, newest first: from the views, from the
           browser&apos;s devtools console, from any code in the page. Requests to the account
-          control plane are not kept.
+          control plane are not kept. The log is kept for this tab across reloads, and travels in
+          the account export.
         </p>
         <p className="log-note">
           Export HAR saves the exchanges shown as a <code>.har</code> file. It holds the tokens
           these requests sent, in full: share it only as you would share those tokens.
         </p>
         {log.isError && <p role="alert">{messageOf(log.error)}</p>}
-        {clear.isError && <p role="alert">{messageOf(clear.error)}</p>}
         {records.length > 0 && (
           <div className="log-filters">
             <Field label="Status">
@@ -140,7 +95,7 @@ export default function LogView() {
                 <select
                   id={fieldId}
                   value={status}
-                  onChange={(event) => setFilter('status', event.target.value)}
+                  onChange={(event) => setStatus(event.target.value || null)}
                 >
                   <option value="">Any status</option>
                   {STATUS_CLASSES.map((statusClass) => (
@@ -165,7 +120,7 @@ export default function LogView() {
                   placeholder="keyv"
                   autoComplete="off"
                   spellCheck={false}
-                  onChange={(event) => setFilter('endpoint', event.target.value)}
+                  onChange={(event) => setEndpoint(event.target.value || null)}
                 />
               )}
             </Field>
@@ -176,7 +131,7 @@ export default function LogView() {
             {shown.length === records.length
               ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
               : `${shown.length} of ${records.length} exchanges match`}
-            ; the log keeps the last {log.data.capacity}.
+            ; the page keeps the last {MAX_LOGGED}, across reloads.
           </p>
         )}
         {log.isPending && <p className="muted">Loading the exchange log…</p>}
@@ -196,7 +151,10 @@ export default function LogView() {
             <p>No exchange matches these filters.</p>
             <button
               type="button"
-              onClick={() => replaceParams('log', withParams({ status: null, endpoint: null }))}
+              onClick={() => {
+                setStatus(null)
+                setEndpoint(null)
+              }}
             >
               Show every exchange
             </button>
@@ -211,7 +169,7 @@ export default function LogView() {
           id={id}
           record={selected}
           loading={log.isPending}
-          capacity={log.data?.capacity}
+          capacity={MAX_LOGGED}
           closeHref={closeHref}
           onClose={close}
           headingRef={headingRef}

@@ -1,34 +1,9 @@
 import type { ExchangeRecord } from '../../engine'
-import type { ExchangePage } from './api'
 
 /**
- * What the log view derives from the engine's records, without React: merging polled pages,
- * filtering, and reading the parts of a record a person looks for (token, endpoint, bodies).
+ * What the log view derives from the engine's records, without React: filtering, and reading
+ * the parts of a record a person looks for (token, endpoint, bodies).
  */
-
-/**
- * The list after a poll that asked for everything after `known`'s newest id but one. The
- * newest record is asked for again on purpose: when it does not come back, the engine's log
- * was emptied since (a clear or a reset, from this view or anywhere else), and the page
- * replaces the list instead of growing a stale one. Records already held keep their identity,
- * so an unchanged list is the same object.
- */
-export function mergePage(known: ExchangePage | undefined, page: ExchangePage): ExchangePage {
-  const newest = known?.exchanges[0]?.id
-  if (!known || newest === undefined || !page.exchanges.some((r) => r.id === newest)) return page
-  const fresh = page.exchanges.filter((record) => record.id > newest)
-  if (fresh.length === 0 && page.capacity === known.capacity) return known
-  return {
-    capacity: page.capacity,
-    exchanges: [...fresh, ...known.exchanges].slice(0, page.capacity),
-  }
-}
-
-/** The id to poll after: the newest held but one (see `mergePage`), or none. */
-export const pollAfter = (known: ExchangePage | undefined): number | undefined => {
-  const newest = known?.exchanges[0]?.id
-  return newest === undefined ? undefined : newest - 1
-}
 
 /** A status filter: every status, a class (`2xx`, `4xx`, `5xx`) or one status (`401`). */
 export type StatusFilter = string

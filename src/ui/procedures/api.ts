@@ -1,14 +1,8 @@
 import type { Json } from '../../engine'
-import type { ProcRecord } from '../../engine/store'
-import type { PlaygroundConfig } from '../config'
-import { control } from '../shared/control'
+import type { PlaygroundConfig } from '../shared/config'
 import { callEndpoint, literal, type EndpointAnswer } from '../shared/endpoint-call'
 
-export type { ProcRecord }
-
-/** Every stored procedure, by name, with its tuples and times (virtual Unix seconds). */
-export const listProcedures = (baseUrl: string) =>
-  control<ProcRecord[]>(baseUrl, 'GET', 'procedures')
+export type { ProcRecord } from '../shared/api'
 
 type Manage = { name: string; proc: Json }
 

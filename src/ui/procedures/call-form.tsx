@@ -1,11 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { Json } from '../../engine'
-import { accountKeys } from '../account/queries'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { describeError } from '../shared/endpoint-call'
+import { ErrorReason } from '../shared/refusal'
 import { JsonField, readJson } from '../shared/json-field'
+import { useAccountMutation } from '../shared/queries'
 import { callProcedure } from './api'
 
 const argsShape = (value: Json) =>
@@ -16,17 +15,14 @@ const argsShape = (value: Json) =>
 /** Calls `lib.<name>` with an input and arguments (both JSON, both optional); shows the answer. */
 export function CallForm({ token, name }: { token: string; name: string }) {
   const config = useConfig()
-  const queryClient = useQueryClient()
   const [inputText, setInputText] = useState('')
   const [argsText, setArgsText] = useState('')
   const input = readJson(inputText)
   const args = readJson(argsText, argsShape)
-  const call = useMutation({
-    mutationFn: () =>
-      callProcedure(config, token, name, input.value, (args.value ?? {}) as Record<string, Json>),
-    // A procedure may write keys or procedures: what the other views show is refetched.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.all(config.baseUrl) }),
-  })
+  // A procedure may write keys or procedures: what the other views show is read again.
+  const call = useAccountMutation(() =>
+    callProcedure(config, token, name, input.value, (args.value ?? {}) as Record<string, Json>),
+  )
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -60,7 +56,7 @@ export function CallForm({ token, name }: { token: string; name: string }) {
           Send
         </button>
       </div>
-      {call.isError && <p role="alert">{describeError(call.error)}</p>}
+      {call.isError && <ErrorReason error={call.error} />}
       {call.isSuccess && (
         <div className="proc-answer">
           <p>

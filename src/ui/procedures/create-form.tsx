@@ -1,12 +1,12 @@
 import { useRef, useState, type FormEvent } from 'react'
 import type { Json } from '../../engine'
-import { Field } from '../field'
+import { Field } from '../shared/field'
 import { useConfig } from '../shared/config'
-import { describeError } from '../shared/endpoint-call'
+import { ErrorReason } from '../shared/refusal'
 import { saveProcedure } from './api'
 import { EMPTY_PROC, ProcField, readProc } from './proc-field'
 import { nameProblem } from './rules'
-import { useProcedureMutation } from './queries'
+import { useAccountMutation } from '../shared/queries'
 
 /**
  * Creates a stored procedure through `<service>.create`. The name and the tuples are checked
@@ -26,7 +26,7 @@ export function CreateForm({
   const [tried, setTried] = useState(false)
   const [created, setCreated] = useState<string | null>(null)
   const form = useRef<HTMLFormElement>(null)
-  const create = useProcedureMutation(config.baseUrl, (variables: { name: string; proc: Json }) =>
+  const create = useAccountMutation((variables: { name: string; proc: Json }) =>
     saveProcedure(config, token, 'create', variables),
   )
   const reading = readProc(text)
@@ -90,7 +90,7 @@ export function CreateForm({
           Create procedure
         </button>
       </div>
-      {create.isError && <p role="alert">{describeError(create.error)}</p>}
+      {create.isError && <ErrorReason error={create.error} />}
       {created && (
         <p role="status" className="proc-done">
           Created <code>lib.{created}</code>.

@@ -1,14 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
-import { formatTime } from '../format'
-import { routeHref } from '../router'
+import { formatTime } from '../shared/format'
+import { routeHref } from '../shared/router'
 import { useConfig } from '../shared/config'
-import { describeError } from '../shared/endpoint-call'
+import { ErrorReason } from '../shared/refusal'
 import type { TokenChoice } from '../shared/tokens'
 import { deleteProcedure, saveProcedure, type ProcRecord } from './api'
 import { CallForm } from './call-form'
 import { formatTuples } from './format-tuples'
 import { EMPTY_PROC, ProcField, readProc } from './proc-field'
-import { useProcedureMutation } from './queries'
+import { useAccountMutation } from '../shared/queries'
 
 type Mode = 'call' | 'edit' | 'delete'
 
@@ -89,9 +89,8 @@ function EditForm({
   const [text, setText] = useState(() => formatTuples(proc.proc))
   const [tried, setTried] = useState(false)
   const form = useRef<HTMLFormElement>(null)
-  const update = useProcedureMutation(
-    config.baseUrl,
-    (value: Parameters<typeof saveProcedure>[3]) => saveProcedure(config, token, 'update', value),
+  const update = useAccountMutation((value: Parameters<typeof saveProcedure>[3]) =>
+    saveProcedure(config, token, 'update', value),
   )
   const reading = readProc(text)
   const shown = tried && reading.empty ? { ...reading, problem: EMPTY_PROC } : reading
@@ -120,7 +119,7 @@ function EditForm({
           Cancel
         </button>
       </div>
-      {update.isError && <p role="alert">{describeError(update.error)}</p>}
+      {update.isError && <ErrorReason error={update.error} />}
     </form>
   )
 }
@@ -136,7 +135,7 @@ function DeleteQuestion({
 }) {
   const config = useConfig()
   const confirm = useRef<HTMLButtonElement>(null)
-  const remove = useProcedureMutation(config.baseUrl, () => deleteProcedure(config, token, name))
+  const remove = useAccountMutation(() => deleteProcedure(config, token, name))
   useEffect(() => confirm.current?.focus(), [])
   return (
     <div className="proc-delete" role="group" aria-label={`Delete lib.${name}?`}>
@@ -157,7 +156,7 @@ function DeleteQuestion({
           Cancel
         </button>
       </div>
-      {remove.isError && <p role="alert">{describeError(remove.error)}</p>}
+      {remove.isError && <ErrorReason error={remove.error} />}
     </div>
   )
 }

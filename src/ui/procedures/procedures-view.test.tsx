@@ -1,6 +1,6 @@
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { control } from '../shared/control'
+import { control } from '../shared/api'
 import { renderWithService } from '../../testing/render'
 import type { ProcRecord } from './api'
 import ProceduresView from './procedures-view'

@@ -1,13 +1,13 @@
 import './procedures.css'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { messageOf } from '../format'
+import { messageOf } from '../shared/format'
 import { useConfig } from '../shared/config'
 import { TokenSelect, useChosenToken } from '../shared/token-select'
 import { CreateForm } from './create-form'
 import { formatTuples } from './format-tuples'
 import { ProcCard } from './proc-card'
-import { proceduresQuery } from './queries'
+import { proceduresQuery } from '../shared/queries'
 import { EXAMPLE_PROC } from './rules'
 
 const example = formatTuples(EXAMPLE_PROC)

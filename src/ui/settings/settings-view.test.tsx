@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { saveAuthorization } from '../shared/tokens'
+import { listRemembered, remember, tabLog } from '../shared/page-store'
 import { renderWithService } from '../../testing/render'
 import SettingsView from './settings-view'
 
@@ -35,16 +35,18 @@ describe('SettingsView', () => {
 
   it('resets the account only once confirmed, and forgets its authorizations', async () => {
     const { service, config } = await renderWithService(<SettingsView />)
-    saveAuthorization(config, 'some.token')
+    await remember(config, ['some.token'])
+    await service.createSecret()
     fireEvent.click(screen.getByRole('button', { name: 'Reset the account…' }))
-    expect(await service.listSecrets()).toHaveLength(1)
+    expect(await service.listSecrets()).toHaveLength(2)
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }))
     expect(screen.queryByRole('group', { name: 'Confirm the reset' })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Reset the account…' }))
     fireEvent.click(screen.getByRole('button', { name: 'Reset everything' }))
     expect((await screen.findByRole('status')).textContent).toMatch(/^The account was reset/)
-    expect(await service.listSecrets()).toHaveLength(0)
-    expect(localStorage.getItem(`playground:service@${config.baseUrl}:authorizations`)).toBe('[]')
+    // Back to how the service started: here, with the one secret the test service starts with.
+    expect((await service.listSecrets()).map((secret) => secret.key)).toEqual([service.secret])
+    expect(await listRemembered(config)).toEqual([])
   })
 
   it('exports the account as a JSON file, warning that it holds the secrets', async () => {
@@ -82,5 +84,42 @@ describe('SettingsView', () => {
       'The account was replaced by the one in backup.json.',
     )
     expect((await service.listSecrets()).map((secret) => secret.key)).toEqual([service.secret])
+  })
+
+  it('exports and imports what the page keeps, leaving out entries it cannot read', async () => {
+    const { service, config } = await renderWithService(<SettingsView />)
+    const minted = await fetch(`${service.baseUrl}/auth/create?abilities=core`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.secret}`, accept: 'text/plain' },
+    })
+    const token = await minted.text()
+    await remember(config, [token])
+    const [logged] = (
+      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
+        exchanges: unknown[]
+      }
+    ).exchanges
+    fireEvent.click(screen.getByRole('button', { name: 'Export account' }))
+    await waitFor(() => expect(downloads).toHaveLength(1))
+    const exported = JSON.parse(await downloads[0]!.text()) as {
+      playground: { authorizations: Array<{ token: string }> }
+    }
+    expect(exported.playground.authorizations.map((saved) => saved.token)).toEqual([token])
+
+    const file = {
+      ...exported,
+      playground: {
+        authorizations: [...exported.playground.authorizations, { token: 42 }],
+        exchanges: [logged, { id: 'not an exchange' }],
+      },
+    }
+    fireEvent.change(screen.getByLabelText('Import account (replaces everything)'), {
+      target: { files: [new File([JSON.stringify(file)], 'mine.json')] },
+    })
+    expect((await screen.findByRole('status')).textContent).toBe(
+      "The account was replaced by the one in mine.json. 2 of the page's entries in it could not be read and were left out.",
+    )
+    expect((await listRemembered(config)).map((saved) => saved.token)).toEqual([token])
+    expect((await tabLog(config)).map((entry) => entry.trace.endpoint)).toEqual(['auth.create'])
   })
 })

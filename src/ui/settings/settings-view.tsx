@@ -1,11 +1,14 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useQueryClient } from '@tanstack/react-query'
 import { useId, useState, type ChangeEvent, type FormEvent } from 'react'
-import { Field } from '../field'
-import { databaseName, parseConfig } from '../config'
-import { messageOf } from '../format'
-import { useConfig } from '../shared/config'
-import { forgetAllAuthorizations } from '../shared/tokens'
-import { exportAccount, importAccount, resetAccount } from './api'
+import { exportAccount, importAccount } from '../shared/api'
+import { databaseName, parseConfig, useConfig } from '../shared/config'
+import type { LogState } from '../shared/exchange-log'
+import { Field } from '../shared/field'
+import { messageOf } from '../shared/format'
+import { readPagePart, withPagePart } from '../shared/page-file'
+import { listRemembered, replaceTabLog, restoreRemembered, tabLog } from '../shared/page-store'
+import { keys, useAccountMutation } from '../shared/queries'
+import { ResetAccount } from '../shared/reset-account'
 
 /**
  * Which service the page plays (base URL and service name, each pair with an account of its
@@ -79,62 +82,66 @@ function AccountPanel() {
   const { baseUrl } = config
   const queryClient = useQueryClient()
   const warningId = useId()
-  const [confirming, setConfirming] = useState(false)
   const [done, setDone] = useState<string | null>(null)
-  const refetchAll = () => queryClient.invalidateQueries()
 
-  const reset = useMutation({
-    mutationFn: () => resetAccount(baseUrl),
-    onSuccess: () => {
-      // A reset makes a new signing key: every authorization made before is dead.
-      forgetAllAuthorizations(config)
-      setConfirming(false)
-      setDone('The account was reset: no secrets, keys or procedures are left.')
-    },
-    onSettled: refetchAll,
+  const download = useAccountMutation(async () => {
+    const [snapshot, authorizations, log] = await Promise.all([
+      exportAccount(baseUrl),
+      listRemembered(config),
+      tabLog(config),
+    ])
+    const exchanges = log.reverse().map(({ tab: _tab, ...record }) => record)
+    const file = withPagePart(snapshot, { authorizations, exchanges })
+    const url = URL.createObjectURL(
+      new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' }),
+    )
+    const link = document.createElement('a')
+    link.href = url
+    link.download = `${config.serviceName}-account-${new Date().toISOString().slice(0, 10)}.json`
+    link.click()
+    URL.revokeObjectURL(url)
   })
-  const download = useMutation({
-    mutationFn: async () => {
-      const snapshot = await exportAccount(baseUrl)
-      const url = URL.createObjectURL(
-        new Blob([JSON.stringify(snapshot, null, 2)], { type: 'application/json' }),
-      )
-      const link = document.createElement('a')
-      link.href = url
-      link.download = `${config.serviceName}-account-${new Date().toISOString().slice(0, 10)}.json`
-      link.click()
-      URL.revokeObjectURL(url)
-    },
-  })
-  const upload = useMutation({
-    mutationFn: async (file: File) => {
-      let snapshot: unknown
-      try {
-        snapshot = JSON.parse(await file.text())
-      } catch {
-        throw new Error(`${file.name} is not a JSON file; choose a file the export made`)
-      }
-      if (snapshot === null || typeof snapshot !== 'object' || Array.isArray(snapshot)) {
-        throw new Error(`${file.name} does not hold an exported account`)
-      }
-      await importAccount(baseUrl, snapshot)
-      return file.name
-    },
-    onSuccess: (name) => setDone(`The account was replaced by the one in ${name}.`),
-    onSettled: refetchAll,
+  const upload = useAccountMutation(async (file: File) => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(await file.text())
+    } catch {
+      throw new Error(`${file.name} is not a JSON file; choose a file the export made`)
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      throw new Error(`${file.name} does not hold an exported account`)
+    }
+    const { playground: _page, ...snapshot } = parsed as Record<string, unknown>
+    await importAccount(baseUrl, snapshot)
+    // The imported account signs with its own key: the authorizations that count are the
+    // file's. This tab's log is the file's too, when it has one.
+    const page = readPagePart(parsed)
+    await restoreRemembered(config, page?.authorizations ?? [], { replace: true })
+    if (page) {
+      const entries = (await replaceTabLog(config, page.exchanges)).reverse()
+      queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) => ({
+        entries,
+        cursor: log?.cursor ?? 0,
+      }))
+    }
+    const skipped = page?.skipped
+      ? ` ${page.skipped} of the page's entries in it could not be read and were left out.`
+      : ''
+    return `The account was replaced by the one in ${file.name}.${skipped}`
   })
 
   function chooseFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0]
     event.target.value = ''
-    if (file) upload.mutate(file)
+    if (file) upload.mutate(file, { onSuccess: setDone })
   }
 
   return (
     <section aria-labelledby="account-heading" className="panel settings">
       <h2 id="account-heading">Account</h2>
       <p className="muted">
-        Stored in this browser&apos;s IndexedDB as <code>{databaseName(config)}</code>.
+        Stored in this browser&apos;s IndexedDB as <code>{databaseName(config)}</code>, with the
+        authorizations made here and each tab&apos;s exchange log beside it.
       </p>
       {done && (
         <p role="status" className="done">
@@ -143,8 +150,9 @@ function AccountPanel() {
       )}
       <h3>Export and import</h3>
       <p id={warningId} className="warning">
-        The exported file holds the account&apos;s secret keys and its signing key: anyone who has
-        it can act as this account. Keep it private.
+        The exported file holds the account&apos;s secret keys and its signing key, the
+        authorizations made here and this tab&apos;s exchange log (with the tokens its requests
+        sent): anyone who has it can act as this account. Keep it private.
       </p>
       <div className="settings-actions">
         <button
@@ -171,31 +179,9 @@ function AccountPanel() {
       {upload.isError && <p role="alert">Import failed: {messageOf(upload.error)}</p>}
 
       <h3>Reset</h3>
-      {!confirming ? (
-        <button type="button" className="danger" onClick={() => setConfirming(true)}>
-          Reset the account…
-        </button>
-      ) : (
-        <div role="group" aria-label="Confirm the reset" className="confirm">
-          <p>
-            This deletes every secret, key and stored procedure of this account and moves the clock
-            back to real time. Every authorization made so far stops working. It cannot be undone
-            (export the account first to keep a copy).
-          </p>
-          <button
-            type="button"
-            className="danger primary"
-            disabled={reset.isPending}
-            onClick={() => reset.mutate()}
-          >
-            Reset everything
-          </button>{' '}
-          <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-        </div>
-      )}
-      {reset.isError && <p role="alert">{messageOf(reset.error)}</p>}
+      <ResetAccount
+        onReset={() => setDone('The account was reset: no secrets, keys or procedures are left.')}
+      />
     </section>
   )
 }

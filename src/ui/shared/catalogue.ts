@@ -1,31 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import { control } from './control'
+import { useQuery } from '@tanstack/react-query'
 import { useConfig } from './config'
+import { catalogueQuery } from './queries'
 
-/** A declared input or argument, as `GET /_account/endpoints` describes it. */
-export interface ParamSpec {
-  type: string
-  required?: boolean
-  default?: unknown
-  doc?: string
-}
-
-/** One endpoint of the engine's own catalogue. */
-export interface EndpointInfo {
-  name: string
-  summary: string
-  insecure: boolean
-  input: ParamSpec | null
-  args: Record<string, ParamSpec>
-}
-
-export const catalogueQuery = (baseUrl: string) =>
-  queryOptions({
-    queryKey: ['catalogue', baseUrl],
-    queryFn: () => control<EndpointInfo[]>(baseUrl, 'GET', 'endpoints'),
-    // The catalogue is fixed for an engine's life.
-    staleTime: Infinity,
-  })
+export type { EndpointInfo, ParamSpec } from './api'
 
 /** The engine's endpoints, sorted by name. */
 export function useCatalogue() {
@@ -37,7 +14,7 @@ export function useCatalogue() {
 }
 
 /** Every package name the catalogue implies: `type.string.reverse` gives `type` and `type.string`. */
-export function packagesOf(endpoints: readonly EndpointInfo[]): string[] {
+export function packagesOf(endpoints: ReadonlyArray<{ name: string }>): string[] {
   const packages = new Set<string>()
   for (const { name } of endpoints) {
     const parts = name.split('.')

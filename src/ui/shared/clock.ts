@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { clockQuery } from '../account/queries'
+import { clockQuery } from './queries'
 import { useConfig } from './config'
 
 /**

@@ -1,13 +1,17 @@
 import type { Json } from '../../engine'
-import type { PlaygroundConfig } from '../config'
-import { planCall, readBody, saidBy, sendPlan, type CallDraft } from './wire'
+import type { PlaygroundConfig } from './config'
+import { planCall, readBody, saidBy, sendPlan, type CallDraft, type SentRequest } from './wire'
 
-/** A refused call: the HTTP status and the engine's own message. */
+/**
+ * A refused call: the HTTP status and the engine's own message, and what finds the call in the
+ * exchange log, whose trace says why (`ErrorReason`).
+ */
 export class EndpointError extends Error {
   constructor(
     readonly status: number,
     readonly statusText: string,
     message: string,
+    readonly sent?: SentRequest,
   ) {
     super(message)
     this.name = 'EndpointError'
@@ -39,7 +43,7 @@ export async function callEndpoint(
   const said = saidBy(body, result.contentType, result.status !== 200)
   if (result.status === 200 && 'value' in said) return { value: said.value as Json, headers }
   const message = said.error ?? (body.raw.trim() || `the call failed with status ${result.status}`)
-  throw new EndpointError(result.status, result.statusText, message)
+  throw new EndpointError(result.status, result.statusText, message, result.sent)
 }
 
 /** An error as a person reads it: `401 Unauthorized: authorization is expired`. */

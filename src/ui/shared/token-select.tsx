@@ -1,32 +1,21 @@
 import './token-select.css'
-import { useQuery } from '@tanstack/react-query'
-import { secretsQuery } from '../account/queries'
-import { replaceParams, routeHref, useRoute, type ViewId } from '../router'
-import { useConfig } from './config'
-import { Field } from '../field'
+import { Field } from './field'
 import { Masked } from './masked'
-import { useTokenChoices, type TokenChoice } from './tokens'
+import { Quoted } from './quoted'
+import { routeHref, useRouteParam, type ViewId } from './router'
+import { defaultChoice, useTokenChoices, type TokenChoice } from './tokens'
 
 /**
  * The token a view acts with, kept in the view's `token` parameter as a choice id (as the
- * console's links carry it); by default the first usable secret.
+ * console's links carry it); by default the first usable secret. An authorization a link
+ * carries is offered even when the page does not remember it.
  */
 export function useChosenToken(view: ViewId) {
-  const { params } = useRoute()
-  const { baseUrl } = useConfig()
-  const loading = useQuery(secretsQuery(baseUrl)).isPending
-  const choices = useTokenChoices()
-  const wanted = params.get('token')
+  const [wanted, setWanted] = useRouteParam(view, 'token')
+  const { choices, loaded } = useTokenChoices(wanted)
   const chosen =
-    choices.find((choice) => choice.id === wanted) ??
-    choices.find((choice) => choice.kind === 'secret' && choice.state === 'usable') ??
-    choices[0]
-  function choose(id: string) {
-    const next = new URLSearchParams(params)
-    next.set('token', id)
-    replaceParams(view, next)
-  }
-  return { choices, chosen, choose, loading }
+    choices.find((choice) => choice.id === wanted) ?? defaultChoice(choices) ?? choices[0]
+  return { choices, chosen, choose: setWanted, loading: !loaded }
 }
 
 /** Picks the token a view acts with, and says what it reaches. */
@@ -72,7 +61,7 @@ export function TokenSelect({
             {abilities.map((ability, i) => (
               <span key={ability}>
                 {i > 0 && ', '}
-                <code>{ability}</code>
+                <Quoted text={`\`${ability}'`} />
               </span>
             ))}
             .{' '}

@@ -1,95 +1,50 @@
-import { queryOptions, useQueries, useQuery } from '@tanstack/react-query'
-import { useCallback, useSyncExternalStore } from 'react'
+import { useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import type { TokenReport } from '../../engine'
-import { accountKeys, secretsQuery } from '../account/queries'
-import { databaseName, type PlaygroundConfig } from '../config'
 import { useConfig } from './config'
-import { control } from './control'
 import { mask } from './masked'
+import { forget, remember, restoreRemembered, type SavedAuthorization } from './page-store'
+import { inspectQuery, keys, rememberedQuery, secretsQuery } from './queries'
+
+export type { SavedAuthorization } from './page-store'
 
 /**
  * Authorizations are signed tokens the engine does not keep: the playground remembers the ones
  * made in this page (by the composer, the console or any code here, as the exchange log shows
- * them) in `localStorage`, per configuration, and asks the engine what each is now
- * (`POST /_account/inspect`). Other tabs follow through the `storage` event.
+ * them) in the page's storage, per configuration, and asks the engine what each is now
+ * (`POST /_account/inspect`). Other tabs follow.
  */
-export interface SavedAuthorization {
-  token: string
-  /** Real time it was remembered, in milliseconds since the Unix epoch. */
-  savedAt: number
+export function useRemembered() {
+  const config = useConfig()
+  return useQuery(rememberedQuery(config))
 }
 
-const CHANGED = 'playground:authorizations'
-const storageKey = (config: PlaygroundConfig) => `${databaseName(config)}:authorizations`
-
-function read(config: PlaygroundConfig): SavedAuthorization[] {
-  try {
-    const value: unknown = JSON.parse(localStorage.getItem(storageKey(config)) ?? '[]')
-    return Array.isArray(value)
-      ? value.filter(
-          (item): item is SavedAuthorization =>
-            typeof item?.token === 'string' && typeof item?.savedAt === 'number',
-        )
-      : []
-  } catch {
-    return []
+/** Remembering, forgetting and putting back authorizations; the list is read again after each. */
+export function useRememberedActions() {
+  const config = useConfig()
+  const queryClient = useQueryClient()
+  const refetch = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: keys.remembered(config.baseUrl) }),
+    [config.baseUrl, queryClient],
+  )
+  return {
+    remember: useCallback(
+      async (token: string) => (await remember(config, [token]), await refetch()),
+      [config, refetch],
+    ),
+    forget: useCallback(
+      async (token: string) => (await forget(config, token), await refetch()),
+      [config, refetch],
+    ),
+    restore: useCallback(
+      async (saved: readonly SavedAuthorization[]) => (
+        await restoreRemembered(config, saved),
+        await refetch()
+      ),
+      [config, refetch],
+    ),
   }
 }
-
-function write(config: PlaygroundConfig, list: SavedAuthorization[]): void {
-  localStorage.setItem(storageKey(config), JSON.stringify(list))
-  window.dispatchEvent(new Event(CHANGED))
-}
-
-/** Remembers an authorization (once); the newest first. */
-export function saveAuthorization(config: PlaygroundConfig, token: string): void {
-  const list = read(config)
-  if (list.some((saved) => saved.token === token)) return
-  write(config, [{ token, savedAt: Date.now() }, ...list])
-}
-
-export function forgetAuthorization(config: PlaygroundConfig, token: string): void {
-  write(
-    config,
-    read(config).filter((saved) => saved.token !== token),
-  )
-}
-
-export function forgetAllAuthorizations(config: PlaygroundConfig): void {
-  write(config, [])
-}
-
-const cache = new Map<string, { raw: string | null; list: SavedAuthorization[] }>()
-
-/** The remembered authorizations of this configuration, newest first; follows other tabs. */
-export function useSavedAuthorizations(): SavedAuthorization[] {
-  const config = useConfig()
-  const subscribe = useCallback((onChange: () => void) => {
-    window.addEventListener('storage', onChange)
-    window.addEventListener(CHANGED, onChange)
-    return () => {
-      window.removeEventListener('storage', onChange)
-      window.removeEventListener(CHANGED, onChange)
-    }
-  }, [])
-  const snapshot = useCallback(() => {
-    const key = storageKey(config)
-    const raw = localStorage.getItem(key)
-    const cached = cache.get(key)
-    if (cached && cached.raw === raw) return cached.list
-    const list = read(config)
-    cache.set(key, { raw, list })
-    return list
-  }, [config])
-  return useSyncExternalStore(subscribe, snapshot)
-}
-
-/** What the engine says a token is now; refetched with the account (rolls, the clock). */
-export const inspectQuery = (baseUrl: string, token: string) =>
-  queryOptions({
-    queryKey: [...accountKeys.all(baseUrl), 'inspect', token],
-    queryFn: () => control<TokenReport>(baseUrl, 'POST', 'inspect', { token }),
-  })
 
 /** One token a request may be sent with. */
 export interface TokenChoice {
@@ -101,14 +56,37 @@ export interface TokenChoice {
   /** `usable`, or why not: the choice stays listed, so what is shown is what is sent. */
   state: 'usable' | 'expired' | 'invalid' | 'unknown'
   report?: TokenReport
+  /** Not remembered by the page: it came with a link. */
+  fromLink?: boolean
 }
 
-/** Every secret and remembered authorization, each with its state now. */
-export function useTokenChoices(): TokenChoice[] {
+/** An authorization's abilities as its label says them. */
+const abilitiesLabel = (report: TokenReport | undefined, token: string) => {
+  const abilities = report?.details?.abilities?.join(', ')
+  return abilities ? `[${abilities}]` : mask(token)
+}
+
+/**
+ * Every secret and remembered authorization, each with its state now; `linked`, an
+ * authorization a link carried (`authorization:<token>`), is offered too when not remembered.
+ */
+export function useTokenChoices(linked?: string | null): {
+  choices: TokenChoice[]
+  /** Whether the secrets and the remembered authorizations have been read. */
+  loaded: boolean
+} {
   const { baseUrl } = useConfig()
   const secrets = useQuery(secretsQuery(baseUrl))
-  const saved = useSavedAuthorizations()
-  const reports = useQueries({ queries: saved.map((s) => inspectQuery(baseUrl, s.token)) })
+  const remembered = useRemembered()
+  const saved = remembered.data ?? []
+  const extra =
+    linked?.startsWith('authorization:') &&
+    remembered.isSuccess &&
+    !saved.some((s) => `authorization:${s.token}` === linked)
+      ? linked.slice('authorization:'.length)
+      : undefined
+  const tokens = [...saved.map((s) => s.token), ...(extra ? [extra] : [])]
+  const reports = useQueries({ queries: tokens.map((token) => inspectQuery(baseUrl, token)) })
   const choices: TokenChoice[] = (secrets.data ?? []).map((secret) => ({
     id: `secret:${secret.id}`,
     kind: 'secret',
@@ -116,17 +94,24 @@ export function useTokenChoices(): TokenChoice[] {
     label: `Secret ${secret.id} (${secret.state})`,
     state: secret.state === 'expired' ? 'expired' : 'usable',
   }))
-  saved.forEach((s, index) => {
+  tokens.forEach((token, index) => {
     const report = reports[index]?.data
-    const abilities = report?.details?.abilities?.join(', ')
+    const fromLink = token === extra
     choices.push({
-      id: `authorization:${s.token}`,
+      id: `authorization:${token}`,
       kind: 'authorization',
-      token: s.token,
-      label: `Authorization ${abilities ? `[${abilities}]` : mask(s.token)}${report && report.state !== 'usable' ? ` (${report.state})` : ''}`,
+      token,
+      label: `Authorization ${abilitiesLabel(report, token)}${
+        report && report.state !== 'usable' ? ` (${report.state})` : ''
+      }${fromLink ? ' (from the link)' : ''}`,
       state: report?.state ?? 'unknown',
       ...(report ? { report } : {}),
+      ...(fromLink ? { fromLink } : {}),
     })
   })
-  return choices
+  return { choices, loaded: secrets.isSuccess && remembered.isSuccess }
 }
+
+/** The first usable secret: what a view acts with until told otherwise. */
+export const defaultChoice = (choices: readonly TokenChoice[]): TokenChoice | undefined =>
+  choices.find((choice) => choice.kind === 'secret' && choice.state === 'usable')

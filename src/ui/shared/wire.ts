@@ -168,11 +168,23 @@ export interface WireResult {
   bytes: Uint8Array
   /** Real milliseconds from send to the whole body read. */
   durationMs: number
+  /** What finds this request's exchange in the log. */
+  sent: SentRequest
+}
+
+/** A request the page sent, enough to find its exchange in the exchange log. */
+export interface SentRequest {
+  method: string
+  url: string
+  status: number
+  /** Real time just before it was sent, in milliseconds since the Unix epoch. */
+  sentAt: number
 }
 
 /** Sends a planned request through `fetch`, as any client in the page would. */
 export async function sendPlan(plan: HttpPlan): Promise<WireResult> {
   const started = performance.now()
+  const sentAt = Date.now()
   const response = await fetch(plan.url, {
     method: plan.method,
     headers: plan.headers,
@@ -191,6 +203,7 @@ export async function sendPlan(plan: HttpPlan): Promise<WireResult> {
     contentType: response.headers.get('content-type') ?? '',
     bytes,
     durationMs: performance.now() - started,
+    sent: { method: plan.method, url: new URL(plan.url).href, status: response.status, sentAt },
   }
 }
 

@@ -1,0 +1,111 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { expect, test as base, type PlaygroundConfig } from './fixtures'
+
+/** A real server at the base URL's origin, counting every request that reaches it. */
+interface RealOrigin {
+  url: string
+  hits: string[]
+}
+
+const test = base.extend<{ origin: RealOrigin }, { server: { url: string; hits: string[] } }>({
+  server: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's needs from its pattern
+    async ({}, use) => {
+      const hits: string[] = []
+      const server: Server = createServer((request, response) => {
+        hits.push(`${request.method} ${request.url}`)
+        response.writeHead(200, { 'access-control-allow-origin': '*' })
+        response.end('the real origin')
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const { port } = server.address() as AddressInfo
+      await use({ url: `http://127.0.0.1:${port}`, hits })
+      await new Promise((resolve) => server.close(resolve))
+    },
+    { scope: 'worker' },
+  ],
+  origin: async ({ server }, use) => {
+    server.hits.length = 0
+    await use(server)
+  },
+  config: async ({ server }, use) => {
+    const config: PlaygroundConfig = { baseUrl: `${server.url}/api`, serviceName: 'service' }
+    await use(config)
+  },
+})
+
+/** Calls `core.ping` from the page as any code in it would; `status body`, or the error. */
+declare global {
+  interface Window {
+    early?: Promise<string>
+  }
+}
+
+test('a call made as the page starts waits for the engine instead of leaving', async ({
+  app,
+  origin,
+}) => {
+  await app.page.addInitScript((baseUrl) => {
+    window.early = fetch(`${baseUrl}/core/ping`, { method: 'POST' }).then(
+      async (response) => `${response.status} ${await response.text()}`,
+      (error: unknown) => String(error),
+    )
+  }, app.config.baseUrl)
+  await app.reload()
+  expect(await app.page.evaluate(() => window.early)).toBe('401 authorization is missing')
+  expect(origin.hits).toEqual([])
+})
+
+test('after the browser stops the worker, calls are held until the page re-activates it', async ({
+  app,
+  wire,
+  account,
+  origin,
+  context,
+}) => {
+  const secret = await account.createSecret()
+  const cdp = await context.newCDPSession(app.page)
+  await cdp.send('ServiceWorker.enable')
+  await cdp.send('ServiceWorker.stopAllWorkers')
+
+  // The page's own control-plane request, then a call from code in the page.
+  await app.page.getByRole('button', { name: 'Create secret' }).click()
+  await expect(app.page.getByTestId('secret-row')).toHaveCount(2)
+  const ping = await wire.call('core.ping', { token: secret.key })
+  expect([ping.status, ping.body]).toEqual([200, 'true'])
+  await expect(app.page.getByTestId('engine-status')).toContainText(
+    'The browser stopped the service worker',
+  )
+  expect(origin.hits).toEqual([])
+})
+
+test('with no engine to answer, the worker answers 503 itself', async ({ app, origin }) => {
+  test.slow()
+  await app.page.addInitScript((baseUrl) => {
+    // The page never starts its engine: it cannot find its worker's registration.
+    Object.defineProperty(navigator.serviceWorker, 'getRegistrations', {
+      value: () => Promise.reject(new Error('not in this test')),
+    })
+    window.early = fetch(`${baseUrl}/core/ping`, { method: 'POST' }).then(
+      async (response) => `${response.status} ${await response.text()}`,
+      (error: unknown) => String(error),
+    )
+  }, app.config.baseUrl)
+  await app.page.reload()
+  await expect(app.page.getByTestId('startup-error')).toBeVisible()
+  expect(await app.page.evaluate(() => window.early)).toMatch(/^503 engine not running/)
+  expect(origin.hits).toEqual([])
+})
+
+test('the default base URL waits for the engine too', async ({ app }) => {
+  await app.page.addInitScript(() => {
+    window.early = fetch('https://api.service.test/core/ping', { method: 'POST' }).then(
+      async (response) => `${response.status} ${await response.text()}`,
+      (error: unknown) => String(error),
+    )
+  })
+  await app.page.goto('/')
+  await expect(app.page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+  expect(await app.page.evaluate(() => window.early)).toBe('401 authorization is missing')
+})

@@ -1,0 +1,136 @@
+import type {
+  AccountSnapshot,
+  BucketCount,
+  ExchangeRecord,
+  SecretView,
+  TokenReport,
+} from '../../engine'
+import type { ProcRecord } from '../../engine/store'
+
+/**
+ * The account control plane (`<baseUrl>/_account/...`), over fetch like any other client: the
+ * one module the views read and change the account through. Endpoint calls (`keyv.get`,
+ * `auth.create`, …) go through `wire.ts` and `endpoint-call.ts` instead, with a bearer token.
+ */
+
+export type { ProcRecord }
+
+/** A control-plane error, with the HTTP status and the engine's message. */
+export class AccountError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'AccountError'
+  }
+}
+
+/** One control-plane request; answers the parsed JSON, or throws `AccountError`. */
+export async function control<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: object,
+): Promise<T> {
+  const response = await fetch(`${baseUrl}/_account/${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await response.text()
+  let value: unknown = null
+  try {
+    value = text === '' ? null : JSON.parse(text)
+  } catch {
+    // Not the engine's JSON: said below by the status, or as an answer that cannot be read.
+  }
+  if (!response.ok) {
+    const message = (value as { error?: { message?: string } } | null)?.error?.message
+    throw new AccountError(
+      response.status,
+      message ?? (text.trim() || `${method} ${path} failed with ${response.status}`),
+    )
+  }
+  if (value === null && text !== '') {
+    throw new AccountError(response.status, `${method} ${path} answered something not JSON`)
+  }
+  return value as T
+}
+
+/** A declared input or argument, as `GET /_account/endpoints` describes it. */
+export interface ParamSpec {
+  type: string
+  required?: boolean
+  default?: unknown
+  doc?: string
+}
+
+/** One endpoint of the engine's own catalogue. */
+export interface EndpointInfo {
+  name: string
+  summary: string
+  insecure: boolean
+  input: ParamSpec | null
+  args: Record<string, ParamSpec>
+}
+
+export interface ClockView {
+  /** Unix seconds on the engine's virtual clock. */
+  now: number
+}
+
+/** A page of the engine's exchange log: its capacity, and the records asked for, newest first. */
+export interface ExchangePage {
+  capacity: number
+  exchanges: ExchangeRecord[]
+}
+
+export const listSecrets = (baseUrl: string) => control<SecretView[]>(baseUrl, 'GET', 'secrets')
+
+export const createSecret = (baseUrl: string) => control<SecretView>(baseUrl, 'POST', 'secrets', {})
+
+/** Rolls `id` now, or at `at` (Unix seconds on the virtual clock); returns the replacement. */
+export const rollSecret = (baseUrl: string, id: string, at?: number) =>
+  control<SecretView>(
+    baseUrl,
+    'POST',
+    `secrets/${encodeURIComponent(id)}/roll`,
+    at === undefined ? {} : { at },
+  )
+
+export const getClock = (baseUrl: string) => control<ClockView>(baseUrl, 'GET', 'clock')
+
+export const advanceClock = (baseUrl: string, seconds: number) =>
+  control<ClockView>(baseUrl, 'POST', 'clock', { advance: seconds })
+
+/** Every stored procedure, by name, with its tuples and times (virtual Unix seconds). */
+export const listProcedures = (baseUrl: string) =>
+  control<ProcRecord[]>(baseUrl, 'GET', 'procedures')
+
+/** Every bucket holding keys, with its count (the account's view, not a token's). */
+export const listBuckets = (baseUrl: string) => control<BucketCount[]>(baseUrl, 'GET', 'buckets')
+
+/** The engine's catalogue of endpoints. */
+export const listEndpoints = (baseUrl: string) =>
+  control<EndpointInfo[]>(baseUrl, 'GET', 'endpoints')
+
+/** What the engine says a token is now. */
+export const inspectToken = (baseUrl: string, token: string) =>
+  control<TokenReport>(baseUrl, 'POST', 'inspect', { token })
+
+/** The exchanges the engine keeps, newest first; only those with an id above `after` when given. */
+export const listExchanges = (baseUrl: string, after?: number) =>
+  control<ExchangePage>(baseUrl, 'GET', after ? `exchanges?after=${after}` : 'exchanges')
+
+/** Empties the engine's exchange log. */
+export const clearExchanges = (baseUrl: string) =>
+  control<{ ok: true }>(baseUrl, 'POST', 'exchanges/clear', {})
+
+export const resetAccount = (baseUrl: string) => control<{ ok: true }>(baseUrl, 'POST', 'reset', {})
+
+export const exportAccount = (baseUrl: string) => control<AccountSnapshot>(baseUrl, 'GET', 'export')
+
+/** Replaces the whole account with an exported one; the engine refuses what its API would. */
+export const importAccount = (baseUrl: string, snapshot: object) =>
+  control<{ ok: true }>(baseUrl, 'POST', 'import', snapshot)

@@ -1,0 +1,120 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { listExchanges } from './api'
+import { useConfig, type PlaygroundConfig } from './config'
+import { changesProcedures, mintedIn } from './minted'
+import {
+  appendToLog,
+  clearTabLog,
+  MAX_LOGGED,
+  remember,
+  tabLog,
+  type PageExchange,
+} from './page-store'
+import { keys } from './queries'
+import type { SentRequest } from './wire'
+
+export type { SentRequest }
+
+/**
+ * The one reader of the engine's exchange log. It reads what is new since its last read, keeps
+ * it in the page's storage (so this tab's log survives a reload), remembers every authorization
+ * an `auth.create` answered, and tells the procedure lists when one was stored or deleted. The
+ * app polls it; views read what it holds, and ask it for a fresh read when they need one.
+ */
+
+/** How often the app reads the engine's log while the page is visible. */
+export const POLL_MS = 1000
+
+export interface LogState {
+  /** This tab's exchanges, newest first, with the page's ids. */
+  entries: PageExchange[]
+  /** The newest engine id read; 0 before the first read. */
+  cursor: number
+}
+
+export const exchangeLogQuery = (config: PlaygroundConfig) =>
+  queryOptions({
+    queryKey: keys.exchanges(config.baseUrl),
+    queryFn: ({ client, queryKey }) =>
+      follow(config, client, client.getQueryData<LogState>(queryKey)),
+    staleTime: 0,
+  })
+
+async function follow(
+  config: PlaygroundConfig,
+  client: QueryClient,
+  known: LogState | undefined,
+): Promise<LogState> {
+  const state = known ?? { entries: await tabLog(config), cursor: 0 }
+  // The newest record read is asked for again: when it does not come back, the engine's log
+  // was emptied since (a clear or a reset, from a view or from code in the page).
+  const page = await listExchanges(config.baseUrl, state.cursor > 1 ? state.cursor - 1 : undefined)
+  const cleared = state.cursor > 0 && !page.exchanges.some((record) => record.id === state.cursor)
+  if (cleared) await clearTabLog(config)
+  const since = cleared ? 0 : state.cursor
+  const entries = cleared ? [] : state.entries
+  const fresh = page.exchanges.filter((record) => record.id > since).sort((a, b) => a.id - b.id)
+  if (fresh.length === 0) return cleared ? { entries, cursor: 0 } : state
+
+  const kept = await appendToLog(config, fresh)
+  const minted = mintedIn(fresh)
+  if (minted.length > 0) {
+    await remember(config, minted)
+    void client.invalidateQueries({ queryKey: keys.remembered(config.baseUrl) })
+  }
+  if (changesProcedures(fresh, config.serviceName)) {
+    void client.invalidateQueries({ queryKey: keys.procedures(config.baseUrl) })
+  }
+  return {
+    entries: [...kept.reverse(), ...entries].slice(0, MAX_LOGGED),
+    cursor: fresh.at(-1)!.id,
+  }
+}
+
+/** Mounted once, by the app: reads the engine's log every second while the page is visible. */
+export function ExchangeLogFollower(): null {
+  const config = useConfig()
+  useQuery({ ...exchangeLogQuery(config), refetchInterval: POLL_MS })
+  return null
+}
+
+/** This tab's exchange log, newest first, as the reader last read it (read again on mount). */
+export function useExchangeLog() {
+  return useQuery(exchangeLogQuery(useConfig()))
+}
+
+/** The newest logged exchange that is `sent`'s answer. */
+export function findLogged(
+  entries: readonly PageExchange[],
+  sent: SentRequest,
+): PageExchange | undefined {
+  return entries.find(
+    ({ request, response, startedAt }) =>
+      request.method === sent.method &&
+      request.url === sent.url &&
+      response.status === sent.status &&
+      startedAt >= sent.sentAt - 1,
+  )
+}
+
+/**
+ * The logged exchange of a request this page sent (`undefined` until found, `null` when the
+ * log has none: the engine keeps no log, or it was cleared). Reads the log afresh to find it.
+ */
+export function useLoggedExchange(sent: SentRequest | undefined) {
+  const config = useConfig()
+  return useQuery({
+    queryKey: [...keys.exchanges(config.baseUrl), 'find', sent ?? null],
+    enabled: sent !== undefined,
+    staleTime: Infinity,
+    queryFn: async ({ client }) => {
+      // A read already under way may have started before the answer was logged: try again.
+      for (let tries = 0; tries < 3; tries++) {
+        const log = await client.fetchQuery({ ...exchangeLogQuery(config), staleTime: 0 })
+        const found = findLogged(log.entries, sent!)
+        if (found) return found
+      }
+      return null
+    },
+  }).data
+}

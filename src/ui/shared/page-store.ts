@@ -1,0 +1,184 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
+import type { ExchangeRecord } from '../../engine'
+import { databaseName, type PlaygroundConfig } from './config'
+
+/**
+ * What the page keeps beside the engine's account, in an IndexedDB database of its own per
+ * configuration: the authorizations made in it (signed tokens the engine does not store) and
+ * the exchange log of each tab (each tab runs its own engine, whose log lives in memory), so
+ * both survive a reload and travel in the Settings export. Both are bounded.
+ */
+
+/** An authorization this page remembers. */
+export interface SavedAuthorization {
+  token: string
+  /** Real time it was remembered, in milliseconds since the Unix epoch. */
+  savedAt: number
+}
+
+/** A logged exchange as the page keeps it: `id` is the page's own, `tab` the tab that made it. */
+export interface PageExchange extends ExchangeRecord {
+  tab: string
+}
+
+/** The most authorizations, and logged exchanges, the page keeps; the oldest go first. */
+export const MAX_REMEMBERED = 500
+export const MAX_LOGGED = 500
+
+interface PageSchema extends DBSchema {
+  authorizations: { key: string; value: SavedAuthorization; indexes: { savedAt: number } }
+  exchanges: { key: number; value: PageExchange; indexes: { tab: string } }
+}
+
+/** The tab this page runs in: kept in `sessionStorage`, so a reload keeps it. */
+export function tabId(): string {
+  const key = 'playground:tab'
+  let id = sessionStorage.getItem(key)
+  if (!id) sessionStorage.setItem(key, (id = crypto.randomUUID()))
+  return id
+}
+
+const opened = new Map<string, Promise<IDBPDatabase<PageSchema>>>()
+
+function open(config: PlaygroundConfig): Promise<IDBPDatabase<PageSchema>> {
+  const name = pageDatabaseName(config)
+  let db = opened.get(name)
+  if (!db) {
+    db = openDB<PageSchema>(name, 1, {
+      upgrade(database) {
+        database
+          .createObjectStore('authorizations', { keyPath: 'token' })
+          .createIndex('savedAt', 'savedAt')
+        database
+          .createObjectStore('exchanges', { keyPath: 'id', autoIncrement: true })
+          .createIndex('tab', 'tab')
+      },
+    })
+    opened.set(name, db)
+    db.catch(() => opened.delete(name))
+  }
+  return db
+}
+
+/** The page's database for a configuration; also the name of its BroadcastChannel. */
+export const pageDatabaseName = (config: PlaygroundConfig) => `${databaseName(config)}:page`
+
+/** Tells the other tabs of the configuration that the remembered authorizations changed. */
+function announce(config: PlaygroundConfig): void {
+  const channel = new BroadcastChannel(pageDatabaseName(config))
+  channel.postMessage({ type: 'page-changed' })
+  channel.close()
+}
+
+/** The remembered authorizations, newest first. */
+export async function listRemembered(config: PlaygroundConfig): Promise<SavedAuthorization[]> {
+  const db = await open(config)
+  return (await db.getAllFromIndex('authorizations', 'savedAt')).reverse()
+}
+
+/** Remembers authorizations not remembered yet, newest last in `tokens`. */
+export async function remember(config: PlaygroundConfig, tokens: readonly string[]): Promise<void> {
+  if (tokens.length === 0) return
+  const db = await open(config)
+  const tx = db.transaction('authorizations', 'readwrite')
+  let now = Date.now()
+  let added = false
+  for (const token of tokens) {
+    if (await tx.store.getKey(token)) continue
+    await tx.store.put({ token, savedAt: now++ })
+    added = true
+  }
+  await trim(await tx.store.count(), MAX_REMEMBERED, () => tx.store.index('savedAt').openCursor())
+  await tx.done
+  if (added) announce(config)
+}
+
+/** Puts back authorizations exactly as they were (an undo, or an import). */
+export async function restoreRemembered(
+  config: PlaygroundConfig,
+  saved: readonly SavedAuthorization[],
+  { replace = false } = {},
+): Promise<void> {
+  const db = await open(config)
+  const tx = db.transaction('authorizations', 'readwrite')
+  if (replace) await tx.store.clear()
+  for (const item of saved) await tx.store.put(item)
+  await trim(await tx.store.count(), MAX_REMEMBERED, () => tx.store.index('savedAt').openCursor())
+  await tx.done
+  announce(config)
+}
+
+export async function forget(config: PlaygroundConfig, token: string): Promise<void> {
+  const db = await open(config)
+  await db.delete('authorizations', token)
+  announce(config)
+}
+
+export async function forgetAll(config: PlaygroundConfig): Promise<void> {
+  const db = await open(config)
+  await db.clear('authorizations')
+  announce(config)
+}
+
+/** This tab's logged exchanges, newest first. */
+export async function tabLog(config: PlaygroundConfig, tab = tabId()): Promise<PageExchange[]> {
+  const db = await open(config)
+  return (await db.getAllFromIndex('exchanges', 'tab', tab)).reverse()
+}
+
+/**
+ * Appends exchanges (oldest first) to this tab's log; answers them as kept, with the page's
+ * ids, oldest first. The whole log keeps the last `MAX_LOGGED`.
+ */
+export async function appendToLog(
+  config: PlaygroundConfig,
+  records: readonly ExchangeRecord[],
+  tab = tabId(),
+): Promise<PageExchange[]> {
+  const db = await open(config)
+  const tx = db.transaction('exchanges', 'readwrite')
+  const kept: PageExchange[] = []
+  for (const record of records) {
+    const { id: _engineId, ...rest } = record
+    const id = await tx.store.add({ ...rest, tab } as PageExchange)
+    kept.push({ ...rest, id, tab })
+  }
+  await trim(await tx.store.count(), MAX_LOGGED, () => tx.store.openCursor())
+  await tx.done
+  return kept
+}
+
+/** Empties this tab's log. */
+export async function clearTabLog(config: PlaygroundConfig, tab = tabId()): Promise<void> {
+  const db = await open(config)
+  const tx = db.transaction('exchanges', 'readwrite')
+  for (const key of await tx.store.index('tab').getAllKeys(tab)) await tx.store.delete(key)
+  await tx.done
+}
+
+/** Replaces this tab's log with `records` (oldest first); answers them with their new ids. */
+export async function replaceTabLog(
+  config: PlaygroundConfig,
+  records: readonly ExchangeRecord[],
+  tab = tabId(),
+): Promise<PageExchange[]> {
+  await clearTabLog(config, tab)
+  return appendToLog(config, records, tab)
+}
+
+/** A cursor over entries, oldest first, that can delete as it goes. */
+interface Deleting {
+  delete(): Promise<void>
+  continue(): Promise<Deleting | null>
+}
+
+/** Deletes the first entries `oldest` walks over, until `count` is down to `limit`. */
+async function trim(count: number, limit: number, oldest: () => Promise<Deleting | null>) {
+  let excess = count - limit
+  let cursor = excess > 0 ? await oldest() : null
+  while (cursor && excess > 0) {
+    await cursor.delete()
+    excess--
+    cursor = await cursor.continue()
+  }
+}

@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { resetAccount } from './api'
+import { useConfig } from './config'
+import type { LogState } from './exchange-log'
+import { messageOf } from './format'
+import { clearTabLog, forgetAll } from './page-store'
+import { keys, useAccountMutation } from './queries'
+
+/**
+ * Resets the account: the engine's (secrets, keys, procedures, the clock, the signing key) and
+ * what the page keeps beside it. A new signing key kills every authorization made before, so
+ * the page forgets them, and this tab's exchange log goes with the engine's.
+ */
+export function useResetAccount() {
+  const config = useConfig()
+  const queryClient = useQueryClient()
+  return useAccountMutation(async () => {
+    await resetAccount(config.baseUrl)
+    await Promise.all([forgetAll(config), clearTabLog(config)])
+    queryClient.setQueryData<LogState>(keys.exchanges(config.baseUrl), (log) =>
+      log ? { ...log, entries: [] } : log,
+    )
+  })
+}
+
+/**
+ * "Reset the account…", asked twice. `compact` where it is a way out of a part that failed
+ * (the error boundary). `onReset` says it is done in the caller's own words; without it, this
+ * says so itself.
+ */
+export function ResetAccount({
+  compact = false,
+  onReset,
+}: {
+  compact?: boolean
+  onReset?: () => void
+}) {
+  const reset = useResetAccount()
+  const [confirming, setConfirming] = useState(false)
+  return (
+    <div className={compact ? 'reset-account compact' : 'reset-account'}>
+      {!confirming ? (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          Reset the account…
+        </button>
+      ) : (
+        <div role="group" aria-label="Confirm the reset" className="confirm">
+          <p>
+            This deletes every secret, key and stored procedure of this account and moves the clock
+            back to real time. Every authorization made so far stops working, and the exchange log
+            is emptied. It cannot be undone (export the account first to keep a copy).
+          </p>
+          <button
+            type="button"
+            className="danger primary"
+            disabled={reset.isPending}
+            onClick={() =>
+              reset.mutate(undefined, {
+                onSuccess: () => {
+                  setConfirming(false)
+                  onReset?.()
+                },
+              })
+            }
+          >
+            Reset everything
+          </button>{' '}
+          <button type="button" onClick={() => setConfirming(false)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {reset.isSuccess && !onReset && (
+        <p role="status" className="done">
+          The account was reset: no secrets, keys or procedures are left.
+        </p>
+      )}
+      {reset.isError && <p role="alert">{messageOf(reset.error)}</p>}
+    </div>
+  )
+}
