@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
-import { loadCases, parseCaseFile } from '../conformance/cases'
+import { parseCaseFile } from '../conformance/cases'
+import { loadCases } from '../conformance/load-cases'
 import { formatContract } from '../conformance/contract/format'
 import { recordContract } from '../conformance/contract/record'
 import { verifyContracts } from '../conformance/contract/verify'
