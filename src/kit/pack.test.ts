@@ -3,13 +3,13 @@
  * this checkout (so nothing resolves from its node_modules), and the README's kit examples run
  * there exactly as written, with the client suite in examples/proc-client.
  */
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../node/spawn-serve'
+import { cleanEnvironment, run, shown } from '../testing/run-command'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -27,45 +27,6 @@ function kitBlocks(): Map<string, string> {
   }
   return blocks
 }
-
-/** This process's environment without what npm and Vitest set for themselves. */
-function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^(npm_|VITEST|NODE_OPTIONS$|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name),
-    ),
-  )
-  return { ...env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...extra }
-}
-
-interface Ran {
-  code: number | null
-  stdout: string
-  stderr: string
-  seconds: number
-}
-
-/** Runs a command to its end; never throws, so a test can show what it printed. */
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  extra: Record<string, string> = {},
-): Promise<Ran> {
-  const started = performance.now()
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: cleanEnvironment(extra) })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('close', (code) =>
-      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 }),
-    )
-  })
-}
-
-const shown = ({ code, stdout, stderr }: Ran) => `exit ${code}\n${stdout}\n${stderr}`
 
 const work = mkdtempSync(join(tmpdir(), 'kit-pack-'))
 let tarball = ''
