@@ -141,7 +141,7 @@ describe('the packed kit', () => {
         join(dir, 'playwright.config.ts'),
         readFileSync(join(ROOT, 'examples/proc-client/playwright.config.ts'), 'utf8').replace(
           "testDir: 'e2e',",
-          "testDir: '.', testMatch: 'client.spec.ts',",
+          "testDir: '.', testMatch: ['client.spec.ts', 'contract.spec.ts'],",
         ),
       )
       writeFileSync(
@@ -156,7 +156,13 @@ describe('the packed kit', () => {
             types: ['node'],
             lib: ['es2023', 'dom'],
           },
-          include: ['consumer.ts', 'client.test.ts', 'client.spec.ts', 'proc-client/e2e'],
+          include: [
+            'consumer.ts',
+            'client.test.ts',
+            'client.spec.ts',
+            'contract.spec.ts',
+            'proc-client/e2e',
+          ],
         }),
       )
     }, 600_000)
@@ -171,9 +177,11 @@ describe('the packed kit', () => {
         'client.test.ts',
         'conformance.sh',
         'consumer.ts',
+        'contract.spec.ts',
         'faults.sh',
         'python.sh',
         'serve.sh',
+        'verify.sh',
       ])
     })
 
@@ -194,10 +202,13 @@ describe('the packed kit', () => {
       expect(ran.stderr).toMatch(/Tests:\s+1 passed/)
     }, 120_000)
 
-    it('runs the Playwright example', async () => {
+    it('runs the Playwright examples, one recording a contract with no token in it', async () => {
       const ran = await run('npx', ['playwright', 'test'], dir)
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stdout).toMatch(/1 passed/)
+      expect(ran.stdout).toMatch(/2 passed/)
+      const contract = readFileSync(join(dir, 'contracts/strings.json'), 'utf8')
+      expect(contract).toMatch(/"call": "type\.string\.reverse",\s+"token": "\$auth1"/)
+      expect(contract).not.toMatch(/[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{43}/)
     }, 120_000)
 
     it('serves over HTTP for curl, Python and the conformance suite', async () => {
@@ -214,6 +225,10 @@ describe('the packed kit', () => {
       expect(conformance.code, shown(conformance)).toBe(0)
       expect(conformance.stdout).toMatch(/passed/)
       expect(conformance.stdout).not.toMatch(/\bskipped\b.*control plane/)
+      // The contract the Playwright example recorded, verified against that serve.
+      const verified = await run('bash', ['verify.sh'], dir)
+      expect(verified.code, shown(verified)).toBe(0)
+      expect(verified.stdout).toMatch(/base-url: 1 passed, 0 failed, 0 skipped, 1 contract/)
     }, 300_000)
 
     it('runs a client suite isolated per file: in-process, and over one serve', async () => {
