@@ -4,6 +4,7 @@
  * there exactly as written, with the client suite in examples/proc-client.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -30,7 +31,8 @@ function kitBlocks(): Map<string, string> {
 
 const work = mkdtempSync(join(tmpdir(), 'kit-pack-'))
 let tarball = ''
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+// The fresh projects' node_modules are large: removing them takes a while on a busy machine.
+afterAll(() => rm(work, { recursive: true, force: true }), 120_000)
 
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)
