@@ -96,6 +96,33 @@ export default tseslint.config(
     },
   },
   {
+    // What the playground runs in its page to save and replay contracts (conformance/browser.ts).
+    files: [
+      'conformance/{base64,browser,build,cases,compare,fetch-target,report,run,service-name}.ts',
+      'conformance/contract/{answer,format,record,request,verify}.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['node:*', 'msw/node', '**/targets', '**/load-cases', '**/commands'],
+              message: 'The playground runs this in the browser: no Node modules.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', 'require', '__dirname'].map((name) => ({
+          name,
+          message: 'The playground runs this in the browser: use conformance/base64.ts.',
+        })),
+      ],
+    },
+  },
+  {
     files: ['public/app-worker.js'],
     languageOptions: { globals: globals.serviceworker },
   },

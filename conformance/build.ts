@@ -1,12 +1,12 @@
 // A step as the request it sends: bound values, the body format, the service's name in place.
 import { encode } from '@msgpack/msgpack'
+import { fromBase64, toBase64 } from './base64'
 import type { CallStep, Format, MintStep, Step } from './cases'
 import type { Target, WireRequest } from './run'
 import { patternWithServiceName, withServiceName } from './service-name'
 
-export const bytes = (base64: string) => new Uint8Array(Buffer.from(base64, 'base64'))
-export const base64 = (data: Uint8Array | string) =>
-  (typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data)).toString('base64')
+export const bytes = fromBase64
+export const base64 = toBase64
 
 const NOW = /^\$now(?:([+-])(\d+(?:\.\d+)?))?$/
 

@@ -1,5 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { Ajv } from 'ajv'
 import schema from './schema.json' with { type: 'json' }
 
@@ -79,20 +77,6 @@ export interface CaseFile {
   }>
 }
 
-let casesDir: string | undefined
-
-/**
- * Where the conformance cases are read from: `conformance/cases` under the working directory
- * unless `setCasesDir` said otherwise (the installed kit keeps them beside its own code).
- */
-export function getCasesDir(): string {
-  return casesDir ?? resolve('conformance', 'cases')
-}
-
-export function setCasesDir(dir: string): void {
-  casesDir = dir
-}
-
 /** A case file that does not follow the schema: names the file and the field. */
 export class CaseFileError extends Error {
   constructor(file: string, detail: string) {
@@ -103,8 +87,8 @@ export class CaseFileError extends Error {
 
 const validate = new Ajv({ allErrors: false }).compile<CaseFile>(schema)
 
-/** Reads one case file, checked against the schema, and expands cases run once per format. */
-export function parseCaseFile(file: string, text: string): Case[] {
+/** A case file's text as its cases, checked against the schema (a contract file is one too). */
+export function readCaseFile(file: string, text: string): CaseFile {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -117,27 +101,26 @@ export function parseCaseFile(file: string, text: string): Case[] {
     throw new CaseFileError(file, `${where} ${first?.message ?? 'does not match the schema'}`)
   }
   const seen = new Set<string>()
-  return data.cases.flatMap(({ name, formats, fresh = false, steps, notes }) => {
+  for (const { name } of data.cases) {
     if (seen.has(name)) throw new CaseFileError(file, `two cases are named "${name}"`)
     seen.add(name)
-    return (formats ?? ['tuples']).map((format) => ({
+  }
+  return data
+}
+
+/**
+ * Reads one case file, checked against the schema, and expands cases run once per format.
+ * Browser-safe: the playground opens contracts with it.
+ */
+export function parseCaseFile(file: string, text: string): Case[] {
+  return readCaseFile(file, text).cases.flatMap(({ name, formats, fresh = false, steps, notes }) =>
+    (formats ?? ['tuples']).map((format) => ({
       id: formats ? `${file} › ${name} [${format}]` : `${file} › ${name}`,
       file,
       format,
       fresh,
       steps,
       ...(notes ? { notes } : {}),
-    }))
-  })
-}
-
-/** Every case in `dir`, file by file in name order. */
-export function loadCases(dir = getCasesDir()): Case[] {
-  if (!existsSync(dir)) {
-    throw new CaseFileError(dir, 'no such directory of conformance cases (see setCasesDir)')
-  }
-  return readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .flatMap((name) => parseCaseFile(name, readFileSync(join(dir, name), 'utf8')))
+    })),
+  )
 }

@@ -5,7 +5,7 @@
  * replays contracts. Exit codes are in commands.ts.
  */
 import { fileURLToPath } from 'node:url'
-import { setCasesDir } from './cases'
+import { setCasesDir } from './load-cases'
 import { main } from './commands'
 
 setCasesDir(fileURLToPath(new URL('./cases/', import.meta.url)))

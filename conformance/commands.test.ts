@@ -29,7 +29,10 @@ beforeAll(async () => {
   acme = await serveTarget(root, { serviceName: 'acme' })
 }, 60_000)
 
-/** A live secret of `acme`'s account (a run with the control token resets the account). */
+/**
+ * A live secret of `acme`'s account (a run with the control token resets the account). Passed as
+ * `--secret=KEY`: a random key may start with `-`, which `--secret KEY` reads as another flag.
+ */
 const newSecret = async () => ((await acme.control!('secrets', {})) as { key: string }).key
 afterAll(() => acme?.close())
 
@@ -46,7 +49,7 @@ describe('conformance against a base URL', () => {
 
   it('with a secret alone, skips what needs the control plane and says why', async () => {
     const { code, output } = await run([
-      ...['--base-url', acme.baseUrl, '--service-name', 'acme', '--secret', await newSecret()],
+      ...['--base-url', acme.baseUrl, '--service-name', 'acme', `--secret=${await newSecret()}`],
       ...['--filter', 'keyv.json', '--junit', join(dir, 'secret.xml')],
     ])
     expect(code).toBe(EXIT.passed)
@@ -86,7 +89,7 @@ describe('the pre-flight check', () => {
 
   it('says which service name the server answers to', async () => {
     await refused(
-      ['--base-url', acme.baseUrl, '--secret', await newSecret()],
+      ['--base-url', acme.baseUrl, `--secret=${await newSecret()}`],
       /^error: the service at .* calls itself `acme', not `proc': pass --service-name acme$/,
     )
   })
@@ -105,8 +108,7 @@ describe('the pre-flight check', () => {
         `${acme.baseUrl}/nested/deeper`,
         '--service-name',
         'acme',
-        '--secret',
-        await newSecret(),
+        `--secret=${await newSecret()}`,
       ],
       /^error: .*\/core\/ping answered 404: --base-url must be the service's root/,
     )

@@ -8,7 +8,8 @@
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { CaseFileError, loadCases } from './cases'
+import { CaseFileError } from './cases'
+import { loadCases } from './load-cases'
 import { loadContracts } from './contract/load'
 import { verifyContracts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'

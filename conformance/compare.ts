@@ -1,5 +1,5 @@
 import { decode } from '@msgpack/msgpack'
-import { isDeepStrictEqual } from 'node:util'
+import { fromBase64 } from './base64'
 import type { Expect, JsonType, Matcher } from './cases'
 
 /** One thing about an answer that is not what a step expects. */
@@ -37,7 +37,7 @@ export function typeOf(value: unknown): JsonType {
 /** The answer's value or error message, read the way its content type says. */
 export function decodeAnswer(response: Answer): Decoded {
   const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim()
-  const raw = new Uint8Array(Buffer.from(response.body, 'base64'))
+  const raw = fromBase64(response.body)
   const text = () => new TextDecoder().decode(raw)
   if (type.endsWith('+msgpack') || type.endsWith('+json')) {
     const tuples = (type.endsWith('+msgpack') ? decode(raw) : JSON.parse(text())) as [
@@ -75,6 +75,47 @@ const MAX_RESULT_DIFFERENCES = 12
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
+const isPlain = (value: object) => [Object.prototype, null].includes(Object.getPrototypeOf(value))
+
+/**
+ * Deep equality of decoded answers: JSON values, and what MessagePack adds (bytes, times,
+ * extensions), each equal only to its own kind.
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((item, i) => sameValue(item, b[i]))
+    )
+  }
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    return (
+      a instanceof Uint8Array &&
+      b instanceof Uint8Array &&
+      a.length === b.length &&
+      a.every((byte, i) => byte === b[i])
+    )
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && Object.is(a.getTime(), b.getTime())
+  }
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b) && !(isPlain(a) && isPlain(b))) {
+    return false
+  }
+  const keys = Object.keys(a)
+  const other = b as Record<string, unknown>
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every(
+      (key) => Object.hasOwn(b, key) && sameValue((a as Record<string, unknown>)[key], other[key]),
+    )
+  )
+}
+
 function matches(rule: Matcher, actual: unknown): boolean {
   if (actual === undefined) return false
   if ('type' in rule) return typeOf(actual) === rule.type
@@ -102,7 +143,7 @@ function resultDifferences(
     }
     return
   }
-  if (isDeepStrictEqual(expected, actual)) return
+  if (sameValue(expected, actual)) return
   const absent = (value: unknown) => (value === undefined ? '(absent)' : show(value))
   if (Array.isArray(expected) && Array.isArray(actual)) {
     const length = Math.max(expected.length, actual.length)

@@ -1,6 +1,7 @@
+import { base64ToText, toBase64 } from './base64'
 import { decodeAnswer } from './compare'
+import { ControlPlaneError } from './fetch-target'
 import type { Target, WireResponse } from './run'
-import { ControlPlaneError } from './targets'
 
 /** The target cannot be tested as given: one message says what to change. */
 export class PreflightError extends Error {
@@ -17,7 +18,7 @@ function unreachable(url: string, error: unknown): PreflightError {
   return new PreflightError(`nothing answers at ${url} (${why}): is the service running there?`)
 }
 
-const text = (response: WireResponse) => Buffer.from(response.body, 'base64').toString('utf8')
+const text = (response: WireResponse) => base64ToText(response.body)
 
 /** What an error answer says, in whichever format it came. */
 function messageOf(response: WireResponse): string {
@@ -77,7 +78,7 @@ export async function preflight(target: Target): Promise<void> {
       url: `${baseUrl}/core/ping`,
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': vnd, accept: vnd },
-      body: Buffer.from('[]').toString('base64'),
+      body: toBase64('[]'),
     })
   } catch (error) {
     throw unreachable(baseUrl, error)

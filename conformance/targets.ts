@@ -3,7 +3,10 @@ import { createEngine, type Engine } from '../src/engine'
 import { createHandlers } from '../src/msw/handlers'
 import { spawnServe } from '../src/node/spawn-serve'
 import { createMemoryStore } from '../src/storage/memory-store'
-import type { Target, WireRequest, WireResponse } from './run'
+import { controlOver, fetchTarget, fromResponse, toRequest } from './fetch-target'
+import type { Target } from './run'
+
+export { ControlPlaneError } from './fetch-target'
 
 /** The real service's own name: by default our targets answer as it does, byte for byte. */
 export const SERVICE_NAME = 'proc'
@@ -19,57 +22,6 @@ export interface EngineTargetOptions {
 
 const engineOptions = (options: EngineFactory | EngineTargetOptions = {}) =>
   typeof options === 'function' ? { makeEngine: options } : options
-
-function toRequest({ url, method, headers, body }: WireRequest): Request {
-  return new Request(url, {
-    method,
-    headers,
-    ...(body === undefined ? {} : { body: Buffer.from(body, 'base64') }),
-  })
-}
-
-async function fromResponse(response: Response): Promise<WireResponse> {
-  return {
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: Buffer.from(await response.arrayBuffer()).toString('base64'),
-  }
-}
-
-/** The control plane answered with an error. */
-export class ControlPlaneError extends Error {
-  constructor(
-    readonly path: string,
-    readonly status: number,
-    readonly text: string,
-  ) {
-    super(`control plane ${path}: ${status} ${text}`)
-    this.name = 'ControlPlaneError'
-  }
-}
-
-/** The control plane reached with `send`, as any target serves it under its base URL. */
-function controlOver(
-  send: (request: Request) => Promise<Response>,
-  baseUrl: string,
-  headers: Record<string, string> = {},
-): NonNullable<Target['control']> {
-  return async (path, body) => {
-    const response = await send(
-      new Request(`${baseUrl}/_account/${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          ...headers,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    )
-    const text = await response.text()
-    if (!response.ok) throw new ControlPlaneError(path, response.status, text)
-    return JSON.parse(text) as unknown
-  }
-}
 
 /** Builds the engine targets run against: any `createEngine`, so a test may pass a broken one. */
 export type EngineFactory = (options: { baseUrl: string; serviceName: string }) => Engine
@@ -157,16 +109,10 @@ export interface BaseUrlOptions {
  */
 export function baseUrlTarget(baseUrl: string, options: BaseUrlOptions = {}): Target {
   const { secret, serviceName = SERVICE_NAME, controlToken } = options
-  const root = baseUrl.replace(/\/+$/, '')
-  const send = (request: Request) => fetch(request)
-  return {
-    name: 'base-url',
-    baseUrl: root,
+  return fetchTarget({
+    baseUrl,
     serviceName,
     ...(secret === undefined ? {} : { secret }),
-    send: async (request) => fromResponse(await send(toRequest(request))),
-    ...(controlToken === undefined
-      ? {}
-      : { control: controlOver(send, root, { authorization: `Bearer ${controlToken}` }) }),
-  }
+    ...(controlToken === undefined ? {} : { control: controlToken }),
+  })
 }

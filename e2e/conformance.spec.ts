@@ -1,62 +1,24 @@
-import type { Page } from '@playwright/test'
-import { loadCases, parseCaseFile } from '../conformance/cases'
+import { parseCaseFile } from '../conformance/cases'
+import { loadCases } from '../conformance/load-cases'
 import { formatContract } from '../conformance/contract/format'
 import { recordContract } from '../conformance/contract/record'
 import { verifyContracts } from '../conformance/contract/verify'
-import { runCase, type Target, type WireRequest, type WireResponse } from '../conformance/run'
+import { runCase } from '../conformance/run'
 import { createEngine, type ExchangeRecord } from '../src/engine'
 import { createMemoryStore } from '../src/storage'
-import { expect, playgroundUrl, test } from './fixtures'
+import { expect, test } from './fixtures'
+import { pageTarget } from './page-target'
 
 const baseUrl = 'https://conformance.proc.test'
 const serviceName = 'proc'
 const cases = loadCases()
-
-/** The playground's engine, reached with `fetch` in the page through the service worker. */
-async function pageTarget(page: Page): Promise<Target> {
-  await page.goto(playgroundUrl({ baseUrl, serviceName }))
-  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
-  const send = (request: WireRequest) =>
-    page.evaluate(async ({ url, method, headers, body }): Promise<WireResponse> => {
-      const bytes =
-        body === undefined ? undefined : Uint8Array.from(atob(body), (c) => c.charCodeAt(0))
-      const response = await fetch(url, { method, headers, ...(bytes ? { body: bytes } : {}) })
-      const data = new Uint8Array(await response.arrayBuffer())
-      let binary = ''
-      for (const byte of data) binary += String.fromCharCode(byte)
-      return {
-        status: response.status,
-        headers: Object.fromEntries(response.headers),
-        body: btoa(binary),
-      }
-    }, request)
-  return {
-    name: 'chromium',
-    baseUrl,
-    serviceName,
-    send,
-    async control(path, body) {
-      const answer = await send({
-        url: `${baseUrl}/_account/${path}`,
-        method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        ...(body === undefined
-          ? {}
-          : { body: Buffer.from(JSON.stringify(body)).toString('base64') }),
-      })
-      const text = Buffer.from(answer.body, 'base64').toString('utf8')
-      if (answer.status !== 200) throw new Error(`control plane ${path}: ${answer.status} ${text}`)
-      return JSON.parse(text) as unknown
-    },
-  }
-}
 
 // Every case through the real service worker into the engine over real IndexedDB.
 test(`the conformance cases pass in Chromium through the service worker (${cases.length})`, async ({
   page,
 }) => {
   test.setTimeout(240_000)
-  const target = await pageTarget(page)
+  const target = await pageTarget(page, { baseUrl, serviceName })
   const failures: string[] = []
   for (const c of cases) {
     const result = await runCase(target, c)
@@ -123,7 +85,7 @@ async function recordNotes() {
 test('a contract recorded in Node passes in Chromium, twice the same', async ({ page }) => {
   const contract = await recordNotes()
   expect(contract[0]!.steps.some((step) => 'advance' in step)).toBe(true)
-  const target = await pageTarget(page)
+  const target = await pageTarget(page, { baseUrl, serviceName })
   const outcome = async () =>
     (await verifyContracts(target, contract)).map((r) => [
       r.status,

@@ -1,4 +1,5 @@
 import type { ExchangeRecord } from '../../src/engine'
+import { toBase64 } from '../base64'
 import type { Expect, Matcher } from '../cases'
 import { decodeAnswer, pointerTo, typeOf, type Decoded } from '../compare'
 import { markServiceName, SERVICE } from '../service-name'
@@ -46,7 +47,7 @@ export function expectationOf(
     decoded = decodeAnswer({
       status: response.status,
       headers,
-      body: Buffer.from(bodyBytes(response.body)).toString('base64'),
+      body: toBase64(bodyBytes(response.body)),
     })
   } catch {
     bindings.note(`${labelOf(r)}: its answer could not be read, so only its status is kept`)

@@ -15,7 +15,7 @@ import { parseCaseFile, type CallStep, type Case, type CaseFile, type Step } fro
 import type { CaseResult, Target } from '../run'
 import { stepReport } from '../report'
 import { baseUrlTarget, handleTarget, mswTarget, serveTarget } from '../targets'
-import { formatContract } from './format'
+import { addToContract, formatContract } from './format'
 import { FORGED_TOKEN, recordContract, RecordError } from './record'
 import { verifyContracts } from './verify'
 
@@ -347,6 +347,37 @@ describe('recording a contract', () => {
         ])
       }),
     ).rejects.toThrow(/^step 2 of "hides a token" would copy a token or cursor of this run/)
+  })
+
+  it('adds a case by name: replaced where it stands, or put in name order, whatever the order of saving', () => {
+    const one = (name: string, status = 200): CaseFile => ({
+      description: `from ${name}`,
+      cases: [{ name, steps: [{ call: 'core.ping', expect: { status } }] }],
+    })
+    const saves = ['b', 'd', 'a', 'c']
+    const orders = [saves, [...saves].reverse(), ['c', 'a', 'd', 'b']]
+    const written = orders.map((order) =>
+      formatContract(
+        order.reduce<CaseFile | undefined>((file, name) => addToContract(file, one(name)), {
+          description: 'notes',
+          cases: [],
+        })!,
+      ),
+    )
+    expect(new Set(written).size).toBe(1)
+    const file = JSON.parse(written[0]!) as CaseFile
+    expect([file.description, file.cases.map((c) => c.name)]).toEqual([
+      'notes',
+      ['a', 'b', 'c', 'd'],
+    ])
+    const replaced = addToContract(
+      { description: 'hand-ordered', cases: [...one('z').cases, ...one('a').cases] },
+      one('z', 401),
+    )
+    expect(replaced.cases.map((c) => [c.name, (c.steps[0] as CallStep).expect.status])).toEqual([
+      ['z', 401],
+      ['a', 200],
+    ])
   })
 
   it('says so when there is nothing to record', () => {

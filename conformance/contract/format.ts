@@ -51,12 +51,22 @@ export function formatContract(file: CaseFile): string {
   return `${print(file, '', 0, 0)}\n`
 }
 
-/** `file` with `recorded`'s cases added, each replacing a case of the same name. */
+/**
+ * `file` with `recorded`'s cases in it: each replaces the case of the same name where it
+ * stands, and a new one goes before the first case whose name sorts after its own. A file the
+ * kit writes test by test so keeps its cases in name order, whatever order the tests ran in
+ * (parallel workers included), and the same tests write the same bytes.
+ */
 export function addToContract(file: CaseFile | undefined, recorded: CaseFile): CaseFile {
-  if (!file) return recorded
-  const names = new Set(recorded.cases.map((c) => c.name))
-  return {
-    description: file.description,
-    cases: [...file.cases.filter((c) => !names.has(c.name)), ...recorded.cases],
+  const cases = [...(file?.cases ?? [])]
+  for (const added of recorded.cases) {
+    const at = cases.findIndex((c) => c.name === added.name)
+    if (at >= 0) {
+      cases[at] = added
+      continue
+    }
+    const after = cases.findIndex((c) => c.name > added.name)
+    cases.splice(after < 0 ? cases.length : after, 0, added)
   }
+  return { description: file?.description ?? recorded.description, cases }
 }

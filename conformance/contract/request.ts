@@ -1,14 +1,13 @@
 import { decode } from '@msgpack/msgpack'
 import type { ExchangeRecord, LoggedBody } from '../../src/engine'
+import { fromBase64, toBase64 } from '../base64'
 import type { CallStep, Format } from '../cases'
 import { markEndpoint } from '../service-name'
 
 /** A logged body's bytes. */
 export function bodyBytes(body: LoggedBody | null): Uint8Array {
   if (!body) return new Uint8Array()
-  return body.encoding === 'text'
-    ? new TextEncoder().encode(body.data)
-    : new Uint8Array(Buffer.from(body.data, 'base64'))
+  return body.encoding === 'text' ? new TextEncoder().encode(body.data) : fromBase64(body.data)
 }
 
 export const essence = (type: string | null) =>
@@ -151,7 +150,7 @@ export function requestPart(
   } else {
     part.format = 'text'
     if (text !== undefined) part.body = text
-    else if (bytes.length > 0) part.bodyBase64 = Buffer.from(bytes).toString('base64')
+    else if (bytes.length > 0) part.bodyBase64 = toBase64(bytes)
   }
   // The content type the runner sends for this format: tuples always, JSON and text with an input.
   const implied =

@@ -3,13 +3,14 @@
  * this checkout (so nothing resolves from its node_modules), and the README's kit examples run
  * there exactly as written, with the client suite in examples/proc-client.
  */
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../node/spawn-serve'
+import { cleanEnvironment, run, shown } from '../testing/run-command'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -28,48 +29,10 @@ function kitBlocks(): Map<string, string> {
   return blocks
 }
 
-/** This process's environment without what npm and Vitest set for themselves. */
-function cleanEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([name]) => !/^(npm_|VITEST|NODE_OPTIONS$|INIT_CWD$|NODE_ENV$|TEST$)/i.test(name),
-    ),
-  )
-  return { ...env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...extra }
-}
-
-interface Ran {
-  code: number | null
-  stdout: string
-  stderr: string
-  seconds: number
-}
-
-/** Runs a command to its end; never throws, so a test can show what it printed. */
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  extra: Record<string, string> = {},
-): Promise<Ran> {
-  const started = performance.now()
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env: cleanEnvironment(extra) })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('close', (code) =>
-      resolve({ code, stdout, stderr, seconds: (performance.now() - started) / 1000 }),
-    )
-  })
-}
-
-const shown = ({ code, stdout, stderr }: Ran) => `exit ${code}\n${stdout}\n${stderr}`
-
 const work = mkdtempSync(join(tmpdir(), 'kit-pack-'))
 let tarball = ''
-afterAll(() => rmSync(work, { recursive: true, force: true }))
+// The fresh projects' node_modules are large: removing them takes a while on a busy machine.
+afterAll(() => rm(work, { recursive: true, force: true }), 120_000)
 
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)
@@ -180,7 +143,7 @@ describe('the packed kit', () => {
         join(dir, 'playwright.config.ts'),
         readFileSync(join(ROOT, 'examples/proc-client/playwright.config.ts'), 'utf8').replace(
           "testDir: 'e2e',",
-          "testDir: '.', testMatch: 'client.spec.ts',",
+          "testDir: '.', testMatch: ['client.spec.ts', 'contract.spec.ts'],",
         ),
       )
       writeFileSync(
@@ -195,7 +158,13 @@ describe('the packed kit', () => {
             types: ['node'],
             lib: ['es2023', 'dom'],
           },
-          include: ['consumer.ts', 'client.test.ts', 'client.spec.ts', 'proc-client/e2e'],
+          include: [
+            'consumer.ts',
+            'client.test.ts',
+            'client.spec.ts',
+            'contract.spec.ts',
+            'proc-client/e2e',
+          ],
         }),
       )
     }, 600_000)
@@ -210,9 +179,11 @@ describe('the packed kit', () => {
         'client.test.ts',
         'conformance.sh',
         'consumer.ts',
+        'contract.spec.ts',
         'faults.sh',
         'python.sh',
         'serve.sh',
+        'verify.sh',
       ])
     })
 
@@ -233,10 +204,13 @@ describe('the packed kit', () => {
       expect(ran.stderr).toMatch(/Tests:\s+1 passed/)
     }, 120_000)
 
-    it('runs the Playwright example', async () => {
+    it('runs the Playwright examples, one recording a contract with no token in it', async () => {
       const ran = await run('npx', ['playwright', 'test'], dir)
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stdout).toMatch(/1 passed/)
+      expect(ran.stdout).toMatch(/2 passed/)
+      const contract = readFileSync(join(dir, 'contracts/strings.json'), 'utf8')
+      expect(contract).toMatch(/"call": "type\.string\.reverse",\s+"token": "\$auth1"/)
+      expect(contract).not.toMatch(/[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{43}/)
     }, 120_000)
 
     it('serves over HTTP for curl, Python and the conformance suite', async () => {
@@ -253,6 +227,10 @@ describe('the packed kit', () => {
       expect(conformance.code, shown(conformance)).toBe(0)
       expect(conformance.stdout).toMatch(/passed/)
       expect(conformance.stdout).not.toMatch(/\bskipped\b.*control plane/)
+      // The contract the Playwright example recorded, verified against that serve.
+      const verified = await run('bash', ['verify.sh'], dir)
+      expect(verified.code, shown(verified)).toBe(0)
+      expect(verified.stdout).toMatch(/base-url: 1 passed, 0 failed, 0 skipped, 1 contract/)
     }, 300_000)
 
     it('runs a client suite isolated per file: in-process, and over one serve', async () => {

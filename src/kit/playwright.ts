@@ -4,13 +4,16 @@
  * test, and answers `<baseUrl>/**` in the page through `context.route` — the app under test needs
  * no service worker of ours. Given a running `serve` (`serviceOptions.serve`, or the environment
  * variables `SERVICE_PLAYGROUND_URL` and `SERVICE_PLAYGROUND_CONTROL_TOKEN`), each worker gets an
- * account of its own there instead, reset after every test.
+ * account of its own there instead, reset after every test. `service.contract.save(path)` (or
+ * `serviceOptions.contract`) records what a test relied on into a contract file.
  */
+import { dirname, relative, sep } from 'node:path'
 import {
   test as base,
   expect as baseExpect,
   type BrowserContext,
   type Route,
+  type TestInfo,
 } from '@playwright/test'
 import { createEngine, type Engine } from '../engine'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
@@ -18,7 +21,15 @@ import type { StartServiceOptions } from '../node'
 import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../node/journal'
 import { openAccount, type ServeAccount } from '../node/open-account'
 import { createMemoryStore } from '../storage/memory-store'
+import {
+  saveContract,
+  type ContractRecorder,
+  type ContractSource,
+  type TestContract,
+} from './contract'
 import { remoteService, type RemoteService } from './remote'
+
+export type { ContractRecorder } from './contract'
 
 export interface ServeTarget {
   /** The server's URL, as `serve` printed it: `http://127.0.0.1:8787`. */
@@ -36,10 +47,65 @@ export interface ServeTarget {
 export type ServiceFixtureOptions = Pick<
   StartServiceOptions,
   'baseUrl' | 'serviceName' | 'secrets' | 'clock' | 'limits' | 'strict' | 'journal'
->
+> & {
+  /**
+   * Records every passing test that uses the service into this contract file (relative to the
+   * Playwright config's directory), each as its own case, at the test's end before the reset;
+   * a test that made no request to the service is left out.
+   */
+  contract?: string
+}
 
 /** The service of one test. */
-export type ServiceFixture = RemoteService
+export type ServiceFixture = RemoteService & {
+  /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
+  readonly contract: ContractRecorder
+}
+
+/** The case a test records: named by its file (from the test directory), describe blocks and title. */
+function testOf(testInfo: TestInfo): TestContract {
+  const file = relative(testInfo.project.testDir, testInfo.file).split(sep).join('/')
+  const configFile = testInfo.config.configFile
+  return {
+    name: [file, ...testInfo.titlePath.slice(1)].join(' › '),
+    root: configFile ? dirname(configFile) : testInfo.config.rootDir,
+  }
+}
+
+/** The journal and secrets of a service reached over its wire; `baseUrl` is where it saw requests. */
+const contractSource = (remote: RemoteService, baseUrl: string): ContractSource => ({
+  baseUrl,
+  serviceName: remote.serviceName,
+  journal: (after) =>
+    remote.control(after === undefined ? 'exchanges' : `exchanges?after=${after}`),
+  secrets: () => remote.listSecrets(),
+})
+
+/**
+ * The fixture's value and what to do at the test's end: the contract option's file, saved
+ * when the test passed (the journal held only this test: the service is new or was reset).
+ */
+function withContract(
+  remote: RemoteService,
+  source: ContractSource,
+  testInfo: TestInfo,
+): ServiceFixture {
+  const test = testOf(testInfo)
+  return {
+    ...remote,
+    contract: { save: async (path) => (await saveContract(source, test, path))! },
+  }
+}
+
+async function saveAtEnd(
+  source: ContractSource,
+  testInfo: TestInfo,
+  path: string | undefined,
+): Promise<void> {
+  if (path && testInfo.status === 'passed' && testInfo.expectedStatus === 'passed') {
+    await saveContract(source, testOf(testInfo), path, true)
+  }
+}
 
 function serveTargetFromEnvironment(): ServeTarget | undefined {
   const url = process.env.SERVICE_PLAYGROUND_URL
@@ -124,7 +190,7 @@ export const test = base.extend<
     { scope: 'worker' },
   ],
 
-  service: async ({ context, serviceOptions, serviceAccount }, use) => {
+  service: async ({ context, serviceOptions, serviceAccount }, use, testInfo) => {
     const options = { ...serviceOptions }
     const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
     if (serviceAccount) {
@@ -147,11 +213,20 @@ export const test = base.extend<
             ),
           )
         : undefined
+      const source = contractSource(remote, account.baseUrl)
       await use(
-        options.baseUrl ? { ...remote, baseUrl: options.baseUrl.replace(/\/+$/, '') } : remote,
+        withContract(
+          options.baseUrl ? { ...remote, baseUrl: options.baseUrl.replace(/\/+$/, '') } : remote,
+          source,
+          testInfo,
+        ),
       )
       await stop?.()
-      await remote.reset()
+      try {
+        await saveAtEnd(source, testInfo, options.contract)
+      } finally {
+        await remote.reset()
+      }
       return
     }
     const engine: Engine = createEngine({
@@ -166,15 +241,16 @@ export const test = base.extend<
     })
     const [secret] = await engine.start()
     const stop = await routeTo(context, engine.settings.baseUrl, engine.handle)
-    await use(
-      remoteService({
-        baseUrl: engine.settings.baseUrl,
-        serviceName,
-        secret: secret!,
-        send: engine.handle,
-      }),
-    )
+    const remote = remoteService({
+      baseUrl: engine.settings.baseUrl,
+      serviceName,
+      secret: secret!,
+      send: engine.handle,
+    })
+    const source = contractSource(remote, engine.settings.baseUrl)
+    await use(withContract(remote, source, testInfo))
     await stop()
+    await saveAtEnd(source, testInfo, options.contract)
   },
 })
 

@@ -2,9 +2,10 @@
  * `service-playground/vitest`: `useService(options)` starts the service for the test file it is
  * called in (msw answers its base URL in this process), brings it back to its starting state
  * after every test (faults, journal, clock, keys — the same secret keys), and stops it after
- * the file. `expect(service).toHaveReceived(endpoint, expected)` asserts on what arrived.
+ * the file. `expect(service).toHaveReceived(endpoint, expected)` asserts on what arrived;
+ * `service.contract.save(path)` (or the `contract` option) records what a test relied on.
  */
-import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, expect, type TestContext } from 'vitest'
 import type { FaultRule, SecretView } from '../engine'
 import {
   checkReceived,
@@ -18,8 +19,18 @@ import {
   type StartServiceOptions,
 } from '../node'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
+import { saveContract, type ContractRecorder, type TestContract } from './contract'
 
-export type UseServiceOptions = StartServiceOptions
+export type { ContractRecorder } from './contract'
+
+export interface UseServiceOptions extends StartServiceOptions {
+  /**
+   * Records every passing test of the file into this contract file (relative to Vitest's
+   * root), each as its own case, at the test's end before the reset; a test that made no
+   * request to the service is left out.
+   */
+  contract?: string
+}
 
 /** The service of one test file: usable in tests and hooks (and `baseUrl` at once). */
 export interface ServiceHandle {
@@ -42,13 +53,17 @@ export interface ServiceHandle {
   /** The requests received in this test so far, oldest first. */
   requests(filter?: RequestFilter): ReceivedRequest[]
   reset(): Promise<void>
+  /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
+  readonly contract: ContractRecorder
 }
 
 const HANDLE = Symbol.for('service-playground.handle')
 
 /** Starts the service for this test file; see the module's doc. */
 export function useService(options: UseServiceOptions = {}): ServiceHandle {
+  const { contract, ...serviceOptions } = options
   let running: Service | undefined
+  let current: TestContract | undefined
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
   for (const key of options.secrets ?? []) {
@@ -60,10 +75,23 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
   }
 
   beforeAll(async () => {
-    running = await startService(options)
+    running = await startService(serviceOptions)
   })
-  afterEach(async () => {
-    await running?.reset()
+  // Registered before the file's own hooks: the test's exchanges are those from its own
+  // beforeEach hooks on, and its contract is saved after its afterEach hooks, before the reset.
+  beforeEach(async (context) => {
+    const after = await lastId(running)
+    current = { ...testOf(context), ...(after === undefined ? {} : { after }) }
+  })
+  afterEach(async (context) => {
+    try {
+      if (contract && running && current && context.task.result?.state === 'pass') {
+        await saveContract(contractSource(running), current, contract, true)
+      }
+    } finally {
+      current = undefined
+      await running?.reset()
+    }
   })
   afterAll(() => {
     running?.stop()
@@ -104,7 +132,38 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
     clearFaults: (id) => service().clearFaults(id),
     requests: (filter) => service().requests(filter),
     reset: () => service().reset(),
+    contract: {
+      async save(path) {
+        if (!current) throw new Error('contract.save: call it inside a test (or its hooks)')
+        return (await saveContract(contractSource(service()), current, path))!
+      },
+    },
   } as ServiceHandle
+}
+
+const lastId = async (service: Service | undefined) =>
+  (await service?.engine.operator.journal.list())?.[0]?.id
+
+/** The journal and secrets of a service in this process. */
+const contractSource = (service: Service) => ({
+  baseUrl: service.baseUrl,
+  serviceName: service.serviceName,
+  journal: async (after?: number) => ({
+    capacity: (await service.engine.operator.view()).journal,
+    exchanges: await service.engine.operator.journal.list(after),
+  }),
+  secrets: () => service.listSecrets(),
+})
+
+/** The test's case name (its file, describe blocks and title) and its project's root. */
+function testOf({ task }: TestContext): Omit<TestContract, 'after'> {
+  const titles = [task.name]
+  for (let suite = task.suite; suite && suite !== task.file; suite = suite.suite) {
+    titles.unshift(suite.name)
+  }
+  const { filepath, name: file } = task.file
+  const root = filepath.endsWith(file) ? filepath.slice(0, -file.length) : process.cwd()
+  return { name: [file, ...titles].join(' › '), root }
 }
 
 function isHandle(value: unknown): value is ServiceHandle {

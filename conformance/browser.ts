@@ -1,0 +1,36 @@
+/**
+ * Contracts in the browser: what the playground's exchange log calls to save its exchanges as a
+ * contract and to open one and replay it in the page. Nothing below this file reaches Node
+ * (no `node:*`, no `Buffer`, no `process`): `conformance/browser.test.ts` bundles it for the
+ * browser and runs it with only a browser's globals, and `e2e/contracts.spec.ts` runs it in
+ * the playground's page.
+ *
+ * - Save: `recordContract(exchanges, { name, serviceName, baseUrl, secrets })` with the records
+ *   of `GET <baseUrl>/_account/exchanges` (the chosen ones) and `GET <baseUrl>/_account/secrets`,
+ *   then `formatContract(file)` for the download's text (`addToContract` to add it to an open
+ *   file, by case name).
+ * - Open: `readCaseFile(name, text)` checks a file and returns it; `parseCaseFile(name, text)`
+ *   gives its cases to run.
+ * - Replay: `verifyContracts(fetchTarget({ baseUrl, serviceName, control: true }), cases)`, each
+ *   result with every step `passed`, `failed` (its differences, request and answer) or
+ *   `skipped`; `formatDifference` and `stepReport` put them in words.
+ */
+export { toBase64, fromBase64, base64ToText } from './base64'
+export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
+export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'
+export { recordContract, RecordError, FORGED_TOKEN } from './contract/record'
+export type { RecordContext, SecretInfo } from './contract/record'
+export { formatContract, addToContract } from './contract/format'
+export { verifyContracts } from './contract/verify'
+export { fetchTarget, ControlPlaneError, type FetchTargetOptions } from './fetch-target'
+export { runCase, runCases, formatDifference, readableBody } from './run'
+export type {
+  Target,
+  CaseResult,
+  StepResult,
+  RunOptions,
+  WireRequest,
+  WireResponse,
+  Difference,
+} from './run'
+export { exchangeText, stepReport } from './report'
