@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createEngine } from '../engine'
+import { createEngine, type Store } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
-import { fileShelf } from './accounts'
+import { fileShelf, memoryShelf, type AccountShelf } from './accounts'
 import { listen, type Listener } from './http'
 import { openSqliteStore } from './sqlite-store'
 
@@ -229,5 +229,50 @@ describe('faults over HTTP', () => {
     await fault({ kind: 'hang', delayMs: 600_000 })
     await expect(echo(AbortSignal.timeout(200))).rejects.toThrow(/abort|timeout/i)
     expect(await (await echo()).text()).toHaveLength(64 * 1024)
+  })
+})
+
+describe('accounts on a shelf other processes share', () => {
+  it('answer as the shelf has them now, and their engines here close once removed elsewhere', async () => {
+    const shelf = memoryShelf()
+    const closed: string[] = []
+    // As a second process over the same database opens them: each store says when it closes.
+    const tracked = (id: string, store: Store): Store => ({
+      ...store,
+      close: async () => void closed.push(id),
+    })
+    const shared: AccountShelf = {
+      ...shelf,
+      async add(account, max) {
+        const added = await shelf.add(account, max)
+        return added && { store: tracked(account.id, added.store) }
+      },
+      open: async (id) => ({ store: tracked(id, (await shelf.open(id)).store) }),
+    }
+    const { server } = await start({ shelf: shared })
+    const made = await newAccount(server.url)
+    await shelf.add(
+      {
+        ...made,
+        id: 'elsewhere0000000',
+        createdAt: 0,
+        controlTokenHash: '',
+        secrets: ['other-secret-key'],
+      },
+      10,
+    )
+    // An account another process made: answered here at its first request.
+    const other = `${server.url}/a/elsewhere0000000`
+    expect(await (await call(other, 'core.ping', 'other-secret-key')).text()).toBe('true')
+    // Removed by the other process: gone here at once, its engine closed.
+    await shelf.remove('elsewhere0000000')
+    expect((await call(other, 'core.ping', 'other-secret-key')).status).toBe(404)
+    expect(closed).toEqual(['elsewhere0000000'])
+    // One this process answered once, removed elsewhere and never asked for again: closed
+    // when this process next makes an account.
+    expect((await call(made.baseUrl, 'core.ping', made.secret)).status).toBe(200)
+    await shelf.remove(made.id)
+    await newAccount(server.url)
+    expect(closed).toEqual(['elsewhere0000000', made.id])
   })
 })

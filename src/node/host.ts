@@ -110,7 +110,21 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       'the account control plane needs the control token: send authorization: bearer <control token>, as serve printed it at start (or as POST /_accounts returned it)',
     )
 
+  /**
+   * Closes this process's engines of accounts removed through another process (over a shared
+   * shelf), which no request here would notice: done as each account is made, so that a
+   * long-running server keeps no more engines than accounts.
+   */
+  async function prune(): Promise<void> {
+    // Engines opened from here on are of accounts the list below holds.
+    const opened = [...engines.keys()]
+    if (opened.length === 0) return
+    const kept = new Set((await shelf.list()).map(({ id }) => id))
+    await Promise.all(opened.filter((id) => !kept.has(id)).map(forget))
+  }
+
   async function createAccount(request: Request): Promise<Response> {
+    await prune()
     const control = token()
     const account: HostedAccount = {
       id: newAccountId(),
