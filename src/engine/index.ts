@@ -10,7 +10,15 @@ export {
   type Limits,
   type EngineSettings,
 } from './settings'
-export type { Store, Json, Mutation, StoreSnapshot, SecretRecord, BucketCount } from './store'
+export type {
+  Store,
+  StoreReader,
+  Json,
+  Mutation,
+  StoreSnapshot,
+  SecretRecord,
+  BucketCount,
+} from './store'
 export { StoreConflictError } from './store'
 export { ServiceError } from './errors'
 export type { TokenDetails } from './auth/credentials'
@@ -18,3 +26,5 @@ export type { ExchangeRecord, LoggedBody } from './operator/exchange-log'
 export type { RequestTrace, CredentialTrace, CallTrace } from './trace'
 export type { Route } from './wire/path'
 export type { FaultRule, FaultKind } from './operator/faults'
+export { createLocalOperator, type LocalOperator } from './operator/local'
+export type { OperatorModes, OperatorState, OperatorView, RateWindow } from './operator/state'
