@@ -192,7 +192,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** 401 unless the bearer token is a live secret or authorization; then 429 past the limit. */
   async function admit({ request, draft }: Exchange, view: OperatorView): Promise<Principal> {
-    await account.syncClock()
+    await account.syncClock(view.clockOffset)
     const principal = await authenticate(
       request.headers.get('authorization'),
       store,

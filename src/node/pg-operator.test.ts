@@ -6,6 +6,7 @@ import { createDatabase } from '../testing/postgres'
 import { openPgDatabase, type PgDatabase } from './pg-connection'
 import { openPgOperator } from './pg-operator'
 import { migrate } from './pg-schema'
+import { createPgStore } from './pg-store'
 
 /** Two handles on one database, as two processes have: each its own pool. */
 const url = await createDatabase(inject('postgres'))
@@ -122,6 +123,8 @@ describe('the operator controls of one account in PostgreSQL, through two proces
       ...modes,
       window: { start: Number.NEGATIVE_INFINITY, count: 0 },
       faulted: false,
+      // The account's store holds no clock offset: real time.
+      clockOffset: null,
     })
     expect([await a.faults.list(), await a.journal.list(), await a.strict.report()]).toEqual([
       [],
@@ -131,6 +134,17 @@ describe('the operator controls of one account in PostgreSQL, through two proces
     // Ids go on from where they were.
     await b.journal.add(record('/after'))
     expect((await a.journal.list()).map(({ id }) => id)).toEqual([2])
+  })
+
+  it("reads the account's clock offset as its store holds it, in the same statement", async () => {
+    const schema = `operator_${++schemas}`
+    await handles[0]!.connect((client) => migrate(client, schema, 'the test database', 'hosted'))
+    const operator = await openPgOperator(handles[1]!, schema, modes)
+    expect((await operator.view()).clockOffset).toBeNull()
+    const store = createPgStore(handles[0]!, schema)
+    await store.commit([{ op: 'putMeta', key: 'clockOffset', value: 3_600_000 }])
+    expect((await operator.view()).clockOffset).toBe(3_600_000)
+    await store.close()
   })
 
   it('takes the modes it is opened with when it has none, and sets them when told to', async () => {

@@ -1,13 +1,18 @@
+import { CLOCK_OFFSET } from '../engine/account/snapshot'
 import type { ExchangeRecord } from '../engine/operator/exchange-log'
 import { faultId, meets, type FaultRule } from '../engine/operator/faults'
 import type { OperatorModes, OperatorState, RateWindow } from '../engine/operator/state'
 import type { StrictEntry } from '../engine/operator/strict'
 import type { RateLimit } from '../engine/settings'
+import type { Json } from '../engine/store'
 import type { PgDatabase } from './pg-connection'
 import { schemaIdentifier, statementNamer } from './pg-schema'
 
 /** Strict mode's report keeps the last this many requests, as it does in a process. */
 const REPORT_SIZE = 1000
+
+/** The clock offset's key in the store's `meta` table, as the store writes keys (UTF-16BE). */
+const CLOCK_KEY = `'\\x${Buffer.from(CLOCK_OFFSET, 'utf16le').swap16().toString('hex')}'::bytea`
 
 /** The statements over the operator's tables in schema `s` (created by `migrate`). */
 function statements(s: string, prepared: boolean) {
@@ -26,8 +31,10 @@ function statements(s: string, prepared: boolean) {
       ),
     view: named(
       'op.view',
+      // The account's clock offset too, from the store's own table: one statement per request.
       `SELECT strict, journal, rate_limit, window_start, window_count,
-         EXISTS (SELECT 1 FROM ${s}.faults WHERE ${live}) AS faulted
+         EXISTS (SELECT 1 FROM ${s}.faults WHERE ${live}) AS faulted,
+         (SELECT value FROM ${s}.meta WHERE key = ${CLOCK_KEY}) AS clock_offset
        FROM ${s}.operator`,
     ),
     addFault: named(
@@ -105,6 +112,7 @@ function statements(s: string, prepared: boolean) {
 }
 
 interface ViewRow {
+  clock_offset: string | null
   strict: boolean
   journal: number
   rate_limit: string
@@ -154,6 +162,7 @@ export async function openPgOperator(
         rateLimit: parse<RateLimit>(row.rate_limit),
         window: { start: row.window_start, count: row.window_count },
         faulted: row.faulted,
+        clockOffset: row.clock_offset === null ? null : parse<Json>(row.clock_offset),
       }
     },
     faults: {

@@ -4,7 +4,7 @@ import { secretsChanged } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { MAX_CLOCK_ADVANCE, nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
-import type { BucketCount, ProcRecord, Store } from '../store'
+import type { BucketCount, Json, ProcRecord, Store } from '../store'
 import { update } from './update'
 import { usageRecord } from './usage'
 import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
@@ -51,8 +51,11 @@ export interface Account {
   listBuckets(): Promise<BucketCount[]>
   /** The account's signer, made on first use. */
   signer(): Promise<Signer>
-  /** Catches the clock up with the stored offset (another tab may have moved it). */
-  syncClock(): Promise<void>
+  /**
+   * Catches the clock up with the stored offset (another tab or process may have moved it),
+   * read from the store unless given as read already.
+   */
+  syncClock(stored?: Json): Promise<void>
 }
 
 export function createAccount(
@@ -90,8 +93,8 @@ export function createAccount(
     followed = stored
   }
 
-  async function syncClock(): Promise<void> {
-    const stored = (await store.getMeta(CLOCK_OFFSET)) ?? 0
+  async function syncClock(given?: Json): Promise<void> {
+    const stored = (given !== undefined ? given : await store.getMeta(CLOCK_OFFSET)) ?? 0
     // An offset out of bounds (written before bounds were kept) is ignored, never followed.
     if (isClockOffset(stored)) follow(stored)
   }

@@ -1,4 +1,5 @@
 import type { RateLimit } from '../settings'
+import type { Json } from '../store'
 import type { ExchangeRecord } from './exchange-log'
 import type { FaultRule } from './faults'
 import type { StrictEntry } from './strict'
@@ -22,6 +23,12 @@ export interface OperatorView extends OperatorModes {
   window: RateWindow
   /** Whether any fault is set; a request looks for one to take only then. */
   faulted: boolean
+  /**
+   * The account's clock offset as its store holds it (`null`: none), when the state reads it in
+   * the same step as the rest, as one over the account's own database can: the engine then
+   * does not read it again. Without it, the engine reads it from the store.
+   */
+  clockOffset?: Json
 }
 
 /**
