@@ -188,7 +188,8 @@ describe('LogView', () => {
     expect(within(detail).getByText('No endpoint was called', { exact: false })).toBeTruthy()
     const outcome = within(detail).getByTestId('trace-outcome')
     expect(outcome.textContent).toContain('401 Unauthorized Authorization expired, code expired')
-    expect(detail.textContent).not.toMatch(/\b(\w+) \1\b/)
+    // A word said twice in a row ("expired expired"); digits of a date and a time may repeat.
+    expect(detail.textContent).not.toMatch(/\b([A-Za-z]+) \1\b/)
   })
 
   it('says when the secret of an authorization was rolled', async () => {
