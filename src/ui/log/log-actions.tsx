@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
+import { useRef, type ChangeEvent } from 'react'
 import type { ExchangeRecord } from '../../engine'
 import { clearExchanges } from '../shared/api'
 import { useConfig } from '../shared/config'
@@ -6,6 +7,7 @@ import type { LogState } from '../shared/exchange-log'
 import { messageOf } from '../shared/format'
 import { clearTabLog } from '../shared/page-store'
 import { keys, useAccountMutation } from '../shared/queries'
+import { openContract, useContract } from './contract-store'
 import { harFileName, toHar } from './har'
 
 /** Saves `text` as a file the browser downloads. */
@@ -35,8 +37,9 @@ function useClearLog() {
 }
 
 /**
- * What can be done with the log as a whole: export the exchanges shown, clear it. Each action
- * is one button here, beside the others.
+ * What can be done with the log as a whole: export the exchanges shown, open a contract to
+ * replay, clear it. Each action is one button here, beside
+ * the others.
  */
 export function LogActions({
   shown,
@@ -48,12 +51,21 @@ export function LogActions({
   total: number
   onCleared: () => void
 }) {
-  const { serviceName } = useConfig()
+  const { baseUrl, serviceName } = useConfig()
   const clear = useClearLog()
+  const contract = useContract(baseUrl)
+  const replaying = contract?.kind === 'open' && contract.replay?.state === 'running'
+  const picker = useRef<HTMLInputElement>(null)
 
   function exportHar() {
     const har = toHar(shown, serviceName)
     download(JSON.stringify(har, null, 2), harFileName(serviceName, new Date()), 'application/json')
+  }
+
+  function chooseFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0]
+    event.target.value = ''
+    if (file) void openContract(baseUrl, file)
   }
 
   return (
@@ -62,6 +74,17 @@ export function LogActions({
         <button type="button" disabled={shown.length === 0} onClick={exportHar}>
           Export HAR
         </button>
+        <button type="button" disabled={replaying} onClick={() => picker.current?.click()}>
+          Open contract…
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept="application/json,.json"
+          aria-label="Contract file to open"
+          hidden
+          onChange={chooseFile}
+        />
         <button
           type="button"
           disabled={total === 0 || clear.isPending}

@@ -8,6 +8,7 @@ import { messageOf } from '../shared/format'
 import { MAX_LOGGED } from '../shared/page-store'
 import { routeHref } from '../shared/router'
 import { reasonPhrase } from '../shared/wire'
+import { ContractPart } from './contract-panel'
 import { ExchangeDetail } from './exchange-detail'
 import { ExchangeList } from './exchange-list'
 import { LogActions } from './log-actions'
@@ -25,7 +26,7 @@ const CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
  * The Exchange log: every request this page's engine answered (from the UI, the devtools
  * console or any code in the page), newest first, polled while the view is open; filtered by
  * status and endpoint; exported as HAR; each opened with its decision trace
- * (`#/log?id=<id>`).
+ * (`#/log?id=<id>`). A contract opened from a file is replayed here.
  */
 export default function LogView() {
   const { baseUrl } = useConfig()
@@ -68,6 +69,7 @@ export default function LogView() {
 
   return (
     <div className="log-view" data-open={id !== null ? 'true' : undefined}>
+      <ContractPart />
       <section aria-labelledby="view-heading" className="panel log-list">
         <div className="panel-heading">
           <h2 id="view-heading">Exchange log</h2>
