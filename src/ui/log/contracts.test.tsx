@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs'
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { useState } from 'react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
+import { formatContract } from '../../../conformance/contract/format'
+import { parseCaseFile, readCaseFile } from '../../../conformance/cases'
+import { verifyContracts } from '../../../conformance/contract/verify'
+import { handleTarget } from '../../../conformance/targets'
 import type { Service } from '../../node'
 import { renderWithService } from '../../testing/render'
 import { ExchangeLogFollower } from '../shared/exchange-log'
@@ -28,6 +33,9 @@ function Leaving() {
   )
 }
 
+// The notes example's contract, as the kit recorded it (the tests run from the project's root).
+const notes = () => readFileSync('examples/notes/contracts/notes.json', 'utf8')
+
 afterEach(() => vi.restoreAllMocks())
 
 /** A request from the test itself, as code in the page sends it. */
@@ -39,6 +47,45 @@ function send(service: Service, name: string, body: string, token = service.secr
   })
 }
 
+async function authorize(service: Service, abilities: string[]): Promise<string> {
+  const response = await fetch(`${service.baseUrl}/auth/create`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${service.secret}`,
+      'content-type': `application/vnd.${service.serviceName}+json`,
+      accept: 'text/plain',
+    },
+    body: JSON.stringify([
+      ['$$', 'abilities', abilities],
+      ['$$', 'ttl', 600],
+    ]),
+  })
+  expect(response.status).toBe(200)
+  return response.text()
+}
+
+/** Catches the files the view downloads (jsdom makes no object URLs and downloads nothing). */
+function catchDownloads() {
+  const files: Array<{ name: string; blob: Blob }> = []
+  const { createObjectURL, revokeObjectURL } = URL
+  const blobs: Blob[] = []
+  URL.createObjectURL = vi.fn((blob: Blob) => (blobs.push(blob), `blob:${blobs.length}`))
+  URL.revokeObjectURL = vi.fn()
+  onTestFinished(() => {
+    URL.createObjectURL = createObjectURL
+    URL.revokeObjectURL = revokeObjectURL
+  })
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    files.push({ name: this.download, blob: blobs[Number(this.href.split(':').pop()) - 1]! })
+  })
+  return files
+}
+
+const rows = () => screen.getAllByTestId('exchange-row')
+const chooseBox = (row: HTMLElement) => within(row).getByRole('checkbox')
+
 /** Opens `text` as the file `name` through the log's file picker. */
 async function openFile(name: string, text: string | Blob) {
   const file = new File([text], name, { type: 'application/json' })
@@ -47,6 +94,100 @@ async function openFile(name: string, text: string | Blob) {
   await waitFor(() => expect(panel.getAttribute('aria-busy')).toBe('false'))
   return panel
 }
+
+describe('Save as contract', { timeout: 20_000 }, () => {
+  it('saves the exchanges chosen (kept in the URL) as the command line writes a contract, without a token', async () => {
+    const { service } = await renderWithService(<Followed />)
+    const token = await authorize(service, ['keyv.get?bucket=users&prefix=alice/'])
+    expect((await send(service, 'keyv.get', 'bob/1', token, 'bucket=users')).status).toBe(401)
+    expect(await (await send(service, 'type.string.reverse', 'abc')).text()).toBe('cba')
+    await send(service, 'core.echo', 'not chosen')
+    await waitFor(() => expect(rows()).toHaveLength(4), { timeout: 3000 })
+
+    const save = screen.getByRole('button', { name: 'Save as contract…' }) as HTMLButtonElement
+    expect(save.disabled).toBe(true)
+    // The three oldest; the newest (core.echo) is left out.
+    for (const row of rows().slice(1)) fireEvent.click(chooseBox(row))
+    expect(window.location.hash).toBe('#/log?chosen=1-3')
+    expect(screen.getByRole('status').textContent).toMatch(/^4 exchanges, 3 chosen;/)
+    fireEvent.click(save)
+    fireEvent.change(screen.getByLabelText('Case name'), {
+      target: { value: 'Reads outside its limit' },
+    })
+    const files = catchDownloads()
+    fireEvent.click(screen.getByRole('button', { name: 'Download contract' }))
+    const saved = await screen.findByText(/^Saved/, {}, { timeout: 3000 })
+    expect(saved.textContent).toBe(
+      'Saved reads-outside-its-limit.json: the case “Reads outside its limit”, 3 steps.',
+    )
+
+    expect(files.map((file) => file.name)).toEqual(['reads-outside-its-limit.json'])
+    const text = await files[0]!.blob.text()
+    expect(text).not.toContain(service.secret)
+    expect(text).not.toContain(token)
+    const file = readCaseFile('saved.json', text)
+    expect(formatContract(file)).toBe(text)
+    const [contract] = file.cases
+    expect(contract!.name).toBe('Reads outside its limit')
+    expect(contract!.steps.map((step) => ('call' in step ? step.call : step))).toEqual([
+      'auth.create',
+      'keyv.get',
+      'type.string.reverse',
+    ])
+    // What Node's runner says of it, on an engine of its own named otherwise.
+    const [result] = await verifyContracts(
+      handleTarget({ serviceName: 'acme' }),
+      parseCaseFile('saved.json', text),
+    )
+    expect(result!.status).toBe('passed')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Choose none' }))
+    expect(window.location.hash).toBe('#/log')
+  })
+
+  it('adds the case to the contract open in the page, by name, under its file name', async () => {
+    const { service } = await renderWithService(<Followed />)
+    await send(service, 'core.echo', 'hello')
+    await waitFor(() => expect(rows()).toHaveLength(1), { timeout: 3000 })
+    await openFile('notes.json', notes())
+    const before = readCaseFile('notes.json', notes()).cases.map((c) => c.name)
+
+    fireEvent.click(chooseBox(rows()[0]!))
+    fireEvent.click(screen.getByRole('button', { name: 'Save as contract…' }))
+    fireEvent.change(screen.getByLabelText('Case name'), { target: { value: 'echoes' } })
+    fireEvent.click(screen.getByLabelText(/^Added to notes\.json/))
+    const files = catchDownloads()
+    const download = screen.getByRole('button', { name: 'Download contract' })
+    fireEvent.click(download)
+    expect((await screen.findByText(/^Saved/, {}, { timeout: 3000 })).textContent).toMatch(
+      /^Saved notes\.json: the case “echoes”, 1 step\.$/,
+    )
+    fireEvent.click(download)
+    await waitFor(() => expect(files).toHaveLength(2))
+
+    expect(files.map((file) => file.name)).toEqual(['notes.json', 'notes.json'])
+    const [once, twice] = await Promise.all(files.map((file) => file.blob.text()))
+    const names = readCaseFile('notes.json', once!).cases.map((c) => c.name)
+    expect(names).toEqual([...before, 'echoes'].sort())
+    expect(twice).toBe(once)
+  })
+
+  it('says why nothing could be recorded', async () => {
+    const { service } = await renderWithService(<Followed />)
+    service.fault({ status: 503, endpoint: 'core' })
+    expect((await send(service, 'core.ping', '')).status).toBe(503)
+    await waitFor(() => expect(rows()).toHaveLength(1), { timeout: 3000 })
+    fireEvent.click(chooseBox(rows()[0]!))
+    fireEvent.click(screen.getByRole('button', { name: 'Save as contract…' }))
+    const files = catchDownloads()
+    fireEvent.click(screen.getByRole('button', { name: 'Download contract' }))
+    const alert = await screen.findByText(/^Not saved:/, {}, { timeout: 3000 })
+    expect(alert.textContent).toMatch(
+      /^Not saved: nothing to record for "exchanges recorded in the playground": .*core\.ping\) left out: its answer was a fault injected/,
+    )
+    expect(files).toEqual([])
+  })
+})
 
 describe('Open contract', { timeout: 20_000 }, () => {
   it('says why a file is not a contract, with the JSON path, and the log stays', async () => {

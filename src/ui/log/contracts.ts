@@ -1,11 +1,14 @@
 import type { Case, CaseFile, CaseResult } from './contract-code'
+import type { ExchangeRecord } from '../../engine'
+import { listSecrets } from '../shared/api'
 import type { PlaygroundConfig } from '../shared/config'
+import type { PageExchange } from '../shared/page-store'
 
 /**
- * Contracts in the exchange log, without React: opening a contract file, replaying one against
- * the page's own engine. The contract code (`conformance/browser.ts`, the same the command line
- * runs) is loaded only when one of these is used: with its schema checker it weighs more than
- * the rest of the log view.
+ * Contracts in the exchange log, without React: saving chosen exchanges as a contract, opening
+ * a contract file, replaying one against the page's own engine. The contract code
+ * (`conformance/browser.ts`, the same the command line runs) is loaded only when one of these
+ * is used: with its schema checker it weighs more than the rest of the log view.
  */
 
 export type { Case, CaseFile, CaseResult } from './contract-code'
@@ -55,6 +58,56 @@ export async function readContract(file: Blob & { name: string }): Promise<Opene
   } catch (error) {
     if (error instanceof code.CaseFileError) throw new ContractFileError(error.message)
     throw error
+  }
+}
+
+/** A contract made from chosen exchanges, as the file to download. */
+export interface SavedContract {
+  fileName: string
+  /** The file's text, laid out as the command line and the kit write contracts. */
+  text: string
+  /** The case recorded from the exchanges (the file may hold others). */
+  recorded: CaseFile['cases'][number]
+}
+
+/** `Checkout, then pay` → `checkout-then-pay.json`. */
+export function contractFileName(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '')
+  return `${slug || 'contract'}.json`
+}
+
+/**
+ * Records `exchanges` (the page's copies of the engine's records) as one case named `name`,
+ * with the account's secrets as they are now (their rolls become steps, their keys are never
+ * written). With `into`, the case is added to that open file (replacing its namesake), and the
+ * download keeps the file's name. Throws the recorder's `RecordError` when nothing can be
+ * recorded, or when a token would be written.
+ */
+export async function saveContract(
+  config: PlaygroundConfig,
+  exchanges: readonly PageExchange[],
+  name: string,
+  into?: OpenedContract,
+): Promise<SavedContract> {
+  const [code, secrets] = await Promise.all([loadContractCode(), listSecrets(config.baseUrl)])
+  const records: ExchangeRecord[] = exchanges.map(({ tab: _tab, ...record }) => record)
+  const recorded = code.recordContract(records, {
+    name,
+    serviceName: config.serviceName,
+    baseUrl: config.baseUrl,
+    secrets,
+  })
+  const file = into ? code.addToContract(into.file, recorded) : recorded
+  return {
+    fileName: into?.fileName ?? contractFileName(name),
+    text: code.formatContract(file),
+    recorded: recorded.cases[0]!,
   }
 }
 
