@@ -17,11 +17,15 @@ export async function resetPlayground(
   config: PlaygroundConfig,
   queryClient: QueryClient,
 ): Promise<void> {
+  const logKey = keys.exchanges(config.baseUrl)
+  // A read of the log under way would land after the reset with what it read before.
+  await queryClient.cancelQueries({ queryKey: logKey })
   await resetAccount(config.baseUrl)
   await Promise.all([forgetAll(config), clearTabLog(config)])
-  queryClient.setQueryData<LogState>(keys.exchanges(config.baseUrl), (log) =>
-    log ? { ...log, entries: [] } : log,
-  )
+  // The engine's log is empty now: the reader starts again from its first record, rather than
+  // take the missing record it last read for a clear still to do (which would wipe what an
+  // import then brings back).
+  queryClient.setQueryData<LogState>(logKey, (log) => (log ? { entries: [], cursor: 0 } : log))
 }
 
 /** The reset, as a mutation. */
