@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test'
+import { openContract, replay, wrongNotes } from './contract-file'
 import { expect, expectNoHorizontalOverflow, test, viewLink, type Wire } from './fixtures'
 
 /**
@@ -80,7 +81,8 @@ function routes(secretId: string, limited: string): Record<string, string> {
       'text.bucket': 'customers',
       'text.key': 'jp/kenji',
     })}`,
-    'Exchange log': '#/log',
+    // The last three exchanges chosen, to save as a contract.
+    'Exchange log': '#/log?chosen=7-9',
     'Key-value': `#/keyv?${new URLSearchParams({ token: `secret:${secretId}`, bucket: 'customers', prefix: 'eu/' })}`,
     Procedures: '#/procedures',
     Settings: '#/settings',
@@ -150,6 +152,24 @@ for (const size of WIDTHS) {
         await page.getByTestId('trace-call').first().scrollIntoViewIfNeeded()
         await page.screenshot({ path: `${folder}/exchange-log.png` })
       }
+    }
+  })
+}
+
+for (const size of WIDTHS) {
+  test(`a replayed contract with a step that differs, at ${size.width} px`, async ({ app }) => {
+    const { page } = app
+    await page.setViewportSize(size)
+    await viewLink(page, 'Exchange log').click()
+    await openContract(page, wrongNotes())
+    await expect(await replay(page)).toContainText('1 differs')
+    await page.screenshot({ path: `${folder}/contract-${size.width}.png`, fullPage: true })
+    await expectNoHorizontalOverflow(page, `the replayed contract at ${size.width} px`)
+    if (size.width === 1280) {
+      // The README's picture: the summary, then the step that differs, what differed, the
+      // request and the answer.
+      await page.getByTestId('contract').evaluate((panel) => panel.scrollIntoView())
+      await page.screenshot({ path: `${folder}/contract.png` })
     }
   })
 }

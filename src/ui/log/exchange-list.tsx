@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react'
+import { useEffect, useRef, type MouseEvent } from 'react'
 import type { ExchangeRecord } from '../../engine'
 import { formatTime } from '../shared/format'
 import { mask } from '../shared/masked'
@@ -8,29 +8,47 @@ import { credentialLabel, endpointOf, formatMs, tokenOf } from './records'
 
 /**
  * The exchanges, newest first: when (virtual clock), which endpoint, with which token (masked,
- * and what the engine found it to be), the status and how long it took. Each opens its detail.
+ * and what the engine found it to be), the status and how long it took. Each opens its detail,
+ * and can be chosen (to save as a contract) with its box; the box over the list, all of them.
  */
 export function ExchangeList({
   records,
   selected,
   hrefOf,
   onOpen,
+  isChosen,
+  onChoose,
 }: {
   records: readonly ExchangeRecord[]
   selected: number | null
   hrefOf: (id: number) => string
   onOpen: (id: number) => void
+  isChosen: (id: number) => boolean
+  /** Chooses (or leaves) the exchanges named. */
+  onChoose: (ids: readonly number[], chosen: boolean) => void
 }) {
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
     // The endpoint's link opens it for the keyboard; the rest of the row, for a pointer.
-    if ((event.target as Element).closest('a, button')) return
+    if ((event.target as Element).closest('a, button, input, .log-cell-choose')) return
     onOpen(id)
   }
+  const chosen = records.filter((record) => isChosen(record.id)).length
   return (
     <div className="table-scroll">
+      <ChooseAll
+        chosen={chosen}
+        total={records.length}
+        onChange={(all) =>
+          onChoose(
+            records.map((record) => record.id),
+            all,
+          )
+        }
+      />
       <table aria-label="Exchanges" className="log-table">
         <thead>
           <tr>
+            <th scope="col" className="log-cell-choose" aria-label="Chosen" />
             <th scope="col">Time (virtual)</th>
             <th scope="col">Endpoint</th>
             <th scope="col">Token</th>
@@ -51,8 +69,17 @@ export function ExchangeList({
                 data-testid="exchange-row"
                 data-exchange-id={record.id}
                 data-selected={record.id === selected ? 'true' : undefined}
+                data-chosen={isChosen(record.id) ? 'true' : undefined}
                 onClick={(event) => openRow(event, record.id)}
               >
+                <td className="log-cell-choose">
+                  <input
+                    type="checkbox"
+                    checked={isChosen(record.id)}
+                    aria-label={`Choose exchange ${record.id}: ${method}${visibleText(endpoint)}, ${status}`}
+                    onChange={(event) => onChoose([record.id], event.target.checked)}
+                  />
+                </td>
                 <td className="log-cell-time">{formatTime(record.at)}</td>
                 <td className="log-cell-endpoint">
                   <a
@@ -83,5 +110,33 @@ export function ExchangeList({
         </tbody>
       </table>
     </div>
+  )
+}
+
+/** The box over the list: every exchange listed chosen, some (mixed), or none. */
+function ChooseAll({
+  chosen,
+  total,
+  onChange,
+}: {
+  chosen: number
+  total: number
+  onChange: (all: boolean) => void
+}) {
+  const ref = useRef<HTMLInputElement>(null)
+  const some = chosen > 0 && chosen < total
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = some
+  }, [some])
+  return (
+    <label className="log-choose-all">
+      <input
+        ref={ref}
+        type="checkbox"
+        checked={total > 0 && chosen === total}
+        onChange={() => onChange(chosen < total)}
+      />{' '}
+      Choose every exchange listed
+    </label>
   )
 }

@@ -8,10 +8,16 @@ import { messageOf } from '../shared/format'
 import { MAX_LOGGED } from '../shared/page-store'
 import { routeHref } from '../shared/router'
 import { reasonPhrase } from '../shared/wire'
+import { ContractPart } from './contract-panel'
 import { ExchangeDetail } from './exchange-detail'
 import { ExchangeList } from './exchange-list'
 import { LogActions } from './log-actions'
-import { useEndpointFilter, useOpenExchange, useStatusFilter } from './log-route'
+import {
+  useChosenExchanges,
+  useEndpointFilter,
+  useOpenExchange,
+  useStatusFilter,
+} from './log-route'
 import './log.css'
 import { matches, STATUS_CLASSES } from './records'
 
@@ -25,7 +31,8 @@ const CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
  * The Exchange log: every request this page's engine answered (from the UI, the devtools
  * console or any code in the page), newest first, polled while the view is open; filtered by
  * status and endpoint; exported as HAR; each opened with its decision trace
- * (`#/log?id=<id>`).
+ * (`#/log?id=<id>`). Exchanges chosen with their boxes (`chosen=`) are saved as a contract;
+ * a contract opened from a file is replayed here.
  */
 export default function LogView() {
   const { baseUrl } = useConfig()
@@ -33,6 +40,7 @@ export default function LogView() {
   const { id, hrefOf, closeHref, open, close } = useOpenExchange()
   const [statusParam, setStatus] = useStatusFilter()
   const [endpointParam, setEndpoint] = useEndpointFilter()
+  const [isChosen, choose] = useChosenExchanges()
   const status = statusParam ?? ''
   const endpoint = endpointParam ?? ''
   const headingRef = useRef<HTMLHeadingElement>(null)
@@ -44,6 +52,16 @@ export default function LogView() {
     [records, status, endpoint],
   )
   const selected = id === null ? undefined : records.find((record) => record.id === id)
+  const chosen = useMemo(() => records.filter((record) => isChosen(record.id)), [records, isChosen])
+
+  function onChoose(ids: readonly number[], add: boolean) {
+    const next = new Set(chosen.map((record) => record.id))
+    for (const one of ids) {
+      if (add) next.add(one)
+      else next.delete(one)
+    }
+    choose(next)
+  }
   const isOpen = selected !== undefined
 
   useEffect(() => {
@@ -68,12 +86,15 @@ export default function LogView() {
 
   return (
     <div className="log-view" data-open={id !== null ? 'true' : undefined}>
+      <ContractPart />
       <section aria-labelledby="view-heading" className="panel log-list">
         <div className="panel-heading">
           <h2 id="view-heading">Exchange log</h2>
           <LogActions
             shown={shown}
             total={records.length}
+            chosen={chosen}
+            onChooseNone={() => choose([])}
             onCleared={() => id !== null && close()}
           />
         </div>
@@ -85,7 +106,8 @@ export default function LogView() {
         </p>
         <p className="log-note">
           Export HAR saves the exchanges shown as a <code>.har</code> file. It holds the tokens
-          these requests sent, in full: share it only as you would share those tokens.
+          these requests sent, in full: share it only as you would share those tokens. Save as
+          contract writes the exchanges chosen with their boxes without a single token.
         </p>
         {log.isError && <p role="alert">{messageOf(log.error)}</p>}
         {records.length > 0 && (
@@ -131,7 +153,8 @@ export default function LogView() {
             {shown.length === records.length
               ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
               : `${shown.length} of ${records.length} exchanges match`}
-            ; the page keeps the last {MAX_LOGGED}, across reloads.
+            {chosen.length > 0 ? `, ${chosen.length} chosen;` : ';'} the page keeps the last{' '}
+            {MAX_LOGGED}, across reloads.
           </p>
         )}
         {log.isPending && <p className="muted">Loading the exchange log…</p>}
@@ -161,7 +184,14 @@ export default function LogView() {
           </div>
         )}
         {shown.length > 0 && (
-          <ExchangeList records={shown} selected={id} hrefOf={hrefOf} onOpen={open} />
+          <ExchangeList
+            records={shown}
+            selected={id}
+            hrefOf={hrefOf}
+            onOpen={open}
+            isChosen={isChosen}
+            onChoose={onChoose}
+          />
         )}
       </section>
       {id !== null && (

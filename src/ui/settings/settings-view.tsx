@@ -118,6 +118,7 @@ function AccountPanel() {
     const page = readPagePart(parsed)
     await restoreRemembered(config, page?.authorizations ?? [], { replace: true })
     if (page) {
+      await queryClient.cancelQueries({ queryKey: keys.exchanges(baseUrl) })
       const entries = (await replaceTabLog(config, page.exchanges)).reverse()
       queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) => ({
         entries,

@@ -1,7 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { resetAccount } from './api'
-import { useConfig } from './config'
+import { useConfig, type PlaygroundConfig } from './config'
 import type { LogState } from './exchange-log'
 import { messageOf } from './format'
 import { clearTabLog, forgetAll } from './page-store'
@@ -10,18 +10,29 @@ import { keys, useAccountMutation } from './queries'
 /**
  * Resets the account: the engine's (secrets, keys, procedures, the clock, the signing key) and
  * what the page keeps beside it. A new signing key kills every authorization made before, so
- * the page forgets them, and this tab's exchange log goes with the engine's.
+ * the page forgets them, and this tab's exchange log goes with the engine's. For a mutation's
+ * body (`useResetAccount`, a contract's replay).
  */
+export async function resetPlayground(
+  config: PlaygroundConfig,
+  queryClient: QueryClient,
+): Promise<void> {
+  const logKey = keys.exchanges(config.baseUrl)
+  // A read of the log under way would land after the reset with what it read before.
+  await queryClient.cancelQueries({ queryKey: logKey })
+  await resetAccount(config.baseUrl)
+  await Promise.all([forgetAll(config), clearTabLog(config)])
+  // The engine's log is empty now: the reader starts again from its first record, rather than
+  // take the missing record it last read for a clear still to do (which would wipe what an
+  // import then brings back).
+  queryClient.setQueryData<LogState>(logKey, (log) => (log ? { entries: [], cursor: 0 } : log))
+}
+
+/** The reset, as a mutation. */
 export function useResetAccount() {
   const config = useConfig()
   const queryClient = useQueryClient()
-  return useAccountMutation(async () => {
-    await resetAccount(config.baseUrl)
-    await Promise.all([forgetAll(config), clearTabLog(config)])
-    queryClient.setQueryData<LogState>(keys.exchanges(config.baseUrl), (log) =>
-      log ? { ...log, entries: [] } : log,
-    )
-  })
+  return useAccountMutation(() => resetPlayground(config, queryClient))
 }
 
 /**
