@@ -24,7 +24,8 @@ const timestamps = fc
 const { value: values } = fc.letrec<{ value: Value }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.jsonValue({ maxDepth: 1 }) as fc.Arbitrary<Value>,
+    // JSON has no -0 (it writes 0), so a value that holds one is not stored as it is: left out.
+    fc.jsonValue({ maxDepth: 1 }).map((json) => JSON.parse(JSON.stringify(json)) as Value),
     decimals,
     timestamps,
     fc.array(tie('value'), { maxLength: 4 }),
