@@ -5,7 +5,7 @@
  */
 import { build, preview } from 'vite'
 import { launchChromium } from './chromium'
-import { printRatios } from './lib'
+import { machine, printTable, saveResults } from './lib'
 
 const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 200)
 const BASE = 'https://bench.example.test'
@@ -85,10 +85,17 @@ try {
     },
     { base: BASE, calls: CALLS },
   )
-  printRatios(`Chromium, ${CALLS} sequential calls each, mean per call`, 'ms/call', [
-    ['baseline: fetch index.html from 127.0.0.1, no worker', baselineMs],
-    ...rows,
+  const BASELINE = 'fetch index.html from 127.0.0.1, no worker'
+  printTable(`The playground in Chromium, ${CALLS} sequential calls each, mean, ${machine()}`, [
+    { what: BASELINE, figure: baselineMs, unit: 'ms/call', ratios: {} },
+    ...rows.map(([what, figure]) => ({
+      what,
+      figure,
+      unit: 'ms/call',
+      ratios: { [BASELINE]: figure / baselineMs },
+    })),
   ])
+  saveResults('browser')
 } finally {
   await browser.close()
   await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))

@@ -8,7 +8,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { build, preview } from 'vite'
 import { launchChromium } from './chromium'
@@ -17,7 +16,8 @@ import { median } from './lib'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BASE = 'https://bench.example.test'
 const PING = `${BASE}/core/ping`
-const root = fileURLToPath(new URL('../', import.meta.url))
+// Run from the project's root, as `npm run bench` runs it.
+const root = process.cwd()
 // Built apart from dist/, which the Playwright server may be serving.
 const outDir = mkdtempSync(join(tmpdir(), 'first-screen-'))
 

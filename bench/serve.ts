@@ -1,61 +1,213 @@
 /**
- * `serve`'s throughput over real HTTP (autocannon, 8 and 64 connections): an authorized
- * `type.string.reverse` against a raw `node:http` server and a minimal Hono app doing the same
- * work, each in its own process, measured in the same run. Ratios to the raw server.
+ * `serve` over real HTTP, started exactly as `npm run serve` starts it, against a raw
+ * `node:http` server doing the least the same request needs (read the body, check the bearer
+ * token, reverse the text) and a minimal Hono app doing the same, at 8 and 64 connections
+ * (autocannon). Two `serve` rows: an authorized `type.string.reverse` over the memory store,
+ * and an authorized `keyv.set` over `--data` (SQLite, on disk before it is answered).
+ *
+ * Rounds are interleaved: each round runs every server at each count of connections, one after
+ * the other. Each figure is the server's CPU per request (user and system time of the server's
+ * process and its children, as `process.cpuUsage` counts it, read from /proc, over the requests
+ * answered), beside requests per second. The load generator shares the two cores, so req/s
+ * partly measures autocannon; CPU per request holds steadier, and the goal (≥ 0.5 of raw) is
+ * judged on it: raw's CPU per request over serve's, the median over rounds.
+ *
+ * BENCH_SECONDS (2) per run, BENCH_ROUNDS (3) after a warm-up round.
  */
-import { spawn } from 'node:child_process'
-import { once } from 'node:events'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import autocannon from 'autocannon'
-import { median } from './lib'
+import { machine, median, printTable, RAW_TOKEN, saveResults, type Line } from './lib'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2)
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const CONNECTIONS = [8, 64]
+const SECRET = 'bench-secret-0123456789'
+const CONTROL = 'bench-control-token-0123456789'
+/** Clock ticks per second in /proc/<pid>/stat: 100 on Linux. */
+const TICKS = 100
+const here = dirname(fileURLToPath(import.meta.url))
+const dataDir = mkdtempSync(join(tmpdir(), 'bench-serve-'))
 
-async function start(kind: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/serve-target.ts', kind], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string]
-  const [port, token] = line.split(' ')
-  return { child, url: `http://127.0.0.1:${port}/type/string/reverse`, token: token! }
+interface Server {
+  child: ChildProcess
+  base: string
 }
 
-async function throughput(url: string, token: string, connections: number): Promise<number> {
+interface Target {
+  name: string
+  server: Server
+  path: string
+  token: string
+  body: string
+}
+
+const children: ChildProcess[] = []
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) killTree(child)
+  rmSync(dataDir, { recursive: true, force: true })
+})
+
+function killTree(child: ChildProcess) {
+  try {
+    process.kill(-child.pid!, 'SIGTERM')
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Starts `command` in a process group of its own and waits for the URL it prints. */
+async function start(command: string, args: string[], pattern: RegExp): Promise<Server> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], detached: true })
+  children.push(child)
+  const base = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}`)))
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const found = pattern.exec(line)?.[1]
+      if (found) resolve(found)
+    })
+  })
+  return { child, base }
+}
+
+const baseline = (kind: string) =>
+  start(process.execPath, [join(here, 'serve-target.mjs'), kind], /^(\d+)$/).then(
+    ({ child, base }) => ({ child, base: `http://127.0.0.1:${base}` }),
+  )
+
+/** `npm run serve`, as a user starts it. */
+const serve = (...args: string[]) =>
+  start(
+    'npm',
+    ['run', '--silent', 'serve', '--', '--port', '0', '--secret', SECRET, ...args],
+    /^listening on (http:\/\/\S+)$/,
+  )
+
+/** CPU seconds used so far by `pid` and every process below it. */
+function treeCpuSeconds(pid: number): number {
+  const parents = new Map<number, number>()
+  const ticks = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      // Fields after the command name (which may hold spaces) start at field 3, `state`.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      parents.set(Number(entry), Number(fields[1]))
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]))
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0
+  const pending = [pid]
+  while (pending.length > 0) {
+    const at = pending.pop()!
+    total += ticks.get(at) ?? 0
+    for (const [child, parent] of parents) if (parent === at) pending.push(child)
+  }
+  return total / TICKS
+}
+
+interface Run {
+  rps: number
+  cpuPerRequest: number
+}
+
+async function run(target: Target, connections: number): Promise<Run> {
+  const before = treeCpuSeconds(target.server.child.pid!)
   const result = await autocannon({
-    url,
+    url: `${target.server.base}${target.path}`,
     connections,
     duration: SECONDS,
     method: 'POST',
-    headers: { authorization: `bearer ${token}`, 'content-type': 'text/plain' },
-    body: 'hello, world',
+    headers: { authorization: `bearer ${target.token}`, 'content-type': 'text/plain' },
+    body: target.body,
   })
+  const cpu = treeCpuSeconds(target.server.child.pid!) - before
   if (result.non2xx > 0 || result.errors > 0) {
-    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+    throw new Error(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`)
   }
-  return result.requests.average
+  const answered = result['2xx']
+  return { rps: answered / SECONDS, cpuPerRequest: (cpu * 1e6) / answered }
 }
 
-const rows: Record<string, Record<number, number>> = {}
-for (const kind of ['raw', 'hono', 'engine']) {
-  const { child, url, token } = await start(kind)
-  rows[kind] = {}
-  for (const connections of [8, 64]) {
-    await throughput(url, token, connections) // warm-up round
-    const rounds: number[] = []
-    for (let i = 0; i < ROUNDS; i++) rounds.push(await throughput(url, token, connections))
-    rows[kind][connections] = median(rounds)
-  }
-  const exited = once(child, 'exit')
-  child.kill('SIGTERM')
-  await exited
+async function mint(base: string, abilities: string): Promise<string> {
+  const response = await fetch(`${base}/auth/create?abilities=${abilities}`, {
+    method: 'POST',
+    headers: { authorization: `bearer ${SECRET}`, accept: 'text/plain' },
+  })
+  if (response.status !== 200) throw new Error(`auth.create: ${response.status}`)
+  return response.text()
 }
 
-console.log(`\nserve over HTTP, requests per second (median of ${ROUNDS} rounds of ${SECONDS} s)`)
-console.log('connections  raw node:http   minimal Hono          serve  serve/raw')
-for (const connections of [8, 64]) {
-  const [raw, hono, engine] = ['raw', 'hono', 'engine'].map((kind) => rows[kind]![connections]!)
-  console.log(
-    `${String(connections).padStart(11)}  ${raw!.toFixed(0).padStart(13)}  ${hono!.toFixed(0).padStart(13)}  ${engine!.toFixed(0).padStart(13)}  ${(engine! / raw!).toFixed(2).padStart(9)}`,
+const load = machine()
+const raw = await baseline('raw')
+const hono = await baseline('hono')
+const memory = await serve('--control-token', CONTROL)
+const sqlite = await serve('--control-token', CONTROL, '--data', join(dataDir, 'account.db'))
+const body = 'hello, world'
+const reversePath = '/type/string/reverse'
+const targets: Target[] = [
+  { name: 'raw node:http', server: raw, path: reversePath, token: RAW_TOKEN, body },
+  { name: 'minimal Hono', server: hono, path: reversePath, token: RAW_TOKEN, body },
+  {
+    name: 'serve: type.string.reverse, authorization',
+    server: memory,
+    path: reversePath,
+    token: await mint(memory.base, 'type.string'),
+    body,
+  },
+  {
+    name: 'serve --data (SQLite): keyv.set, authorization',
+    server: sqlite,
+    path: '/keyv/set?value=1',
+    token: await mint(sqlite.base, 'keyv'),
+    body: 'greeting',
+  },
+]
+
+const runs = new Map<string, Run[]>()
+const key = (target: Target, connections: number) => `${connections} ${target.name}`
+for (let round = 0; round <= ROUNDS; round++) {
+  for (const connections of CONNECTIONS) {
+    for (const target of targets) {
+      const result = await run(target, connections)
+      // Round 0 warms every server up; it is not counted.
+      if (round === 0) continue
+      runs.set(key(target, connections), [...(runs.get(key(target, connections)) ?? []), result])
+    }
+  }
+}
+
+for (const connections of CONNECTIONS) {
+  const rawRuns = runs.get(key(targets[0]!, connections))!
+  const lines: Line[] = targets.map((target) => {
+    const mine = runs.get(key(target, connections))!
+    const cpuRatio = median(mine.map((r, i) => rawRuns[i]!.cpuPerRequest / r.cpuPerRequest))
+    const rpsRatio = median(mine.map((r, i) => r.rps / rawRuns[i]!.rps))
+    const rps = median(mine.map((r) => r.rps))
+    const line: Line = {
+      what: target.name,
+      figure: median(mine.map((r) => r.cpuPerRequest)),
+      unit: 'server CPU µs/request',
+      ratios: { [targets[0]!.name]: cpuRatio },
+      note: `${Math.round(rps)} req/s, ${rpsRatio.toFixed(2)}× raw's`,
+    }
+    if (target.name.startsWith('serve')) {
+      line.goals = [{ to: targets[0]!.name, atLeast: 0.5 }]
+      line.met = cpuRatio >= 0.5
+    }
+    return line
+  })
+  printTable(
+    `serve over HTTP, ${connections} connections: raw's CPU per request over each server's (a throughput ratio), median of ${ROUNDS} interleaved rounds of ${SECONDS} s, ${load}`,
+    lines,
   )
 }
+saveResults('serve', { load })
+for (const child of children) killTree(child)

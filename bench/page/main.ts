@@ -1,13 +1,17 @@
 /**
  * The page `bench/browser-page.ts` drives: one MSW worker answering the engine's base URL and a
- * bare handler side by side, and the engine and raw `idb` over the same real IndexedDB.
+ * bare handler side by side, and the engine and raw `idb` over the same real IndexedDB. The
+ * engine is made as the playground makes it (`src/ui/boot.ts`): over IndexedDB that tells other
+ * tabs of its commits, keeping an exchange log of 500.
  */
-import { openDB } from 'idb'
+import { openDB, type IDBPDatabase } from 'idb'
 import { http } from 'msw'
 import { setupWorker } from 'msw/browser'
+import { usageOf, USAGE } from '../../src/engine/account/usage'
 import { createEngine } from '../../src/engine'
+import type { KeyvEntry, Mutation } from '../../src/engine/store'
 import { createHandlers } from '../../src/msw/handlers'
-import { openIdbStore } from '../../src/storage'
+import { broadcastCommits, openIdbStore } from '../../src/storage'
 
 const BASE = 'https://bench.example.test'
 const BARE = 'https://bare.example.test'
@@ -30,7 +34,9 @@ async function post(url: string, token: string, body = '') {
   return text
 }
 
-const engine = createEngine({ store: await openIdbStore(`bench-${Date.now()}`), baseUrl: BASE })
+const name = `bench-${Date.now()}`
+const store = broadcastCommits(await openIdbStore(name), name, 'bench')
+const engine = createEngine({ store, baseUrl: BASE, exchangeLog: 500 })
 const worker = setupWorker(
   ...createHandlers(engine),
   http.post(`${BARE}/reverse`, async ({ request }) => new Response(reverse(await request.text()))),
@@ -58,52 +64,123 @@ async function workerVsBare(calls: number) {
   return { engine: summary(engineTimes), bare: summary(bareTimes) }
 }
 
-/** `keys` sets then a full scan in pages of 250: the engine in the page vs raw idb. */
-async function keyvVsIdb(keys: number) {
-  const call = async (path: string) => {
-    const response = await engine.handle(
-      new Request(`${BASE}/${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}` },
-      }),
-    )
-    if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
-    return response
+const keyName = (i: number) => `k${String(i).padStart(6, '0')}`
+const PAGE = 250
+const CHUNK = 5_000
+
+async function call(path: string) {
+  const response = await engine.handle(
+    new Request(`${BASE}/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    }),
+  )
+  if (response.status !== 200) throw new Error(`${path}: ${response.status}`)
+  return response
+}
+
+let raw: IDBPDatabase | undefined
+let bucket = 0
+
+/**
+ * A bucket of `keys` keys in both: the engine's store (written in chunks, with the account's
+ * usage kept right, as if `keyv.set` had written them) and a raw `idb` database.
+ */
+async function seed(keys: number): Promise<string> {
+  const name = `b${++bucket}`
+  raw ??= await openDB(`raw-${Date.now()}`, 1, {
+    upgrade: (db) => db.createObjectStore('keyv', { keyPath: ['bucket', 'key'] }),
+  })
+  let usage = Number((await store.getMeta(USAGE)) ?? 0)
+  for (let from = 0; from < keys; from += CHUNK) {
+    const entries: KeyvEntry[] = []
+    for (let i = from; i < Math.min(keys, from + CHUNK); i++) {
+      entries.push({ bucket: name, key: keyName(i), value: 'v' })
+    }
+    usage += usageOf({ keyv: entries, procs: [] })
+    const mutations: Mutation[] = entries.map((entry) => ({ op: 'setKey', ...entry }))
+    await store.commit([...mutations, { op: 'putMeta', key: USAGE, value: usage }])
+    const tx = raw.transaction('keyv', 'readwrite')
+    for (const entry of entries) void tx.store.put(entry)
+    await tx.done
   }
-  const name = (i: number) => `k${String(i).padStart(6, '0')}`
-  let started = performance.now()
-  for (let i = 0; i < keys; i++) await call(`keyv/set?bucket=b&key=${name(i)}&value=v`)
-  const engineSet = performance.now() - started
-  started = performance.now()
+  return name
+}
+
+/** µs per set, `sets` sets one request (or one `put`) each, of keys after the seeded ones. */
+async function engineSets(bucket: string, from: number, sets: number) {
+  const started = performance.now()
+  for (let i = from; i < from + sets; i++) {
+    await call(`keyv/set?bucket=${bucket}&key=${keyName(i)}&value=v`)
+  }
+  return (performance.now() - started) / sets
+}
+
+async function rawSets(bucket: string, from: number, sets: number) {
+  const started = performance.now()
+  for (let i = from; i < from + sets; i++) {
+    await raw!.put('keyv', { bucket, key: keyName(i), value: 'v' })
+  }
+  return (performance.now() - started) / sets
+}
+
+/** ms for a full scan of the bucket in pages of 250: `keyv.scan` with its cursor. */
+async function engineScan(bucket: string, expected: number) {
+  const started = performance.now()
   let cursor = ''
   let seen = 0
   do {
-    const response = await call(`keyv/scan?bucket=b&count=250${cursor ? `&cursor=${cursor}` : ''}`)
+    const response = await call(
+      `keyv/scan?bucket=${bucket}&count=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`,
+    )
     seen += ((await response.json()) as string[]).length
     cursor = response.headers.get('x-cursor') ?? ''
   } while (cursor)
-  const engineScan = performance.now() - started
-  if (seen !== keys) throw new Error(`the engine scanned ${seen} keys of ${keys}`)
+  if (seen !== expected) throw new Error(`the engine scanned ${seen} keys of ${expected}`)
+  return performance.now() - started
+}
 
-  const db = await openDB(`raw-${Date.now()}`, 1, {
-    upgrade: (db) => db.createObjectStore('keyv'),
-  })
-  started = performance.now()
-  for (let i = 0; i < keys; i++) await db.put('keyv', 'v', ['b', name(i)])
-  const rawSet = performance.now() - started
-  started = performance.now()
-  let after: IDBValidKey | undefined
-  let rawSeen = 0
+/** The same with raw `getAllKeys(range, 250)` pages. */
+async function rawScan(bucket: string, expected: number) {
+  const started = performance.now()
+  let after: IDBValidKey = [bucket, '']
+  let open = false
+  let seen = 0
   for (;;) {
-    const range = after ? IDBKeyRange.lowerBound(after, true) : undefined
-    const page = await db.getAllKeys('keyv', range, 250)
-    rawSeen += page.length
-    if (page.length < 250) break
-    after = page[page.length - 1]
+    const range = IDBKeyRange.bound(after, [bucket, []], open, true)
+    const page = await raw!.getAllKeys('keyv', range, PAGE)
+    seen += page.length
+    if (page.length < PAGE) break
+    after = page[page.length - 1]!
+    open = true
   }
-  const rawScan = performance.now() - started
-  if (rawSeen !== keys) throw new Error(`raw idb scanned ${rawSeen} keys of ${keys}`)
-  return { engineSet, engineScan, rawSet, rawScan }
+  if (seen !== expected) throw new Error(`raw idb scanned ${seen} keys of ${expected}`)
+  return performance.now() - started
+}
+
+/**
+ * Over a bucket of `keys` keys in each: `rounds` rounds, each of `sets` sets in the engine then
+ * as many raw puts, and a full scan by each; per round, the engine's time and raw's.
+ */
+async function keyvVsIdb(keys: number, rounds: number, sets: number) {
+  const bucket = await seed(keys)
+  const result = { engineSet: [] as number[], rawSet: [] as number[], engineScan: [] as number[] }
+  const rawScans: number[] = []
+  let next = keys
+  // One unmeasured round first, to warm both up.
+  for (let round = 0; round <= rounds; round++) {
+    const engineSet = await engineSets(bucket, next, sets)
+    const rawSet = await rawSets(bucket, next, sets)
+    next += sets
+    const engineScanned = await engineScan(bucket, next)
+    const rawScanned = await rawScan(bucket, next)
+    if (round === 0) continue
+    result.engineSet.push(engineSet)
+    result.rawSet.push(rawSet)
+    result.engineScan.push(engineScanned)
+    rawScans.push(rawScanned)
+  }
+  return { ...result, rawScan: rawScans }
 }
 
 Object.assign(globalThis, { workerVsBare, keyvVsIdb })
