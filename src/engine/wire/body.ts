@@ -1,10 +1,32 @@
 import { InvalidError, TooLargeError } from '../errors'
 import { locateJsonError } from './json-error'
 
-/** Reads the whole body, refusing with 413 as soon as it passes `limit` bytes. */
+/** A body the client stopped sending before its end: its fault, not the engine's. */
+export const incompleteBody = () =>
+  new InvalidError('the request body ended before it was complete', 'body_incomplete')
+
+/**
+ * Reads the whole body, refusing with 413 as soon as it passes `limit` bytes: at once when its
+ * declared `content-length` does. A body whose length is declared within the limit is read in
+ * one piece (`arrayBuffer()`: over HTTP the length frames the body, so it cannot run past it,
+ * and Node's server reads it without building a stream); one of no declared length (chunked,
+ * streamed) is read a piece at a time and refused at the piece that passes the limit.
+ */
 export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get('content-length'))
-  if (Number.isFinite(declared) && declared > limit) throw new TooLargeError(limit)
+  const header = request.headers.get('content-length')
+  if (header !== null && /^\s*\d+\s*$/.test(header)) {
+    if (Number(header) > limit) throw new TooLargeError(limit)
+    let bytes: ArrayBuffer
+    try {
+      bytes = await request.arrayBuffer()
+    } catch {
+      // The client went away (or its body broke off) mid-request: its fault, not the engine's.
+      throw incompleteBody()
+    }
+    // A body longer than it said (possible only for a Request made in this process).
+    if (bytes.byteLength > limit) throw new TooLargeError(limit)
+    return new Uint8Array(bytes)
+  }
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
@@ -14,8 +36,7 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     try {
       chunk = await reader.read()
     } catch {
-      // The client went away (or its body broke off) mid-request: its fault, not the engine's.
-      throw new InvalidError('the request body ended before it was complete', 'body_incomplete')
+      throw incompleteBody()
     }
     const { done, value } = chunk
     if (done) break
@@ -28,6 +49,12 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     }
     chunks.push(value)
   }
+  return concat(chunks, size)
+}
+
+/** The chunks, in order, as one array of `size` bytes. */
+export function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!
   const body = new Uint8Array(size)
   let offset = 0
   for (const chunk of chunks) {
