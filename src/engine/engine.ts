@@ -25,11 +25,18 @@ import {
   type Limits,
 } from './settings'
 import type { Store } from './store'
-import { readBody } from './wire/body'
+import { callOf, type Call } from './wire/call'
 import { bodyFormat, requestFormat, responseFormat, type Format } from './wire/formats'
 import { routeOf, type Route } from './wire/path'
 import { parseCall } from './wire/request'
-import { CORS_HEADERS, errorResponse, resultResponse } from './wire/response'
+import {
+  CORS_HEADERS,
+  errorReply,
+  errorResponse,
+  resultReply,
+  toResponse,
+  type Reply,
+} from './wire/response'
 
 export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | 'store'>> {
   store: Store
@@ -63,6 +70,12 @@ export interface Engine {
   /** Answers one request to `<baseUrl>/...`: an endpoint call or the account control plane. */
   handle(request: Request): Promise<Response>
   /**
+   * Answers an endpoint call with plain data, building no Fetch objects, when nothing about it
+   * needs them. `undefined`, before anything is read, when something does (the control plane, a
+   * preflight, a fault set up, strict mode, the journal): give the request to `handle` instead.
+   */
+  answer(call: Call): Promise<Reply | undefined>
+  /**
    * Where `handle` sends a request with this URL path: the one reading of a path, for any
    * layer in front of the engine that guards part of it (the HTTP server's control token).
    */
@@ -86,7 +99,7 @@ export interface Engine {
 
 /** What the engine knows of one request once it is routed to an endpoint. */
 interface Exchange {
-  request: Request
+  call: Call
   /** `a.b.c`, or `null` when the path names no endpoint. */
   endpoint: string | null
   /** The body's format, read once from `content-type`; `undefined` for one we do not read. */
@@ -167,19 +180,20 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** 405 for anything but POST, then 413 while the body is read. */
   async function receive(exchange: Exchange): Promise<Uint8Array> {
-    if (exchange.request.method !== 'POST') throw new MethodError('POST')
-    const body = await readBody(exchange.request, limits.maxBodyBytes)
+    if (exchange.call.method !== 'POST') throw new MethodError('POST')
+    const body = await exchange.call.body(limits.maxBodyBytes)
     if (exchange.draft) exchange.draft.body = body
     return body
   }
 
   /** In strict mode, what the interface does not promise is refused, and every request noted. */
   async function checkStrict(
-    { request }: Exchange,
+    { call }: Exchange,
     body: Uint8Array,
     view: OperatorView,
   ): Promise<void> {
     if (!view.strict) return
+    const request = call.request()
     const deviations = strictDeviations(request, body, serviceName)
     await operator.strict.record({
       method: request.method,
@@ -191,10 +205,10 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** 401 unless the bearer token is a live secret or authorization; then 429 past the limit. */
-  async function admit({ request, draft }: Exchange, view: OperatorView): Promise<Principal> {
+  async function admit({ call, draft }: Exchange, view: OperatorView): Promise<Principal> {
     await account.syncClock(view.clockOffset)
     const principal = await authenticate(
-      request.headers.get('authorization'),
+      call.header('authorization'),
       store,
       await account.signer(),
       nowSeconds(clock),
@@ -205,9 +219,9 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** 415 for a content type we do not read, 400 for a body that does not parse. */
-  function parse({ request, format }: Exchange, body: Uint8Array) {
-    const known = format ?? requestFormat(request.headers.get('content-type'), serviceName)
-    return parseCall(body, known, new URL(request.url).searchParams)
+  function parse({ call, format }: Exchange, body: Uint8Array) {
+    const known = format ?? requestFormat(call.header('content-type'), serviceName)
+    return parseCall(body, known, new URLSearchParams(call.search))
   }
 
   /** Runs the call tree against the request's overlay, then commits what it wrote at once. */
@@ -216,7 +230,7 @@ export function createEngine(options: EngineOptions): Engine {
     principal: Principal,
     call: ReturnType<typeof parseCall>,
     { rateLimit }: OperatorView,
-  ): Promise<Response> {
+  ): Promise<Reply> {
     const headers = rateHeader(rateLimit)
     // Calls are counted, each as it starts, while the limit is enforced.
     const countCall = async () => {
@@ -242,11 +256,11 @@ export function createEngine(options: EngineOptions): Engine {
     )
     const result = await evaluation.run(exchange.endpoint!, call)
     await overlay.flush()
-    return resultResponse(result === NONE ? null : result, exchange.reply, serviceName, headers)
+    return resultReply(result === NONE ? null : result, exchange.reply, serviceName, headers)
   }
 
   /** An endpoint call, stage by stage. */
-  async function callEndpoint(exchange: Exchange, view: OperatorView): Promise<Response> {
+  async function callEndpoint(exchange: Exchange, view: OperatorView): Promise<Reply> {
     const body = await receive(exchange)
     await checkStrict(exchange, body, view)
     const principal = await admit(exchange, view)
@@ -257,19 +271,20 @@ export function createEngine(options: EngineOptions): Engine {
   /** A fault the operator set up meets the call: before it runs, instead of it, or after. */
   async function withFaults(exchange: Exchange, view: OperatorView): Promise<Response> {
     const fault = view.faulted ? await takeFault(exchange) : undefined
-    if (!fault) return callEndpoint(exchange, view)
-    const instead = await faultBefore(fault, exchange.request.signal)
-    return instead ?? faultAfter(fault, await callEndpoint(exchange, view))
+    if (!fault) return toResponse(await callEndpoint(exchange, view))
+    const instead = await faultBefore(fault, exchange.call.request().signal)
+    return instead ?? faultAfter(fault, toResponse(await callEndpoint(exchange, view)))
   }
 
-  function takeFault({ request, endpoint }: Exchange): Promise<FaultRule | undefined> {
-    const token = /^\s*bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1]
+  function takeFault({ call, endpoint }: Exchange): Promise<FaultRule | undefined> {
+    const token = /^\s*bearer\s+(\S+)\s*$/i.exec(call.header('authorization') ?? '')?.[1]
     return operator.faults.take(endpoint!, token ?? null)
   }
 
   /** Routes, answers, and keeps the exchange in the journal when it is on. */
   async function handle(request: Request): Promise<Response> {
-    const route = routeOf(new URL(request.url).pathname, basePath)
+    const url = new URL(request.url)
+    const route = routeOf(url.pathname, basePath)
     if (route.kind === 'control') {
       // No CORS preflight is granted: another origin may not use the control plane.
       if (request.method === 'OPTIONS')
@@ -277,7 +292,7 @@ export function createEngine(options: EngineOptions): Engine {
       return control(request, route.path)
     }
     if (request.method === 'OPTIONS') return preflight('POST')
-    const exchange = begin(request, route)
+    const exchange = begin(callOf(request, url), route)
     let response: Response
     let failure: unknown
     try {
@@ -285,13 +300,10 @@ export function createEngine(options: EngineOptions): Engine {
       if (view.journal > 0) exchange.draft = new ExchangeDraft(request, exchange.endpoint, clock)
       if (route.kind === 'ambiguous') {
         throw new InvalidError(
-          `the path \`${new URL(request.url).pathname}' is ambiguous: ${route.reason}; call <baseUrl>/<package>/<endpoint> with single slashes`,
+          `the path \`${url.pathname}' is ambiguous: ${route.reason}; call <baseUrl>/<package>/<endpoint> with single slashes`,
         )
       }
-      if (exchange.endpoint === null) {
-        const path = route.kind === 'call' ? route.path : ''
-        throw new UndefinedError(`undefined ${serviceName} \`${path.split('/').join('.')}'`)
-      }
+      if (exchange.endpoint === null) throw undefinedCall(route)
       response = await withFaults(exchange, view)
     } catch (error) {
       failure = error
@@ -305,18 +317,39 @@ export function createEngine(options: EngineOptions): Engine {
     return response
   }
 
-  function begin(request: Request, route: Route): Exchange {
-    const format = bodyFormat(request.headers.get('content-type'), serviceName)
+  function begin(call: Call, route: Route): Exchange {
+    const format = bodyFormat(call.header('content-type'), serviceName)
     // Errors answer in the request's family too, even when its body can't be read.
-    const reply = responseFormat(request.headers.get('accept'), format ?? 'text', serviceName)
+    const reply = responseFormat(call.header('accept'), format ?? 'text', serviceName)
     const path = route.kind === 'call' ? route.path : undefined
     const endpoint =
       path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path) ? path.split('/').join('.') : null
-    return { request, endpoint, format, reply }
+    return { call, endpoint, format, reply }
+  }
+
+  function undefinedCall(route: Route): UndefinedError {
+    const path = route.kind === 'call' ? route.path : ''
+    return new UndefinedError(`undefined ${serviceName} \`${path.split('/').join('.')}'`)
+  }
+
+  /** An endpoint call answered as plain data, when nothing the operator set up reads Fetch objects. */
+  async function answer(call: Call): Promise<Reply | undefined> {
+    const route = routeOf(call.pathname, basePath)
+    if (route.kind !== 'call' || call.method === 'OPTIONS') return undefined
+    const view = await operator.view()
+    if (view.strict || view.journal > 0 || view.faulted) return undefined
+    const exchange = begin(call, route)
+    try {
+      if (exchange.endpoint === null) throw undefinedCall(route)
+      return await callEndpoint(exchange, view)
+    } catch (error) {
+      return errorReply(error, exchange.reply, serviceName)
+    }
   }
 
   return {
     handle,
+    answer,
     route: (pathname) => routeOf(pathname, basePath),
     start,
     reset,

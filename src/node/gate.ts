@@ -48,20 +48,31 @@ function hostName(header: string): string {
 }
 
 /**
+ * Whether a `Host` header names this server: one of the loopback names, `host`, or one of
+ * `allowedHosts`. Bound to every interface, the server cannot know the names it is reached by,
+ * so then any name is allowed unless `allowedHosts` are given.
+ */
+export function hostAllowed({
+  host,
+  allowedHosts = [],
+}: Pick<GateOptions, 'host' | 'allowedHosts'>): (header: string) => boolean {
+  const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
+  const check = !WILDCARD.includes(host) || allowedHosts.length > 0
+  return (header) => !check || names.has(hostName(header))
+}
+
+/**
  * What `serve` checks before anything else: the `Host` names this server, so a page that
  * rebinds its own name to 127.0.0.1 gets nothing. The control token is the host's to check
  * (`host.ts`), on the same reading of the path the engine routes on.
  */
-export function checkHost({
-  host,
-  allowedHosts = [],
-}: Pick<GateOptions, 'host' | 'allowedHosts'>): (request: Request) => Response | undefined {
-  const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
-  // Bound to every interface, the server cannot know the names it is reached by, unless told.
-  const check = !WILDCARD.includes(host) || allowedHosts.length > 0
+export function checkHost(
+  options: Pick<GateOptions, 'host' | 'allowedHosts'>,
+): (request: Request) => Response | undefined {
+  const allowed = hostAllowed(options)
   return (request) => {
     const header = request.headers.get('host') ?? ''
-    if (!check || names.has(hostName(header))) return undefined
+    if (allowed(header)) return undefined
     return refuse(
       403,
       `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,

@@ -28,6 +28,12 @@ export interface HostOptions {
 /** A server's own account and the accounts it hosts under `/a/<id>`, behind their tokens. */
 export interface Host {
   handle(request: Request): Promise<Response>
+  /**
+   * The engine `handle` gives a request for `pathname` when it is an endpoint call (of the
+   * server's own account or a hosted one, found first), which needs no token of the host's;
+   * `undefined` for every other path.
+   */
+  engineFor(pathname: string): Engine | Promise<Engine | undefined> | undefined
   /** Closes every hosted account's store (the server's own is its owner's to close). */
   close(): Promise<void>
 }
@@ -211,8 +217,23 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     return main.handle(request)
   }
 
+  function callee(pathname: string): Engine | Promise<Engine | undefined> | undefined {
+    const route = main.route(pathname)
+    if (route.kind === 'ambiguous') return undefined
+    const [first, second] = pathname.split('/').slice(1)
+    if (first === ACCOUNTS_ROUTE) return undefined
+    if (first === ACCOUNT_PREFIX && second !== undefined && second !== '') {
+      if (!ACCOUNT_ID_PATTERN.test(second)) return undefined
+      return hosted(second).then((found) =>
+        found?.engine.route(pathname).kind === 'call' ? found.engine : undefined,
+      )
+    }
+    return route.kind === 'call' ? main : undefined
+  }
+
   return {
     handle,
+    engineFor: callee,
     async close() {
       await Promise.all([...engines.keys()].map(forget))
     },

@@ -75,17 +75,18 @@ describe('listen', () => {
     let answered!: () => void
     const inEngine = new Promise<void>((resolve) => (taken = resolve))
     const done = new Promise<void>((resolve) => (answered = resolve))
-    const watched = {
-      ...engine,
-      handle: async (request: Request) => {
+    const watch =
+      <A, R>(take: (arg: A) => Promise<R>) =>
+      async (arg: A): Promise<R> => {
         taken()
         try {
-          return await engine.handle(request)
+          return await take(arg)
         } finally {
           answered()
         }
-      },
-    }
+      }
+    // An endpoint call is answered from node:http directly (`answer`), or through Fetch objects.
+    const watched = { ...engine, handle: watch(engine.handle), answer: watch(engine.answer) }
     const server = await listen(watched, { port: 0 })
     const socket = connect(server.port, '127.0.0.1')
     await new Promise((resolve) => socket.once('connect', resolve))

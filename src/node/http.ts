@@ -3,7 +3,8 @@ import type { HttpBindings, Http2Bindings } from '@hono/node-server'
 import type { Server } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Engine } from '../engine'
-import { checkHost, type GateOptions } from './gate'
+import { withDirectCalls } from './direct'
+import { checkHost, hostAllowed, type GateOptions } from './gate'
 import { createHost, type HostOptions } from './host'
 
 export interface ListenOptions extends Partial<GateOptions> {
@@ -57,7 +58,9 @@ export async function listen(
       })
       await hosting.close()
     }
-    const server = serve({ fetch, port, hostname: host }, ({ port }: AddressInfo) =>
+    // Endpoint calls go straight from node:http to the engine; the rest through Fetch objects.
+    const createServer = withDirectCalls(hosting.engineFor, hostAllowed({ host, allowedHosts }))
+    const server = serve({ fetch, port, hostname: host, createServer }, ({ port }: AddressInfo) =>
       resolve({
         url: `http://${origin}:${port}`,
         port,
