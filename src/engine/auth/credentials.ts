@@ -1,7 +1,7 @@
 import { UnauthorizedError } from '../errors'
 import type { Principal } from './principal'
 import type { SecretRecord, Store } from '../store'
-import { parseAbility } from './abilities'
+import { parseAbility, type Ability } from './abilities'
 import { findSecret } from './secret-index'
 import type { Signer } from './signer'
 
@@ -85,6 +85,18 @@ export async function identify(
   return { state: 'usable', principal: { kind: 'secret', secretId: found.id }, details }
 }
 
+/** The abilities of each verified payload, parsed once: payloads are frozen and kept by the signer. */
+const parsedAbilities = new WeakMap<object, readonly Ability[]>()
+
+function abilitiesOf(payload: AuthorizationPayload): readonly Ability[] {
+  let abilities = parsedAbilities.get(payload)
+  if (!abilities) {
+    abilities = Object.freeze(payload.a.map((raw) => Object.freeze(parseAbility(raw))))
+    parsedAbilities.set(payload, abilities)
+  }
+  return abilities
+}
+
 async function identifyAuthorization(
   token: string,
   store: Store,
@@ -114,7 +126,7 @@ async function identifyAuthorization(
     principal: {
       kind: 'authorization',
       secretId: payload.s,
-      abilities: payload.a.map(parseAbility),
+      abilities: abilitiesOf(payload),
       insecure: payload.i,
       expiresAt: payload.e,
     },
@@ -122,7 +134,7 @@ async function identifyAuthorization(
 }
 
 function isAuthorizationPayload(
-  value: Record<string, unknown>,
+  value: Readonly<Record<string, unknown>>,
 ): value is AuthorizationPayload & Record<string, unknown> {
   return (
     typeof value.s === 'string' &&

@@ -6,7 +6,7 @@ export type Principal =
   | {
       kind: 'authorization'
       secretId: string
-      abilities: Ability[]
+      abilities: readonly Ability[]
       insecure: boolean
       expiresAt: number | null
     }
