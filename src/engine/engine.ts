@@ -1,7 +1,9 @@
 import { createAccount, type Account } from './account/account'
 import { commitWithUsage } from './account/usage'
 import { authenticate } from './auth/credentials'
+import type { HmacFactory } from './auth/hmac'
 import type { Principal } from './auth/principal'
+import type { Signer } from './auth/signer'
 import { createSystemClock, nowSeconds } from './clock'
 import { InvalidError, MethodError, UndefinedError } from './errors'
 import { createControlPlane } from './operator/control-plane'
@@ -64,6 +66,11 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    * and `limits.rateLimit`; engines given one shared state act as one service (decision 033).
    */
   operator?: OperatorState
+  /**
+   * HMAC-SHA-256 as the platform best computes it, for signing and verifying tokens and finding
+   * secret keys: the Node adapters give `node:crypto`'s, synchronous; WebCrypto's by default.
+   */
+  hmac?: HmacFactory
 }
 
 export interface Engine {
@@ -126,7 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
   }
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
-  const account = createAccount(store, clock, serviceName, limits)
+  const account = createAccount(store, clock, serviceName, limits, options.hmac)
   const configured = { strict: options.strict ?? false, rateLimit: { ...limits.rateLimit } }
   const operator =
     options.operator ?? createLocalOperator({ ...configured, journal: options.exchangeLog ?? 0 })
@@ -205,12 +212,16 @@ export function createEngine(options: EngineOptions): Engine {
   }
 
   /** 401 unless the bearer token is a live secret or authorization; then 429 past the limit. */
-  async function admit({ call, draft }: Exchange, view: OperatorView): Promise<Principal> {
+  async function admit(
+    { call, draft }: Exchange,
+    view: OperatorView,
+    signer: Signer,
+  ): Promise<Principal> {
     await account.syncClock(view.clockOffset)
     const principal = await authenticate(
       call.header('authorization'),
       store,
-      await account.signer(),
+      signer,
       nowSeconds(clock),
       draft?.observe,
     )
@@ -230,6 +241,7 @@ export function createEngine(options: EngineOptions): Engine {
     principal: Principal,
     call: ReturnType<typeof parseCall>,
     { rateLimit }: OperatorView,
+    signer: Signer,
   ): Promise<Reply> {
     const headers = rateHeader(rateLimit)
     // Calls are counted, each as it starts, while the limit is enforced.
@@ -245,7 +257,7 @@ export function createEngine(options: EngineOptions): Engine {
         settings: visibleSettings,
         store: overlay,
         clock,
-        signer: await account.signer(),
+        signer,
         principal,
         setHeader: (key, value) => (headers[key] = value),
         ...(rateLimit.enforce ? { countCall } : {}),
@@ -263,9 +275,11 @@ export function createEngine(options: EngineOptions): Engine {
   async function callEndpoint(exchange: Exchange, view: OperatorView): Promise<Reply> {
     const body = await receive(exchange)
     await checkStrict(exchange, body, view)
-    const principal = await admit(exchange, view)
+    // Read once: the request is authenticated and evaluated under one signing key.
+    const signer = await account.signer()
+    const principal = await admit(exchange, view, signer)
     const call = parse(exchange, body)
-    return evaluate(exchange, principal, call, view)
+    return evaluate(exchange, principal, call, view, signer)
   }
 
   /** A fault the operator set up meets the call: before it runs, instead of it, or after. */

@@ -9,6 +9,7 @@ import {
   type ShelvedAccount,
 } from './accounts'
 import { bearerToken, refuse, sameSecret } from './gate'
+import { nodeHmac } from './hmac'
 
 export interface HostOptions {
   /**
@@ -71,6 +72,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       ...shelved,
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
       secrets: account.secrets,
+      hmac: nodeHmac,
     })
     await engine.start()
     return engine

@@ -22,6 +22,7 @@ import {
   type RequestFilter,
 } from './journal'
 import { authorizeThrough, type AuthorizeOptions } from './authorize'
+import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { listen, type Listener, type ListenOptions } from './http'
@@ -135,6 +136,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     rateLimit: { ...defaultLimits.rateLimit, ...settings.limits?.rateLimit },
   })
   const engine = createEngine({
+    hmac: nodeHmac,
     ...settings,
     store,
     exchangeLog: journal,

@@ -28,6 +28,7 @@ import { createMemoryStore } from '../storage/memory-store'
 import { fileShelf, type AccountShelf } from './accounts'
 import { isLoopback } from './gate'
 import { DEFAULT_MAX_ACCOUNTS } from './host'
+import { nodeHmac } from './hmac'
 import { listen, type Listener } from './http'
 import { describeData, isPostgresUrl, openServeData, type OpenedData } from './open-store'
 import { DataFileError } from './sqlite-store'
@@ -286,6 +287,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       strict: config.strict,
       exchangeLog: config.journal,
       ...(config.secrets.length > 0 ? { secrets: config.secrets } : {}),
+      hmac: nodeHmac,
     })
     if (imported) {
       if (await holdsNothing(store)) {

@@ -1,6 +1,7 @@
 import { fromBase64Url, randomBytes, toBase64Url } from '../auth/bytes'
 import { identify, type TokenDetails } from '../auth/credentials'
-import { secretsChanged } from '../auth/secret-index'
+import type { HmacFactory } from '../auth/hmac'
+import { secretsChanged, useHmac } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { MAX_CLOCK_ADVANCE, nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
@@ -64,7 +65,10 @@ export function createAccount(
   serviceName: string,
   /** What an import is held to: the account's quota and body limit; the defaults otherwise. */
   limits?: SnapshotLimits,
+  /** Signs and verifies tokens and finds secret keys; WebCrypto's when not given. */
+  hmac?: HmacFactory,
 ): Account {
+  useHmac(store, hmac)
   let cached: { key: string; signer: Promise<Signer> } | undefined
 
   async function signer(): Promise<Signer> {
@@ -77,7 +81,7 @@ export function createAccount(
     }
     const raw = typeof key === 'string' ? fromBase64Url(key) : undefined
     if (!raw || raw.length < 16) throw new Error('the stored signing key is malformed')
-    if (cached?.key !== key) cached = { key: key as string, signer: createSigner(raw) }
+    if (cached?.key !== key) cached = { key: key as string, signer: createSigner(raw, hmac) }
     return cached!.signer
   }
 

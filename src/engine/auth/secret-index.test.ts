@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import type { HmacFactory } from './hmac'
+import { webCryptoHmac } from './hmac'
 import { createMemoryStore } from '../../storage/memory-store'
 import { createEngine } from '../engine'
 import type { Store } from '../store'
@@ -69,4 +71,65 @@ describe('secret keys, looked up by a keyed digest', () => {
     const duplicate = await h.control('secrets', { key: h.secret.key })
     expect(duplicate.status).toBe(409)
   })
+
+  it('remembers the secret a key found, so calling with it again computes no digest', async () => {
+    const { hmac, digests } = countingHmac()
+    const h = await createHarness({ hmac })
+    const other = await h.engine.account.createSecret()
+    expect((await h.call('core.ping')).text).toBe('true')
+    const after = digests.count
+    for (let i = 0; i < 5; i++) expect((await h.call('core.ping')).text).toBe('true')
+    expect(digests.count).toBe(after)
+    // Another key is looked up once, then remembered too; a key never found is looked up each time.
+    expect((await h.call('core.ping', { token: other.key })).text).toBe('true')
+    expect((await h.call('core.ping', { token: other.key })).text).toBe('true')
+    expect(digests.count).toBe(after + 1)
+    for (let i = 0; i < 2; i++)
+      expect((await h.call('core.ping', { token: 'nope-nope' })).status).toBe(401)
+    expect(digests.count).toBe(after + 3)
+  })
+
+  it('still sees a remembered key’s secret roll, at once or when its time comes', async () => {
+    const h = await createHarness()
+    expect((await h.call('core.ping')).text).toBe('true')
+    const later = await h.engine.account.rollSecret(h.secret.id, {
+      at: (await h.engine.account.now()) + 60,
+    })
+    expect((await h.call('core.ping')).text).toBe('true')
+    h.clock.advance(61_000)
+    expect((await h.call('core.ping')).text).toBe('authorization is expired')
+    expect((await h.call('core.ping', { token: later.key })).text).toBe('true')
+    await h.engine.account.rollSecret(later.id)
+    expect((await h.call('core.ping', { token: later.key })).text).toBe('authorization is expired')
+  })
+
+  it('forgets what it remembered when the secrets change under it: a key reset and made again', async () => {
+    const h = await createHarness({ secrets: ['starting-key-0123456789'] })
+    await h.engine.start()
+    const token = 'starting-key-0123456789'
+    expect((await h.call('core.ping', { token })).text).toBe('true')
+    // The key comes back after a reset as a new secret (a new id), as it does after an import.
+    await h.engine.reset()
+    expect((await h.call('core.ping', { token })).text).toBe('true')
+    const exported = (await h.control('export')).body
+    await h.engine.reset()
+    expect((await h.control('import', exported)).status).toBe(200)
+    expect((await h.call('core.ping', { token })).text).toBe('true')
+  })
 })
+
+/** WebCrypto's HMAC, counting the digests computed with each key made after the first. */
+function countingHmac() {
+  const digests = { count: 0 }
+  let made = 0
+  const hmac: HmacFactory = async (key) => {
+    const mac = await webCryptoHmac(key)
+    // The first key made is the secret index's (the account makes it before any signer).
+    const counted = made++ === 0
+    return (data) => {
+      if (counted) digests.count++
+      return mac(data)
+    }
+  }
+  return { hmac, digests }
+}

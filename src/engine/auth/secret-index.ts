@@ -1,5 +1,6 @@
 import type { Mutation, SecretRecord, Store } from '../store'
 import { randomBytes, timingSafeEqual, toBase64Url, utf8 } from './bytes'
+import { webCryptoHmac, type Hmac, type HmacFactory } from './hmac'
 
 /**
  * Finds the secret a presented key belongs to through a keyed digest of the key, so a call
@@ -9,11 +10,20 @@ import { randomBytes, timingSafeEqual, toBase64Url, utf8 } from './bytes'
  * random and never leaves memory, so the map's own timing says nothing about any key; the key
  * found is then compared with the presented one in constant time.
  *
+ * A key once found is remembered with its secret's id (at most `REMEMBERED` keys), so that a
+ * client calling with it again pays for no digest: the secret is still read from the store and
+ * compared in constant time on every call, so its state (rolled, expired) is always the
+ * store's. The map holds only keys that were found, as the store does.
+ *
  * Whoever adds secrets (or replaces them all) writes a new `secretsVersion` in the same commit
- * (`secretsChanged()`); an index built for another version is rebuilt before it is used, so
- * secrets created in another tab or by an import are found too.
+ * (`secretsChanged()`); an index built for another version is rebuilt, and what it remembered
+ * forgotten, before it is used, so secrets created in another tab or process, or by an import,
+ * are found, and a key reset and made again finds its new secret.
  */
 export const SECRETS_VERSION = 'secretsVersion'
+
+/** How many keys found an index remembers. */
+export const REMEMBERED = 1024
 
 /** The mutation that tells every index over the store to rebuild. */
 export const secretsChanged = (): Mutation => ({
@@ -25,48 +35,59 @@ export const secretsChanged = (): Mutation => ({
 interface Built {
   version: unknown
   ids: Map<string, string>
+  /** Keys found since it was built, with their secret's id. */
+  found: Map<string, string>
 }
 
 interface Index {
-  key: Promise<CryptoKey>
+  hmac: Promise<Hmac>
   built?: Promise<Built>
 }
 
 const indexes = new WeakMap<Store, Index>()
 
-/** The secret whose key is `token`, or `undefined`. */
-export async function findSecret(store: Store, token: string): Promise<SecretRecord | undefined> {
+/** Makes the index over `store` compute its digests with `hmac`, unless it already has one. */
+export function useHmac(store: Store, hmac?: HmacFactory): void {
+  indexOf(store, hmac)
+}
+
+function indexOf(store: Store, hmac: HmacFactory = webCryptoHmac): Index {
   let index = indexes.get(store)
   if (!index) {
-    index = { key: hmacKey() }
+    index = { hmac: Promise.resolve(hmac(randomBytes(32))) }
     indexes.set(store, index)
   }
+  return index
+}
+
+/** The secret whose key is `token`, or `undefined`. */
+export async function findSecret(store: Store, token: string): Promise<SecretRecord | undefined> {
+  const index = indexOf(store)
   const version = await store.getMeta(SECRETS_VERSION)
   let built = await index.built
   if (!built || built.version !== version) {
-    index.built = build(store, await index.key)
+    index.built = build(store, await index.hmac)
     built = await index.built
   }
-  const id = built.ids.get(await digest(await index.key, token))
+  let id = built.found.get(token)
+  if (id === undefined) id = built.ids.get(await digest(await index.hmac, token))
   const secret = id === undefined ? undefined : await store.getSecret(id)
   if (!secret || !timingSafeEqual(utf8(token), utf8(secret.key))) return undefined
+  if (!built.found.has(token)) {
+    if (built.found.size >= REMEMBERED) built.found.delete(built.found.keys().next().value!)
+    built.found.set(token, secret.id)
+  }
   return secret
 }
 
-async function build(store: Store, key: CryptoKey): Promise<Built> {
+async function build(store: Store, hmac: Hmac): Promise<Built> {
   // The version is read before the secrets: a change in between only causes another rebuild.
   const version = await store.getMeta(SECRETS_VERSION)
   const ids = new Map<string, string>()
-  for (const secret of await store.listSecrets()) ids.set(await digest(key, secret.key), secret.id)
-  return { version, ids }
+  for (const secret of await store.listSecrets()) ids.set(await digest(hmac, secret.key), secret.id)
+  return { version, ids, found: new Map() }
 }
 
-function hmacKey(): Promise<CryptoKey> {
-  return crypto.subtle.importKey('raw', randomBytes(32), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ])
-}
-
-async function digest(key: CryptoKey, token: string): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8(token))))
+async function digest(hmac: Hmac, token: string): Promise<string> {
+  return toBase64Url(await hmac(utf8(token)))
 }
