@@ -25,6 +25,18 @@ interface State {
   procs: Map<string, ProcRecord>
 }
 
+/** A copy of a JSON value: a string, number, boolean or `null` is its own. */
+function copy<T extends Json | undefined>(value: T): T {
+  const type = typeof value
+  const own = value == null || type === 'string' || type === 'number' || type === 'boolean'
+  // Anything else is copied deep, and what cannot be copied is refused.
+  return own ? value : structuredClone(value)
+}
+
+/** A copy of a secret: every field of one is a string, a number or `null`. */
+const copySecret = (secret: SecretRecord | undefined): SecretRecord | undefined =>
+  secret && { ...secret }
+
 /** A stored value, or `undefined` for none (a value may itself be `null`). */
 type Slot<V> = { value: V } | undefined
 
@@ -103,7 +115,7 @@ function scan(bucket: Bucket | undefined, { prefix, after, limit }: ScanOptions)
 }
 
 /**
- * A `Store` held entirely in memory. Values are deep-copied in and out, and `commit` applies
+ * A `Store` held entirely in memory. Values are copied in and out (deep, for objects), and `commit` applies
  * its mutations in place while logging how to undo each one, so a failure rolls back cheaply.
  */
 export function createMemoryStore(): Store {
@@ -122,12 +134,12 @@ export function createMemoryStore(): Store {
       case 'putMeta': {
         const { key } = mutation
         if (mutation.op === 'initMeta' && s.meta.has(key)) return
-        const previous = writeSlot(s.meta, key, { value: structuredClone(mutation.value) })
+        const previous = writeSlot(s.meta, key, { value: copy(mutation.value) })
         undo.push(() => writeSlot(s.meta, key, previous))
         return
       }
       case 'putSecret': {
-        const secret = structuredClone(mutation.secret)
+        const secret = copySecret(mutation.secret)!
         const previous = writeSlot(s.secrets, secret.id, { value: secret })
         undo.push(() => writeSlot(s.secrets, secret.id, previous))
         return
@@ -138,8 +150,7 @@ export function createMemoryStore(): Store {
       case 'setKey':
       case 'deleteKey': {
         const { bucket, key } = mutation
-        const slot =
-          mutation.op === 'setKey' ? { value: structuredClone(mutation.value) } : undefined
+        const slot = mutation.op === 'setKey' ? { value: copy(mutation.value) } : undefined
         const previous = writeKey(s, bucket, key, slot)
         undo.push(() => writeKey(s, bucket, key, previous))
         return
@@ -167,10 +178,11 @@ export function createMemoryStore(): Store {
   }
 
   return {
-    getMeta: async (key) => structuredClone(live().meta.get(key)),
-    getSecret: async (id) => structuredClone(live().secrets.get(id)),
-    listSecrets: async () => structuredClone([...live().secrets.values()].sort(compareSecrets)),
-    getKey: async (bucket, key) => structuredClone(live().buckets.get(bucket)?.values.get(key)),
+    getMeta: async (key) => copy(live().meta.get(key)),
+    getSecret: async (id) => copySecret(live().secrets.get(id)),
+    listSecrets: async () =>
+      [...live().secrets.values()].sort(compareSecrets).map((secret) => ({ ...secret })),
+    getKey: async (bucket, key) => copy(live().buckets.get(bucket)?.values.get(key)),
     scanKeys: async (bucket, options) => scan(live().buckets.get(bucket), options),
     listBuckets: async () =>
       [...live().buckets]
