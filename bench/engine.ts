@@ -145,9 +145,18 @@ async function memoryRows(): Promise<Row[]> {
   ]
 }
 
+/** Stores to close at the end (their channels would keep the process running). */
+const opened: Store[] = []
+
 /** The page's store: IndexedDB telling other tabs of its commits. */
 async function pageStore(name: string, indexedDB: IDBFactory): Promise<Store> {
-  return broadcastCommits(await openIdbStore(name, { indexedDB }), `${name}-${Date.now()}`, 'bench')
+  const store = broadcastCommits(
+    await openIdbStore(name, { indexedDB }),
+    `${name}-${Date.now()}`,
+    'bench',
+  )
+  opened.push(store)
+  return store
 }
 
 async function idbRows(): Promise<Row[]> {
@@ -213,6 +222,7 @@ async function main() {
     linesOf([fresh!, aged!]),
   )
   saveResults('engine', { load })
+  await Promise.all(opened.map((store) => store.close()))
 }
 
 await main()
