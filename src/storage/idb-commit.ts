@@ -1,10 +1,15 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb'
-import type { Json, Mutation, StoreSnapshot } from '../engine/store'
+import type { Json, Mutation, StoreReader, StoreSnapshot } from '../engine/store'
 import type { StoreDB, StoreName } from './idb-schema'
 import { storeNames } from './idb-schema'
 import { checkExpectedSecret } from './preconditions'
 
 type WriteTransaction = IDBPTransaction<StoreDB, StoreName[], 'readwrite'>
+
+/** A transaction over every object store, read as a snapshot (`idb-store.ts`). */
+export type ReadSnapshot = (
+  tx: IDBPTransaction<StoreDB, StoreName[], 'readwrite'>,
+) => Promise<StoreSnapshot>
 
 /** Keeps a write request's promise to await at the end, without it ever going unhandled. */
 type Track = (request: Promise<unknown>) => void
@@ -119,6 +124,47 @@ export async function commitMutations(
   }
   try {
     for (const mutation of mutations) {
+      const read = issue(tx, mutation, track)
+      if (read) await read
+    }
+    await Promise.all([...writes, tx.done])
+  } catch (error) {
+    try {
+      tx.abort()
+    } catch {
+      // The transaction already ended (it was aborted by the failure itself).
+    }
+    await tx.done.catch(ignore)
+    throw error
+  }
+}
+
+/**
+ * `Store.update` over IndexedDB: one readwrite transaction over every object store, in which
+ * `plan` reads (through a reader bound to it) and its mutations are then applied, so no other
+ * commit or update, of this tab or another, comes between what it read and what it writes.
+ * `plan` may await only the reader's reads: anything else would let the transaction end.
+ */
+export async function updateIn(
+  db: IDBPDatabase<StoreDB>,
+  plan: (reader: StoreReader) => Promise<readonly Mutation[]>,
+  readSnapshot: ReadSnapshot,
+): Promise<void> {
+  const tx = db.transaction([...storeNames], 'readwrite')
+  tx.done.catch(ignore) // Awaited below; this only keeps an early abort from going unhandled.
+  const writes: Promise<unknown>[] = []
+  const track: Track = (request) => {
+    request.catch(ignore)
+    writes.push(request)
+  }
+  const reader: StoreReader = {
+    getMeta: async (key) => tx.objectStore('meta').get(key),
+    getKey: async (bucket, key) => (await tx.objectStore('keyv').get([bucket, key]))?.value,
+    getProc: async (name) => tx.objectStore('procs').get(name),
+    snapshot: async () => readSnapshot(tx),
+  }
+  try {
+    for (const mutation of await plan(reader)) {
       const read = issue(tx, mutation, track)
       if (read) await read
     }

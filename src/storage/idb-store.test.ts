@@ -28,6 +28,7 @@ describeStoreContract(
     return store
   },
   {
+    update: true,
     openTransactions(store) {
       const factory = factories.get(store) as unknown as FakeDatabases
       return [...factory._databases.values()]

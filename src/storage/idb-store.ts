@@ -1,6 +1,6 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb'
 import type { BucketCount, Json, ScanOptions, Store, StoreSnapshot } from '../engine/store'
-import { commitMutations } from './idb-commit'
+import { commitMutations, updateIn } from './idb-commit'
 import { openDatabase } from './idb-open'
 import type { StoreDB, StoreName } from './idb-schema'
 import { migrations, storeNames } from './idb-schema'
@@ -93,15 +93,16 @@ async function listBuckets(db: IDBPDatabase<StoreDB>): Promise<BucketCount[]> {
   })
 }
 
-async function snapshot(db: IDBPDatabase<StoreDB>): Promise<StoreSnapshot> {
-  const tx = db.transaction(storeNames, 'readonly')
+/** Everything, read in `tx` (any transaction over every object store). */
+async function snapshotIn(
+  tx: IDBPTransaction<StoreDB, StoreName[], 'readonly' | 'readwrite'>,
+): Promise<StoreSnapshot> {
   const [metaKeys, metaValues, secrets, keyv, procs] = await Promise.all([
     tx.objectStore('meta').getAllKeys(),
     tx.objectStore('meta').getAll(),
     tx.objectStore('secrets').getAll(),
     tx.objectStore('keyv').getAll(),
     tx.objectStore('procs').getAll(),
-    tx.done,
   ])
   return {
     meta: Object.fromEntries(metaKeys.map((key, i) => [key, metaValues[i] as Json])),
@@ -111,9 +112,16 @@ async function snapshot(db: IDBPDatabase<StoreDB>): Promise<StoreSnapshot> {
   }
 }
 
+async function snapshot(db: IDBPDatabase<StoreDB>): Promise<StoreSnapshot> {
+  const tx = db.transaction(storeNames, 'readonly')
+  const [read] = await Promise.all([snapshotIn(tx), tx.done])
+  return read
+}
+
 /**
  * Opens (creating or upgrading as needed) the IndexedDB database `name` as a `Store`. Each
- * commit is one readwrite transaction; `snapshot` is one readonly transaction. The store closes
+ * commit, and each update (tabs write it too), is one readwrite transaction; `snapshot` is one
+ * readonly transaction. The store closes
  * itself, after which every call rejects, when another connection needs to upgrade or delete
  * the database. idb needs the IndexedDB globals (`IDBKeyRange`, `IDBDatabase`, ...) to exist.
  */
@@ -145,6 +153,7 @@ export async function openIdbStore(name: string, options: IdbStoreOptions = {}):
     listProcs: async () => readIn(live(), ['procs'], (tx) => tx.objectStore('procs').getAll()),
     // Not awaited first, so the transaction is created in call order.
     commit: async (mutations) => commitMutations(live(), mutations),
+    update: async (plan) => updateIn(live(), plan, snapshotIn),
     snapshot: async () => snapshot(live()),
     async close() {
       if (closedReason !== undefined) return

@@ -8,6 +8,7 @@ import type {
   Store,
   StoreSnapshot,
 } from '../engine/store'
+import { copyJson as copy, copySecret } from './copy'
 import { compareSecrets, compareStrings, scanLimit } from './key-order'
 import { checkExpectedSecret } from './preconditions'
 import { insertKey, lowerBound, removeKey, upperBound } from './sorted-keys'
@@ -24,18 +25,6 @@ interface State {
   buckets: Map<string, Bucket>
   procs: Map<string, ProcRecord>
 }
-
-/** A copy of a JSON value: a string, number, boolean or `null` is its own. */
-function copy<T extends Json | undefined>(value: T): T {
-  const type = typeof value
-  const own = value == null || type === 'string' || type === 'number' || type === 'boolean'
-  // Anything else is copied deep, and what cannot be copied is refused.
-  return own ? value : structuredClone(value)
-}
-
-/** A copy of a secret: every field of one is a string, a number or `null`. */
-const copySecret = (secret: SecretRecord | undefined): SecretRecord | undefined =>
-  secret && { ...secret }
 
 /** A stored value, or `undefined` for none (a value may itself be `null`). */
 type Slot<V> = { value: V } | undefined
@@ -177,6 +166,17 @@ export function createMemoryStore(): Store {
     }
   }
 
+  function commit(mutations: readonly Mutation[]): void {
+    live()
+    const undo: Undo[] = []
+    try {
+      for (const mutation of mutations) apply(mutation, undo)
+    } catch (error) {
+      for (let i = undo.length - 1; i >= 0; i--) undo[i]?.()
+      throw error
+    }
+  }
+
   return {
     getMeta: async (key) => copy(live().meta.get(key)),
     getSecret: async (id) => copySecret(live().secrets.get(id)),
@@ -192,14 +192,7 @@ export function createMemoryStore(): Store {
     listProcs: async () =>
       structuredClone([...live().procs.values()].sort((a, b) => compareStrings(a.name, b.name))),
     async commit(mutations) {
-      live()
-      const undo: Undo[] = []
-      try {
-        for (const mutation of mutations) apply(mutation, undo)
-      } catch (error) {
-        for (let i = undo.length - 1; i >= 0; i--) undo[i]?.()
-        throw error
-      }
+      commit(mutations)
     },
     snapshot: async () => snapshotOf(live()),
     async close() {

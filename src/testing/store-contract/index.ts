@@ -6,11 +6,14 @@ import { extensionContract } from './extensions'
 import type { ContractContext } from './fixtures'
 import { keyvContract } from './keyv'
 import { loadContract, type OpenTransactions } from './load'
+import { updateContract } from './update'
 import { recordContract } from './records'
 
 export interface ContractOptions {
   /** How to count a store's unfinished transactions, for implementations that have them. */
   openTransactions?: OpenTransactions
+  /** The store offers `update`, and is held to it. */
+  update?: boolean
 }
 
 /**
@@ -54,6 +57,8 @@ export function describeStoreContract(
     describe('buckets', () => bucketContract(context))
     describe('commits, snapshots and lifecycle', () => commitContract(context))
     describe('MessagePack extensions, through the engine', () => extensionContract(context))
+    if (options.update)
+      describe('updates: read, then commit, in one step', () => updateContract(context))
     describe('under load, through the engine', () =>
       loadContract(context, options.openTransactions))
   })
