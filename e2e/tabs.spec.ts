@@ -73,3 +73,38 @@ test('a reset in one tab takes the clock of the others back to real time', async
     Date.now() / 1000
   await expect.poll(shown).toBeLessThan(60)
 })
+
+test('the next request of a second tab sees secrets made, a reset and an import in the first', async ({
+  app,
+  wire,
+  account,
+  context,
+}) => {
+  const first = await account.createSecret()
+  const second = await context.newPage()
+  await second.goto(app.page.url())
+  await expect(second.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+  const ping = (token: string) =>
+    second.evaluate(
+      async ({ url, token }) =>
+        (await fetch(url, { method: 'POST', headers: { authorization: `bearer ${token}` } }))
+          .status,
+      { url: `${app.config.baseUrl}/core/ping`, token },
+    )
+  // The second tab now holds the account's secrets and settings in memory.
+  expect(await ping(first.key)).toBe(200)
+
+  const made = await account.createSecret()
+  expect(await ping(made.key)).toBe(200)
+
+  const exported = await wire.fetch('_account/export')
+  expect(exported.status).toBe(200)
+  const json = { method: 'POST', headers: { 'content-type': 'application/json' } }
+  expect((await wire.fetch('_account/reset', { ...json, body: '{}' })).status).toBe(200)
+  expect(await ping(made.key)).toBe(401)
+  expect(await ping(first.key)).toBe(401)
+
+  expect((await wire.fetch('_account/import', { ...json, body: exported.body })).status).toBe(200)
+  expect(await ping(made.key)).toBe(200)
+  expect(await ping(first.key)).toBe(200)
+})

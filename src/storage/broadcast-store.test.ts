@@ -1,4 +1,7 @@
+import 'fake-indexeddb/auto'
+import { IDBFactory } from 'fake-indexeddb'
 import { afterEach, describe, expect, it } from 'vitest'
+import { openIdbStore } from './idb-store'
 import { StoreConflictError, type Store } from '../engine/store'
 import { broadcastCommits, isCommitMessage, type CommitMessage } from './broadcast-store'
 import { createMemoryStore } from './memory-store'
@@ -10,6 +13,17 @@ const freshName = () => `broadcast-store-test-${run}-${channels++}`
 
 describeStoreContract('broadcastCommits over a memory store', async () =>
   broadcastCommits(createMemoryStore(), freshName(), 'contract'),
+)
+
+describeStoreContract(
+  'broadcastCommits over IndexedDB',
+  async () =>
+    broadcastCommits(
+      await openIdbStore('store', { indexedDB: new IDBFactory() }),
+      freshName(),
+      'contract',
+    ),
+  { update: true },
 )
 
 describe('broadcastCommits', () => {
@@ -46,7 +60,12 @@ describe('broadcastCommits', () => {
       { op: 'setKey', bucket: 'b', key: 'x', value: 'y' },
     ])
     expect(await until(1)).toEqual([
-      { type: 'commit', sender: 'tab-a', ops: ['putMeta', 'setKey'] } satisfies CommitMessage,
+      {
+        type: 'commit',
+        sender: 'tab-a',
+        ops: ['putMeta', 'setKey'],
+        meta: ['k'],
+      } satisfies CommitMessage,
     ])
   })
 
@@ -60,7 +79,7 @@ describe('broadcastCommits', () => {
     expect(await store.getMeta('k')).toBeUndefined()
     // One sender's messages arrive in order: had the failed commit posted, it would come first.
     await store.commit([{ op: 'clear' }])
-    expect(await until(1)).toEqual([{ type: 'commit', sender: 'tab-a', ops: ['clear'] }])
+    expect(await until(1)).toEqual([{ type: 'commit', sender: 'tab-a', ops: ['clear'], meta: [] }])
   })
 
   it('reads and writes the store it wraps', async () => {
@@ -78,8 +97,12 @@ describe('broadcastCommits', () => {
     const b = setup('tab-b')
     await a.store.commit([{ op: 'putMeta', key: 'k', value: 1 }])
     await b.store.commit([{ op: 'putMeta', key: 'k', value: 2 }])
-    expect(await a.until(1)).toEqual([{ type: 'commit', sender: 'tab-a', ops: ['putMeta'] }])
-    expect(await b.until(1)).toEqual([{ type: 'commit', sender: 'tab-b', ops: ['putMeta'] }])
+    expect(await a.until(1)).toEqual([
+      { type: 'commit', sender: 'tab-a', ops: ['putMeta'], meta: ['k'] },
+    ])
+    expect(await b.until(1)).toEqual([
+      { type: 'commit', sender: 'tab-b', ops: ['putMeta'], meta: ['k'] },
+    ])
   })
 
   it('closes the store it wraps', async () => {
