@@ -31,14 +31,7 @@ import { callOf, type Call } from './wire/call'
 import { bodyFormat, requestFormat, responseFormat, type Format } from './wire/formats'
 import { routeOf, type Route } from './wire/path'
 import { parseCall } from './wire/request'
-import {
-  CORS_HEADERS,
-  errorReply,
-  errorResponse,
-  resultReply,
-  toResponse,
-  type Reply,
-} from './wire/response'
+import { CORS_HEADERS, errorReply, resultReply, toResponse, type Reply } from './wire/response'
 
 export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | 'store'>> {
   store: Store
@@ -285,9 +278,15 @@ export function createEngine(options: EngineOptions): Engine {
   /** A fault the operator set up meets the call: before it runs, instead of it, or after. */
   async function withFaults(exchange: Exchange, view: OperatorView): Promise<Response> {
     const fault = view.faulted ? await takeFault(exchange) : undefined
-    if (!fault) return toResponse(await callEndpoint(exchange, view))
+    if (!fault) return respond(exchange, await callEndpoint(exchange, view))
     const instead = await faultBefore(fault, exchange.call.request().signal)
     return instead ?? faultAfter(fault, toResponse(await callEndpoint(exchange, view)))
+  }
+
+  /** A reply as the response; the journal keeps its body as it is, reading no clone. */
+  function respond({ draft }: Exchange, reply: Reply): Response {
+    if (draft) draft.answered = reply.body
+    return toResponse(reply)
   }
 
   function takeFault({ call, endpoint }: Exchange): Promise<FaultRule | undefined> {
@@ -321,7 +320,7 @@ export function createEngine(options: EngineOptions): Engine {
       response = await withFaults(exchange, view)
     } catch (error) {
       failure = error
-      response = errorResponse(error, exchange.reply, serviceName)
+      response = respond(exchange, errorReply(error, exchange.reply, serviceName))
     }
     if (exchange.draft) {
       const record = await exchange.draft.finish(response, failure)

@@ -1,4 +1,4 @@
-import { toBase64Url } from '../auth/bytes'
+import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
 import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
 import type { Presented } from '../auth/credentials'
@@ -40,6 +40,8 @@ export class ExchangeDraft {
   readonly tracer = new CallTracer()
   readonly startedAt: number
   body: Uint8Array | undefined
+  /** The answer's body, when the engine made the response of it: read then from no clone. */
+  answered: string | Uint8Array | undefined
   credential: RequestTrace['credential'] = null
 
   constructor(
@@ -54,10 +56,16 @@ export class ExchangeDraft {
     this.credential = credentialTrace(presented)
   }
 
-  /** The finished record, once the response is made (its body is read from a clone). */
+  /**
+   * The finished record, once the response is made (its body is `answered`, or read from a
+   * clone).
+   */
   async finish(response: Response, error?: unknown): Promise<Omit<ExchangeRecord, 'id'>> {
     const { request, tracer } = this
-    const answered = new Uint8Array(await response.clone().arrayBuffer())
+    const answered =
+      typeof this.answered === 'string'
+        ? utf8(this.answered)
+        : (this.answered ?? new Uint8Array(await response.clone().arrayBuffer()))
     return {
       startedAt: this.startedAt,
       at: this.clock.now() / 1000,
