@@ -79,10 +79,11 @@ export function createAccount(
       ])
       key = await store.getMeta(SIGNING_KEY)
     }
+    if (cached && cached.key === key) return cached.signer
     const raw = typeof key === 'string' ? fromBase64Url(key) : undefined
     if (!raw || raw.length < 16) throw new Error('the stored signing key is malformed')
-    if (cached?.key !== key) cached = { key: key as string, signer: createSigner(raw, hmac) }
-    return cached!.signer
+    cached = { key: key as string, signer: createSigner(raw, hmac) }
+    return cached.signer
   }
 
   // The stored offset this engine's clock last followed or wrote. Another tab or process may

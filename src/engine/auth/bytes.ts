@@ -49,6 +49,14 @@ export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
   return crypto.getRandomValues(new Uint8Array(length))
 }
 
+/** Compares two strings' code units without an early exit, as `timingSafeEqual` does bytes. */
+export function sameText(a: string, b: string): boolean {
+  let diff = a.length ^ b.length
+  const length = Math.max(1, b.length)
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ (b.charCodeAt(i % length) || 0)
+  return diff === 0
+}
+
 /** Compares without an early exit, so the time taken says nothing about where they differ. */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length

@@ -1,5 +1,5 @@
 import type { Mutation, SecretRecord, Store } from '../store'
-import { randomBytes, timingSafeEqual, toBase64Url, utf8 } from './bytes'
+import { randomBytes, sameText, toBase64Url, utf8 } from './bytes'
 import { webCryptoHmac, type Hmac, type HmacFactory } from './hmac'
 
 /**
@@ -72,7 +72,7 @@ export async function findSecret(store: Store, token: string): Promise<SecretRec
   let id = built.found.get(token)
   if (id === undefined) id = built.ids.get(await digest(await index.hmac, token))
   const secret = id === undefined ? undefined : await store.getSecret(id)
-  if (!secret || !timingSafeEqual(utf8(token), utf8(secret.key))) return undefined
+  if (!secret || !sameText(token, secret.key)) return undefined
   if (!built.found.has(token)) {
     if (built.found.size >= REMEMBERED) built.found.delete(built.found.keys().next().value!)
     built.found.set(token, secret.id)
