@@ -10,8 +10,8 @@ import { typePackage } from './type'
 /** Every built-in endpoint, by name, for one service name. */
 export interface Registry {
   get(name: string): Endpoint | undefined
-  /** A built-in endpoint, or the stored procedure `lib.<name>`. */
-  resolve(name: string, store: Store): Promise<Endpoint | undefined>
+  /** A built-in endpoint (at once), or the stored procedure `lib.<name>` (once read). */
+  resolve(name: string, store: Store): Endpoint | Promise<Endpoint | undefined>
   list(): Endpoint[]
   /** Endpoints whose abilities need `insecure: true`. */
   insecure: readonly string[]
@@ -39,7 +39,7 @@ export function createRegistry(serviceName: string): Registry {
   insecure = all.filter((endpoint) => endpoint.insecure).map((endpoint) => endpoint.name)
   return {
     get: (name) => endpoints.get(name),
-    resolve: async (name, store) => endpoints.get(name) ?? storedProcedure(store, name),
+    resolve: (name, store) => endpoints.get(name) ?? storedProcedure(store, name),
     list: () => [...endpoints.values()],
     neighbours(name) {
       const holds = (pkg: string) => [...endpoints.keys()].some((n) => n.startsWith(`${pkg}.`))

@@ -13,7 +13,7 @@ import { yieldWhenDue } from './turns'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
-export type Resolver = (name: string) => Promise<Endpoint | undefined>
+export type Resolver = (name: string) => Endpoint | undefined | Promise<Endpoint | undefined>
 
 /** The names beside an undefined one, to suggest in its 404 (none when its package is unknown). */
 export type Neighbours = (name: string) => string[]
@@ -206,10 +206,14 @@ export class Evaluation {
   ): Promise<Input> {
     this.step(frame)
     const { name } = node
-    const endpoint = await this.resolveEndpoint(name)
+    // Built-in endpoints are found at once; only a stored procedure is read from the store.
+    const found = this.resolveEndpoint(name)
+    const endpoint = found instanceof Promise ? await found : found
     if (!endpoint) throw this.undefined(name)
-    await this.ctx.countCall?.()
-    await yieldWhenDue(this.ctx.settings.limits.sliceMs)
+    const counting = this.ctx.countCall?.()
+    if (counting) await counting
+    const turn = yieldWhenDue(this.ctx.settings.limits.sliceMs)
+    if (turn) await turn
     this.authorize(name, frame, entry)
 
     // The order of checks: the endpoint exists, an ability covers it, the input's type, then
@@ -233,7 +237,11 @@ export class Evaluation {
       }
       // Nothing is piped into an argument: a composition there starts with no input, as in
       // the real service; only one in input position receives the value flowing in.
-      let value = given ? await this.value(given, scope, name, frame) : NONE
+      let value = !given
+        ? NONE
+        : given.kind === 'literal'
+          ? given.value
+          : await this.value(given, scope, name, frame)
       let fromText = given?.kind === 'literal' && given.text === true
       if (value === NONE && members && Object.hasOwn(members, arg)) {
         value = members[arg]!

@@ -8,6 +8,10 @@ export interface Overlay extends Store {
 
 type Pending<T> = { value: T } | null
 
+/** A copy of a JSON value: a string, number, boolean or `null` is its own. */
+const copyValue = (value: Json): Json =>
+  value === null || typeof value !== 'object' ? value : structuredClone(value)
+
 /**
  * Buffers the writes of one request over `store`. Reads see the request's own writes first,
  * scans included; a failed request is simply never flushed, so it leaves nothing behind.
@@ -82,7 +86,7 @@ export function createOverlay(
       for (const mutation of mutations) {
         switch (mutation.op) {
           case 'setKey':
-            bucketOf(mutation.bucket).set(mutation.key, { value: structuredClone(mutation.value) })
+            bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
             break
           case 'deleteKey':
             bucketOf(mutation.bucket).set(mutation.key, null)

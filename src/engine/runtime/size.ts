@@ -9,30 +9,30 @@ export function measure(root: Value, limit: number, memo: WeakMap<object, number
   if (isLeaf(root)) return leafSize(root)
   interface Pending {
     value: object
-    entries: Array<[string | null, Value]>
+    /** An array's items, or an object's members' names (their values are read by name). */
+    items: readonly Value[] | readonly string[]
+    array: boolean
     index: number
     total: number
   }
-  const open = (value: object): Pending => ({
-    value,
-    entries: Array.isArray(value)
-      ? value.map((item): [null, Value] => [null, item as Value])
-      : Object.entries(value as Record<string, Value>),
-    index: 0,
-    total: 2,
-  })
+  const open = (value: object): Pending => {
+    const array = Array.isArray(value)
+    return { value, items: array ? value : Object.keys(value), array, index: 0, total: 2 }
+  }
   const stack: Pending[] = [open(root)]
   let grand = 0
   while (stack.length > 0) {
     const top = stack[stack.length - 1]!
-    if (top.index === top.entries.length) {
+    if (top.index === top.items.length) {
       stack.pop()
       memo.set(top.value, top.total)
       if (stack.length === 0) return top.total
       stack[stack.length - 1]!.total += top.total
       continue
     }
-    const [key, child] = top.entries[top.index++]!
+    const item = top.items[top.index++]!
+    const key = top.array ? null : (item as string)
+    const child = top.array ? (item as Value) : (top.value as Record<string, Value>)[key!]!
     const keySize = key === null ? 1 : key.length + 4
     top.total += keySize
     grand += keySize

@@ -14,14 +14,17 @@ const nextTurn: Schedule = immediate ?? ((run) => setTimeout(run, 0))
 /** When the current run of microtasks began; `undefined` once the loop has had a turn. */
 let runStarted: number | undefined
 
-/** Waits for the event loop's next turn when evaluations have run `sliceMs` without one. */
-export async function yieldWhenDue(sliceMs: number): Promise<void> {
+/**
+ * When evaluations have run `sliceMs` without the event loop having a turn, the wait for its
+ * next turn; `undefined` (nothing to wait for) otherwise.
+ */
+export function yieldWhenDue(sliceMs: number): Promise<void> | undefined {
   const now = performance.now()
   if (runStarted === undefined) {
     runStarted = now
     nextTurn(() => (runStarted = undefined))
-    return
+    return undefined
   }
-  if (now - runStarted < sliceMs) return
-  await new Promise<void>((resolve) => nextTurn(resolve))
+  if (now - runStarted < sliceMs) return undefined
+  return new Promise<void>((resolve) => nextTurn(resolve))
 }

@@ -96,8 +96,16 @@ export function bodyFormat(contentType: string | null, serviceName: string): For
   return formatOf(essence(contentType), serviceName)
 }
 
+/** Each service name's formats by media type, made once. */
+const byType = new Map<string, Map<string, Format>>()
+
 function formatOf(type: string, serviceName: string): Format | undefined {
-  return names.find((name) => essence(formats[name].contentType(serviceName)) === type)
+  let types = byType.get(serviceName)
+  if (!types) {
+    types = new Map(names.map((name) => [essence(formats[name].contentType(serviceName)), name]))
+    byType.set(serviceName, types)
+  }
+  return types.get(type)
 }
 
 const essence = (value: string) => value.split(';')[0]!.trim().toLowerCase()

@@ -37,7 +37,7 @@ export function routeOf(pathname: string, basePath: string): Route {
   if (segments[0] === CONTROL_SEGMENT) {
     return { kind: 'control', path: segments.slice(1).join('/') }
   }
-  if (safeDecode(segments[0]!) === CONTROL_SEGMENT) {
+  if (segments[0]!.includes('%') && safeDecode(segments[0]!) === CONTROL_SEGMENT) {
     return { kind: 'ambiguous', reason: `\`${segments[0]}' is ${CONTROL_SEGMENT} percent-encoded` }
   }
   return { kind: 'call', path: rest }
@@ -45,7 +45,7 @@ export function routeOf(pathname: string, basePath: string): Route {
 
 function ambiguity(segment: string): string | undefined {
   if (segment === '') return 'it has an empty segment (//)'
-  const decoded = safeDecode(segment)
+  const decoded = segment.includes('%') ? safeDecode(segment) : segment
   if (decoded === '.' || decoded === '..') return `it has a dot segment (\`${segment}')`
   if (decoded.includes('/') || decoded.includes('\\') || segment.includes('\\')) {
     return `it has an encoded slash or a backslash (\`${segment}')`
