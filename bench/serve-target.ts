@@ -19,6 +19,8 @@ const authorized = (header: string | undefined) => {
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 const kind = process.argv[2]
+// Ends on SIGINT by exiting, so that whatever runs on exit (a CPU profile) does.
+process.on('SIGINT', () => process.exit(0))
 
 if (kind === 'raw') {
   const server = createServer((req, res) => {

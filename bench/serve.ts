@@ -127,6 +127,7 @@ async function run(target: Target, connections: number): Promise<Run> {
     method: 'POST',
     headers: { authorization: `bearer ${target.token}`, 'content-type': 'text/plain' },
     body: target.body,
+    ...(process.env.BENCH_RATE ? { overallRate: Number(process.env.BENCH_RATE) } : {}),
   })
   const cpu = treeCpuSeconds(target.server.child.pid!) - before
   if (result.non2xx > 0 || result.errors > 0) {
