@@ -34,16 +34,28 @@ export async function createSigner(
 ): Promise<Signer> {
   const mac = await hmac(secret)
   const signed = (kind: TokenKind, body: string) => utf8(`${kind}:${body}`)
-  // Tokens already verified, so a client reusing one does not pay for HMAC on every call.
-  // Only successes are kept; what a token grants is still checked against the store each time.
+  // Tokens already verified (or signed here), so a client reusing one, or paging with the
+  // cursor it was just given, does not pay for HMAC. Only valid tokens are kept; what a token
+  // grants is still checked against the store each time.
   const verified: Record<TokenKind, Map<string, Readonly<Record<string, unknown>>>> = {
     authorization: new Map(),
     cursor: new Map(),
   }
+  const keep = (kind: TokenKind, token: string, payload: Record<string, unknown>) => {
+    const known = verified[kind]
+    if (known.size >= VERIFIED_CACHE_SIZE) known.delete(known.keys().next().value!)
+    const frozen = deepFreeze(payload)
+    known.set(token, frozen)
+    return frozen
+  }
   return {
     async sign(kind, payload) {
-      const body = toBase64Url(utf8(JSON.stringify(payload)))
-      return `${body}.${toBase64Url(await mac(signed(kind, body)))}`
+      const text = JSON.stringify(payload)
+      const body = toBase64Url(utf8(text))
+      const token = `${body}.${toBase64Url(await mac(signed(kind, body)))}`
+      // The payload as verifying the token would read it back.
+      keep(kind, token, JSON.parse(text) as Record<string, unknown>)
+      return token
     },
     async verify(kind, token) {
       const known = verified[kind]
@@ -59,10 +71,7 @@ export async function createSigner(
       try {
         const parsed: unknown = JSON.parse(fromUtf8(raw))
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined
-        if (known.size >= VERIFIED_CACHE_SIZE) known.delete(known.keys().next().value!)
-        const frozen = deepFreeze(parsed as Record<string, unknown>)
-        known.set(token, frozen)
-        return frozen
+        return keep(kind, token, parsed as Record<string, unknown>)
       } catch {
         return undefined
       }
