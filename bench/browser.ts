@@ -86,7 +86,8 @@ try {
     { base: BASE, calls: CALLS },
   )
   const BASELINE = 'fetch index.html from 127.0.0.1, no worker'
-  printTable(`The playground in Chromium, ${CALLS} sequential calls each, mean, ${machine()}`, [
+  const load = machine()
+  printTable(`The playground in Chromium, ${CALLS} sequential calls each, mean, ${load}`, [
     { what: BASELINE, figure: baselineMs, unit: 'ms/call', ratios: {} },
     ...rows.map(([what, figure]) => ({
       what,
@@ -95,7 +96,7 @@ try {
       ratios: { [BASELINE]: figure / baselineMs },
     })),
   ])
-  saveResults('browser')
+  saveResults('browser', { load })
 } finally {
   await browser.close()
   await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))

@@ -42,7 +42,9 @@ for (const file of readdirSync(afterDir).filter((name) => name.endsWith('.json')
   const after = read(afterDir, file)!
   const before = read(beforeDir, file)
   console.log(`\n#### ${after.name}\n`)
-  console.log(`Before: ${before?.load ?? 'not run'}; after: ${after.load ?? '?'}.\n`)
+  const load = (results: Results | undefined) =>
+    results ? (results.load ?? 'load not recorded') : 'not run'
+  console.log(`Before: ${load(before)}; after: ${load(after)}.\n`)
   for (const [index, table] of after.tables.entries()) {
     const earlier = before?.tables.find((t) => bare(t.title) === bare(table.title))
     const old = earlier ?? before?.tables[index]

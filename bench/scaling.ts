@@ -8,7 +8,7 @@
  * generator) and on the whole machine: that says where the limit is, and how much others
  * sharing the machine took.
  *
- * `npx tsx bench/scaling.ts`; BENCH_SECONDS (default 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS
+ * `npm run bench -- scaling`; BENCH_SECONDS (default 3), BENCH_ROUNDS (3), BENCH_CONNECTIONS
  * (32 in all, shared among the processes of a row).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
