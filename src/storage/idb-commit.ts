@@ -115,7 +115,18 @@ export async function commitMutations(
 ): Promise<void> {
   const scope = new Set(mutations.flatMap(scopeOf))
   if (scope.size === 0) return
-  const tx = db.transaction([...scope], 'readwrite')
+  await applyIn(db.transaction([...scope], 'readwrite'), () => mutations)
+}
+
+/**
+ * Applies the mutations `plan` gives in `tx` and waits for it to commit. On any failure, of the
+ * plan or of a mutation, the transaction is aborted (so nothing is written) and the error
+ * rethrown once the abort is done.
+ */
+async function applyIn(
+  tx: WriteTransaction,
+  plan: () => readonly Mutation[] | Promise<readonly Mutation[]>,
+): Promise<void> {
   tx.done.catch(ignore) // Awaited below; this only keeps an early abort from going unhandled.
   const writes: Promise<unknown>[] = []
   const track: Track = (request) => {
@@ -123,7 +134,9 @@ export async function commitMutations(
     writes.push(request)
   }
   try {
-    for (const mutation of mutations) {
+    const planned = plan()
+    // A plan already made is applied without a turn of waiting first.
+    for (const mutation of planned instanceof Promise ? await planned : planned) {
       const read = issue(tx, mutation, track)
       if (read) await read
     }
@@ -151,31 +164,11 @@ export async function updateIn(
   readSnapshot: ReadSnapshot,
 ): Promise<void> {
   const tx = db.transaction([...storeNames], 'readwrite')
-  tx.done.catch(ignore) // Awaited below; this only keeps an early abort from going unhandled.
-  const writes: Promise<unknown>[] = []
-  const track: Track = (request) => {
-    request.catch(ignore)
-    writes.push(request)
-  }
   const reader: StoreReader = {
     getMeta: async (key) => tx.objectStore('meta').get(key),
     getKey: async (bucket, key) => (await tx.objectStore('keyv').get([bucket, key]))?.value,
     getProc: async (name) => tx.objectStore('procs').get(name),
     snapshot: async () => readSnapshot(tx),
   }
-  try {
-    for (const mutation of await plan(reader)) {
-      const read = issue(tx, mutation, track)
-      if (read) await read
-    }
-    await Promise.all([...writes, tx.done])
-  } catch (error) {
-    try {
-      tx.abort()
-    } catch {
-      // The transaction already ended (it was aborted by the failure itself).
-    }
-    await tx.done.catch(ignore)
-    throw error
-  }
+  await applyIn(tx, () => plan(reader))
 }
