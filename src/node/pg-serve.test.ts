@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { createDatabase, startCluster, type Cluster } from '../testing/postgres'
-import { listening, post, serve, stopAll } from '../testing/serve-process'
+import { callTuples as call, crash, listening, serve, stopAll } from '../testing/serve-process'
 
 /** `serve --data postgres://…`: several real processes over one PostgreSQL database. */
 
@@ -15,8 +15,6 @@ afterAll(async () => {
   await stopAll()
   await Promise.all(clusters.map((own) => own.remove()))
 })
-
-const vnd = { 'content-type': 'application/vnd.service+json', accept: 'application/json' }
 
 type Started = ReturnType<typeof serve> & { url: string; stdout: string[] }
 
@@ -35,23 +33,6 @@ async function start(data: string, ...args: string[]): Promise<Started> {
   const stdout: string[] = []
   createInterface({ input: started.child.stdout! }).on('line', (line) => stdout.push(line))
   return { ...started, stdout, url: await listening(started) }
-}
-
-/** Ends a process the way a crash does: no chance to finish or close anything. */
-async function crash({ child }: Started) {
-  const exited = once(child, 'exit')
-  process.kill(-child.pid!, 'SIGKILL')
-  await exited
-}
-
-async function call(url: string, token: string, name: string, body: unknown[]) {
-  const response = await post(
-    `${url}/${name.split('.').join('/')}`,
-    token,
-    JSON.stringify(body),
-    vnd,
-  )
-  return { status: response.status, value: (await response.json()) as unknown }
 }
 
 async function control(url: string, path: string, body?: unknown) {

@@ -13,10 +13,11 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createEngine } from '../engine'
 import {
-  listening,
-  post,
+  callTuples as call,
   serve,
+  crash,
   signalGroup,
+  startServe,
   stopAll,
   type Started,
 } from '../testing/serve-process'
@@ -31,33 +32,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const vnd = { 'content-type': 'application/vnd.service+json', accept: 'application/json' }
-
-async function start(...args: string[]) {
-  const started = serve(['--port', '0', '--secret', SECRET, '--control-token', CONTROL, ...args])
-  return { ...started, url: await listening(started) }
-}
-
-/** Ends the server the way a crash does: no chance to flush or close anything. */
-async function crash(started: Started) {
-  signalGroup(started, 'SIGKILL')
-  await started.ended
-}
+const start = (...args: string[]) =>
+  startServe(['--secret', SECRET, '--control-token', CONTROL, ...args])
 
 /** Stops it as an operator does, and waits for the whole tree. */
 async function stop(started: Started) {
   signalGroup(started, 'SIGTERM')
   return started.ended
-}
-
-async function call(url: string, token: string, name: string, body: unknown[]) {
-  const response = await post(
-    `${url}/${name.split('.').join('/')}`,
-    token,
-    JSON.stringify(body),
-    vnd,
-  )
-  return { status: response.status, value: (await response.json()) as unknown }
 }
 
 const set = (url: string, key: string, value: unknown) =>

@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { listening, post, serve, signalGroup, stopAll } from '../testing/serve-process'
+import { callTuples, listening, serve, signalGroup, stopAll } from '../testing/serve-process'
 
 const SECRET = 'full-disk-secret-123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-disk-'))
@@ -65,8 +65,6 @@ function fill(file: string): void {
   closeSync(fd)
 }
 
-const vnd = { 'content-type': 'application/vnd.service+json', accept: 'application/json' }
-
 describe('npm run serve --data on a full disk', () => {
   it('answers 507 naming the file, says so once, keeps what it acknowledged, and takes writes again once there is room; an export that does not fit leaves the previous one whole', async () => {
     const data = join(dir, 'account.db')
@@ -79,10 +77,7 @@ describe('npm run serve --data on a full disk', () => {
     holders.push(holder)
     const url = await listening(running)
     const disk = `/proc/${holder}/root${dir}`
-    const call = async (name: string, body: unknown[]) => {
-      const response = await post(`${url}/keyv/${name}`, SECRET, JSON.stringify(body), vnd)
-      return { status: response.status, value: (await response.json()) as unknown }
-    }
+    const call = (name: string, body: unknown[]) => callTuples(url, SECRET, `keyv.${name}`, body)
     const set = (key: string, value: unknown) =>
       call('set', [
         ['$$', 'key', key],

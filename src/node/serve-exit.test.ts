@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import {
-  listening,
-  post,
+  callTuples,
+  crash,
   serve,
   signalGroup,
+  startServe,
   stopAll,
   type Started,
 } from '../testing/serve-process'
@@ -22,19 +23,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const vnd = { 'content-type': 'application/vnd.service+json', accept: 'application/json' }
-
-async function start(...args: string[]) {
-  const started = serve(['--port', '0', '--secret', SECRET, '--control-token', CONTROL, ...args])
-  return { ...started, url: await listening(started) }
-}
+const start = (...args: string[]) =>
+  startServe(['--secret', SECRET, '--control-token', CONTROL, ...args])
 
 async function set(url: string, key: string, value: unknown) {
-  const body = JSON.stringify([
+  const { status } = await callTuples(url, SECRET, 'keyv.set', [
     ['$$', 'key', key],
     ['$$', 'value', value],
   ])
-  return (await post(`${url}/keyv/set`, SECRET, body, vnd)).status
+  return status
 }
 
 /** Whether anything still listens at `url`: the connection is refused once the server is gone. */
@@ -77,10 +74,11 @@ describe('npm run serve --export-on-exit', () => {
     expect(leftovers(dir)).toEqual([])
 
     const again = await start('--import', file)
-    const read = await post(`${again.url}/keyv/get`, SECRET, '[["$$","key","k"]]', vnd)
-    expect(await read.json()).toBe('exported')
-    signalGroup(again, 'SIGKILL')
-    await again.ended
+    expect(await callTuples(again.url, SECRET, 'keyv.get', [['$$', 'key', 'k']])).toEqual({
+      status: 200,
+      value: 'exported',
+    })
+    await crash(again)
   }, 60_000)
 
   it('finishes the export when the whole process group gets SIGINT, as Ctrl+C or docker stop sends', async () => {

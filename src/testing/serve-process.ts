@@ -48,3 +48,32 @@ export function signalGroup({ child }: Started, signal: NodeJS.Signals): void {
 export async function stopAll(): Promise<void> {
   for (const running of started) await running.stop()
 }
+
+/** Starts `npm run serve -- --port 0 ...args` and resolves once it listens, with its URL. */
+export async function startServe(
+  args: string[],
+  options?: ServeOptions,
+): Promise<Started & { url: string }> {
+  const running = serve(['--port', '0', ...args], options)
+  return { ...running, url: await listening(running) }
+}
+
+/** Ends a server the way a crash does: no chance to flush or close anything. */
+export async function crash(started: Started): Promise<void> {
+  signalGroup(started, 'SIGKILL')
+  await started.ended
+}
+
+/** The headers of a call written in the tuple language (`vnd.service+json`), answered in JSON. */
+export const TUPLES = { 'content-type': 'application/vnd.service+json', accept: 'application/json' }
+
+/** Calls endpoint `name` (dotted) with `body` in the tuple language: its status and JSON answer. */
+export async function callTuples(url: string, token: string, name: string, body: unknown[]) {
+  const response = await post(
+    `${url}/${name.split('.').join('/')}`,
+    token,
+    JSON.stringify(body),
+    TUPLES,
+  )
+  return { status: response.status, value: (await response.json()) as unknown }
+}
