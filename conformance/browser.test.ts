@@ -10,6 +10,7 @@ import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../src/engine'
 import { createMemoryStore } from '../src/storage/memory-store'
+import { tuplesRequest } from '../src/testing/tuples'
 import { parseCaseFile } from './cases'
 import { formatContract } from './contract/format'
 import { recordContract } from './contract/record'
@@ -66,17 +67,7 @@ async function keepNotes(): Promise<Engine> {
   })
   const [secret] = await engine.start()
   const call = (name: string, token: string, tuples: unknown[]) =>
-    engine.handle(
-      new Request(`${BASE}/${name.split('.').join('/')}`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/vnd.service+json',
-          accept: 'application/vnd.service+json',
-        },
-        body: JSON.stringify(tuples),
-      }),
-    )
+    engine.handle(tuplesRequest(BASE, name, token, tuples))
   const minted = await call('auth.create', secret!, [
     ['$$', 'abilities', ['keyv?bucket=notes']],
     ['$$', 'ttl', 600],

@@ -10,6 +10,7 @@ import { parseCaseFile } from '../../conformance/cases'
 import { TOKEN_SHAPE } from '../../conformance/contract/answer'
 import { verifyContracts } from '../../conformance/contract/verify'
 import { handleTarget } from '../../conformance/targets'
+import { tuplesRequest } from '../testing/tuples'
 import { CONTRACT_DIR_VARIABLE } from './contract'
 import { useService } from './vitest'
 
@@ -24,15 +25,7 @@ const notes = useService({ baseUrl: 'https://notes.test', contract: 'contracts/e
 const small = useService({ baseUrl: 'https://small.test', journal: 2 })
 
 const call = (base: string, name: string, token: string, tuples: unknown[]) =>
-  fetch(`${base}/${name.split('.').join('/')}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/vnd.service+json',
-      accept: 'application/vnd.service+json',
-    },
-    body: JSON.stringify(tuples),
-  })
+  fetch(tuplesRequest(base, name, token, tuples))
 
 const keep = (token: string, key: string, value: unknown) =>
   call(notes.baseUrl, 'keyv.set', token, [
