@@ -24,8 +24,10 @@ function aptInstall(name) {
   const isRoot = process.getuid?.() === 0
   const apt = (...args) => (isRoot ? run('apt-get', args) : run('sudo', ['apt-get', ...args]))
   process.env.DEBIAN_FRONTEND = 'noninteractive'
-  apt('update')
-  apt('install', '-y', '--no-install-recommends', name)
+  // Another install may hold dpkg's lock: wait for it rather than fail.
+  const lock = ['-o', 'DPkg::Lock::Timeout=300']
+  apt(...lock, 'update')
+  apt(...lock, 'install', '-y', '--no-install-recommends', name)
 }
 
 function ensureChromium() {
