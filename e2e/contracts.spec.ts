@@ -33,7 +33,7 @@ test('the notes example’s contracts pass in Chromium, twice the same', async (
 /** src/conformance/browser.ts, bundled for the browser and loaded into the playground's page. */
 async function loadContractCode(page: Page) {
   const built = await build({
-    entryPoints: [fileURLToPath(new URL('../conformance/browser.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../src/conformance/browser.ts', import.meta.url))],
     bundle: true,
     platform: 'browser',
     format: 'iife',
