@@ -96,10 +96,10 @@ export default tseslint.config(
     },
   },
   {
-    // What the playground runs in its page to save and replay contracts (conformance/browser.ts).
+    // What the playground runs in its page to save and replay contracts (src/conformance/browser.ts).
     files: [
-      'conformance/{base64,browser,build,cases,compare,fetch-target,report,run,service-name}.ts',
-      'conformance/contract/{answer,format,record,request,verify}.ts',
+      'src/conformance/{base64,browser,build,cases,compare,fetch-target,report,run,service-name}.ts',
+      'src/conformance/contract/{answer,format,record,request,verify}.ts',
     ],
     rules: {
       'no-restricted-imports': [
@@ -117,7 +117,7 @@ export default tseslint.config(
         'error',
         ...['Buffer', 'process', 'require', '__dirname'].map((name) => ({
           name,
-          message: 'The playground runs this in the browser: use conformance/base64.ts.',
+          message: 'The playground runs this in the browser: use src/conformance/base64.ts.',
         })),
       ],
     },

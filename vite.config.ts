@@ -51,7 +51,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'conformance/**/*.test.ts'],
+          include: ['src/**/*.test.ts'],
           exclude: ['src/ui/**', 'src/**/pg-*.test.ts'],
         },
       },

@@ -35,7 +35,7 @@ const TICKS = 100
 // bundle sits under node_modules so that better-sqlite3 and pg resolve from there.
 const bundle = join('node_modules', '.cache', 'bench-scaling', 'serve.mjs')
 await build({
-  entryPoints: ['src/node/serve.ts'],
+  entryPoints: ['src/serve/serve.ts'],
   outfile: bundle,
   bundle: true,
   platform: 'node',

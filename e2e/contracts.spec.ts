@@ -3,12 +3,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import type { Page } from '@playwright/test'
-import type * as ContractCode from '../conformance/browser'
-import { parseCaseFile } from '../conformance/cases'
-import { loadContracts } from '../conformance/contract/load'
-import { verifyContracts } from '../conformance/contract/verify'
-import type { CaseResult } from '../conformance/run'
-import { handleTarget } from '../conformance/targets'
+import type * as ContractCode from '../src/conformance/browser'
+import { parseCaseFile } from '../src/conformance/cases'
+import { loadContracts } from '../src/conformance/contract/load'
+import { verifyContracts } from '../src/conformance/contract/verify'
+import type { CaseResult } from '../src/conformance/run'
+import { handleTarget } from '../src/conformance/targets'
 import { expect, playgroundUrl, test } from './fixtures'
 import { pageTarget } from './page-target'
 
@@ -30,10 +30,10 @@ test('the notes example’s contracts pass in Chromium, twice the same', async (
   expect(outcome(await verifyContracts(target, contracts))).toEqual(outcome(first))
 })
 
-/** conformance/browser.ts, bundled for the browser and loaded into the playground's page. */
+/** src/conformance/browser.ts, bundled for the browser and loaded into the playground's page. */
 async function loadContractCode(page: Page) {
   const built = await build({
-    entryPoints: [fileURLToPath(new URL('../conformance/browser.ts', import.meta.url))],
+    entryPoints: [fileURLToPath(new URL('../src/conformance/browser.ts', import.meta.url))],
     bundle: true,
     platform: 'browser',
     format: 'iife',

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { readCaseFile } from '../conformance/cases'
-import { verifyCommand } from '../conformance/commands'
-import { formatContract } from '../conformance/contract/format'
-import { loadContracts } from '../conformance/contract/load'
+import { readCaseFile } from '../src/conformance/cases'
+import { verifyCommand } from '../src/conformance/commands'
+import { formatContract } from '../src/conformance/contract/format'
+import { loadContracts } from '../src/conformance/contract/load'
 import { notesFile, openContract, replay, wrongNotes } from './contract-file'
 import { expect, expectNoHorizontalOverflow, test, viewLink } from './fixtures'
 

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import type { Target, WireRequest, WireResponse } from '../conformance/run'
+import type { Target, WireRequest, WireResponse } from '../src/conformance/run'
 import { expect, playgroundUrl } from './fixtures'
 
 /** The playground's engine, reached with `fetch` in the page through the service worker. */

@@ -6,7 +6,7 @@
  *   verify       contracts recorded from tests, replayed against a target
  */
 import { fileURLToPath } from 'node:url'
-import { conformanceCommand, setCasesDir, setServeCommand, verifyCommand } from '../../conformance'
+import { conformanceCommand, setCasesDir, setServeCommand, verifyCommand } from '../conformance'
 
 const USAGE = `usage: service-playground <command> [flags]
 
@@ -30,7 +30,7 @@ setServeCommand([process.execPath, fileURLToPath(import.meta.url), 'serve'])
 
 switch (command) {
   case 'serve':
-    await (await import('../node/serve-cli')).main(rest)
+    await (await import('../serve/serve-cli')).main(rest)
     break
   case 'conformance':
     process.exit(await conformanceCommand(rest, { root: process.cwd() }))

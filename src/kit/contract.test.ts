@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readCaseFile } from '../../conformance/cases'
+import { readCaseFile } from '../conformance/cases'
 import { createEngine } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
 import { saveContract, type ContractSource } from './contract'

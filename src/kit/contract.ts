@@ -10,9 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
-import { readCaseFile, type CaseFile } from '../../conformance/cases'
-import { addToContract, formatContract } from '../../conformance/contract/format'
-import { recordContract, type SecretInfo } from '../../conformance/contract/record'
+import { readCaseFile, type CaseFile } from '../conformance/cases'
+import { addToContract, formatContract } from '../conformance/contract/format'
+import { recordContract, type SecretInfo } from '../conformance/contract/record'
 import type { ExchangeRecord } from '../engine'
 
 /**

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import { parseCaseFile, type Case } from '../../conformance/cases'
-import { TOKEN_SHAPE } from '../../conformance/contract/answer'
-import { loadContracts } from '../../conformance/contract/load'
-import { verifyContracts } from '../../conformance/contract/verify'
-import { stepReport } from '../../conformance/report'
-import type { CaseResult, Target } from '../../conformance/run'
-import { handleTarget, serveTarget } from '../../conformance/targets'
-import { spawnServe } from '../node/spawn-serve'
+import { parseCaseFile, type Case } from '../conformance/cases'
+import { TOKEN_SHAPE } from '../conformance/contract/answer'
+import { loadContracts } from '../conformance/contract/load'
+import { verifyContracts } from '../conformance/contract/verify'
+import { stepReport } from '../conformance/report'
+import type { CaseResult, Target } from '../conformance/run'
+import { handleTarget, serveTarget } from '../conformance/targets'
+import { spawnServe } from '../serve/spawn-serve'
 import { cleanEnvironment, run, shown } from '../testing/run-command'
 import type * as Abilities from '../engine/auth/abilities'
 import { CONTRACT_DIR_VARIABLE } from './contract'
@@ -118,7 +118,7 @@ describe('the notes example', () => {
       return { ...real, grantingTarget: real.granting }
     })
     try {
-      const { handleTarget: changedTarget } = await import('../../conformance/targets')
+      const { handleTarget: changedTarget } = await import('../conformance/targets')
       const results = await verifyContracts(changedTarget(), contracts())
       const failed = results.filter((r) => r.status !== 'passed')
       expect(outcome(failed)).toEqual([

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnServe, type ServeProcess } from '../node/spawn-serve'
+import { spawnServe, type ServeProcess } from '../serve/spawn-serve'
 import { cleanEnvironment, run, shown } from '../testing/run-command'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))

@@ -18,8 +18,8 @@ import {
 import { createEngine, type Engine } from '../engine'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
 import type { StartServiceOptions } from '../node'
-import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../node/journal'
-import { openAccount, type ServeAccount } from '../node/open-account'
+import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../client/journal'
+import { openAccount, type ServeAccount } from '../client/open-account'
 import { createMemoryStore } from '../storage/memory-store'
 import {
   saveContract,
@@ -265,4 +265,4 @@ export const expect = baseExpect.extend({
   },
 })
 
-export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../node/journal'
+export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'

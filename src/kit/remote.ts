@@ -1,12 +1,12 @@
 import type { ExchangeRecord, FaultRule, SecretView } from '../engine'
 import type { FaultOptions } from '../node'
-import { authorizeThrough, type AuthorizeOptions } from '../node/authorize'
+import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
 import {
   describeExchange,
   matches,
   type ReceivedRequest,
   type RequestFilter,
-} from '../node/journal'
+} from '../client/journal'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
 export interface RemoteService {

@@ -20,21 +20,21 @@ import {
   matches,
   type ReceivedRequest,
   type RequestFilter,
-} from './journal'
-import { authorizeThrough, type AuthorizeOptions } from './authorize'
+} from '../client/journal'
+import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
-export { listen, type Listener, type ListenOptions } from './http'
-export { authorizeThrough, type AuthorizeOptions } from './authorize'
-export { openAccount, type ServeAccount } from './open-account'
+export { listen, type Listener, type ListenOptions } from '../server/http'
+export { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
+export { openAccount, type ServeAccount } from '../client/open-account'
 export {
   runServe,
   spawnServe,
   type RunningServe,
   type RunServeOptions,
   type ServeProcess,
-} from './spawn-serve'
+} from '../serve/spawn-serve'
 export {
   checkReceived,
   DEFAULT_JOURNAL,
@@ -43,7 +43,7 @@ export {
   type ReceivedExpectation,
   type ReceivedRequest,
   type RequestFilter,
-} from './journal'
+} from '../client/journal'
 
 export interface StartServiceOptions {
   /** Where the service answers; default `https://api.service.test`. A path prefix is allowed. */

@@ -6,10 +6,10 @@
  */
 import { afterAll, inject } from 'vitest'
 import type { OperatorModes } from '../engine/operator/state'
-import { openPgDatabase } from '../node/pg-connection'
-import { openPgOperator } from '../node/pg-operator'
-import { migrate } from '../node/pg-schema'
-import { createPgStore } from '../node/pg-store'
+import { openPgDatabase } from '../storage/sql/pg-connection'
+import { openPgOperator } from '../storage/sql/pg-operator'
+import { migrate } from '../storage/sql/pg-schema'
+import { createPgStore } from '../storage/sql/pg-store'
 import { ACCOUNT } from './engine-harness'
 import { createDatabase } from './postgres'
 

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { runServe, type RunningServe } from '../node/spawn-serve'
+import { runServe, type RunningServe } from '../serve/spawn-serve'
 
 /** Starting `npm run serve` as a user does, for the tests that need a real process. */
 

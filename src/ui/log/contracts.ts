@@ -7,7 +7,7 @@ import type { PageExchange } from '../shared/page-store'
 /**
  * Contracts in the exchange log, without React: saving chosen exchanges as a contract, opening
  * a contract file, replaying one against the page's own engine. The contract code
- * (`conformance/browser.ts`, the same the command line runs) is loaded only when one of these
+ * (`src/conformance/browser.ts`, the same the command line runs) is loaded only when one of these
  * is used: with its schema checker it weighs more than the rest of the log view.
  */
 

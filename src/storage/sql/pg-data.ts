@@ -1,4 +1,4 @@
-import type { OperatorModes } from '../engine/operator/state'
+import type { OperatorModes } from '../../engine/operator/state'
 import type { OpenedData } from './open-store'
 import { pgShelf } from './pg-accounts'
 import { openPgDatabase } from './pg-connection'

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { ServiceError } from '../engine/errors'
+import { ServiceError } from '../../engine/errors'
 import type {
   Json,
   Mutation,
@@ -10,9 +10,9 @@ import type {
   SecretRecord,
   Store,
   StoreSnapshot,
-} from '../engine/store'
-import { compareSecrets, compareStrings, prefixEnd, scanLimit } from '../storage/key-order'
-import { checkExpectedSecret } from '../storage/preconditions'
+} from '../../engine/store'
+import { compareSecrets, compareStrings, prefixEnd, scanLimit } from '../key-order'
+import { checkExpectedSecret } from '../preconditions'
 
 /**
  * A key as SQLite orders it: UTF-16BE bytes, whose byte order (SQLite compares blobs with

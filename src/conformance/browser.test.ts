@@ -1,5 +1,5 @@
 /**
- * The contract code the playground will run in its page (conformance/browser.ts): bundled for
+ * The contract code the playground will run in its page (src/conformance/browser.ts): bundled for
  * the browser, then run in a context that has only what a browser has — no `Buffer`, no
  * `process`, no `require` — to record a contract there that Node verifies, and to verify there
  * one that Node recorded.
@@ -8,9 +8,9 @@ import { runInContext, createContext, type Context } from 'node:vm'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createEngine, type Engine } from '../src/engine'
-import { createMemoryStore } from '../src/storage/memory-store'
-import { tuplesRequest } from '../src/testing/tuples'
+import { createEngine, type Engine } from '../engine'
+import { createMemoryStore } from '../storage/memory-store'
+import { tuplesRequest } from '../testing/tuples'
 import { parseCaseFile } from './cases'
 import { formatContract } from './contract/format'
 import { recordContract } from './contract/record'

@@ -8,9 +8,9 @@ import {
   createSystemClock,
   type Clock,
   type ExchangeRecord,
-} from '../../src/engine'
-import { createMemoryStore } from '../../src/storage'
-import { createHarness, type Harness } from '../../src/testing/engine-harness'
+} from '../../engine'
+import { createMemoryStore } from '../../storage'
+import { createHarness, type Harness } from '../../testing/engine-harness'
 import { parseCaseFile, type CallStep, type Case, type CaseFile, type Step } from '../cases'
 import type { CaseResult, Target } from '../run'
 import { stepReport } from '../report'
@@ -19,7 +19,7 @@ import { addToContract, formatContract } from './format'
 import { FORGED_TOKEN, recordContract, RecordError } from './record'
 import { verifyContracts } from './verify'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
+const root = fileURLToPath(new URL('../../..', import.meta.url))
 const text = (h: Harness, path: string, body?: unknown) =>
   h.control(path, body).then((answer) => answer.body as Record<string, unknown>)
 

@@ -10,7 +10,7 @@
  * Every error names the flag and the file it is about.
  *
  * `configure` reads the flags, `start` opens the account and listens, `main` runs until a
- * signal; `src/node/serve.ts` is the entry point that calls `main`.
+ * signal; `src/serve/serve.ts` is the entry point that calls `main`.
  */
 import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
@@ -25,13 +25,18 @@ import { locateJsonError } from '../engine/wire/json-error'
 import { MAX_JOURNAL } from '../engine/operator/control-plane'
 import type { OperatorModes } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
-import { fileShelf, type AccountShelf } from './accounts'
-import { isLoopback } from './gate'
-import { DEFAULT_MAX_ACCOUNTS } from './host'
-import { nodeHmac } from './hmac'
-import { listen, type Listener } from './http'
-import { describeData, isPostgresUrl, openServeData, type OpenedData } from './open-store'
-import { DataFileError } from './sqlite-store'
+import { fileShelf, type AccountShelf } from '../server/accounts'
+import { isLoopback } from '../server/gate'
+import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
+import { nodeHmac } from '../node/hmac'
+import { listen, type Listener } from '../server/http'
+import {
+  describeData,
+  isPostgresUrl,
+  openServeData,
+  type OpenedData,
+} from '../storage/sql/open-store'
+import { DataFileError } from '../storage/sql/sqlite-store'
 
 /** How long requests in flight may take to be answered once `serve` is asked to stop. */
 export const STOP_GRACE_MS = 5_000

@@ -1,6 +1,6 @@
-import type { OperatorModes, OperatorState } from '../engine/operator/state'
-import type { Store } from '../engine/store'
-import type { AccountShelf } from './accounts'
+import type { OperatorModes, OperatorState } from '../../engine/operator/state'
+import type { Store } from '../../engine/store'
+import type { AccountShelf } from '../../server/accounts'
 import { describeDatabase } from './pg-connection'
 import type { SqliteStoreOptions } from './sqlite-store'
 

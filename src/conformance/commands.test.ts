@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, main } from './commands'
 import { serveTarget } from './targets'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'conformance-'))
 
 /** Runs the command in this process, keeping what it printed. */

@@ -1,5 +1,5 @@
 import type { PoolClient, QueryResultRow } from 'pg'
-import { InvalidError } from '../engine/errors'
+import { InvalidError } from '../../engine/errors'
 import {
   StoreConflictError,
   type Json,
@@ -11,9 +11,9 @@ import {
   type Store,
   type StoreReader,
   type StoreSnapshot,
-} from '../engine/store'
-import { compareSecrets, prefixEnd, scanLimit } from '../storage/key-order'
-import { checkExpectedSecret } from '../storage/preconditions'
+} from '../../engine/store'
+import { compareSecrets, prefixEnd, scanLimit } from '../key-order'
+import { checkExpectedSecret } from '../preconditions'
 import { openPgDatabase, type PgDatabase, type PgDatabaseOptions } from './pg-connection'
 import {
   migrate,

@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv'
-import schema from './schema.json' with { type: 'json' }
+import schema from '../../conformance/schema.json' with { type: 'json' }
 
 export type Format = 'tuples' | 'msgpack' | 'json' | 'text' | 'query'
 

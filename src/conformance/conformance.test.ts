@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createEngine } from '../src/engine'
-import { createMemoryStore } from '../src/storage'
+import { createEngine } from '../engine'
+import { createMemoryStore } from '../storage'
 import { parseCaseFile } from './cases'
 import { loadCases } from './load-cases'
 import { junit } from './report'
@@ -9,7 +9,7 @@ import { runCase, runCases, type Target } from './run'
 import { handleTarget, mswTarget, serveTarget } from './targets'
 
 const cases = loadCases()
-const root = fileURLToPath(new URL('..', import.meta.url))
+const root = fileURLToPath(new URL('../..', import.meta.url))
 
 it('has a case for every rule: at least 300', () => {
   expect(cases.length).toBeGreaterThanOrEqual(300)

@@ -9,7 +9,7 @@ import {
   type ShelvedAccount,
 } from './accounts'
 import { bearerToken, refuse, sameSecret } from './gate'
-import { nodeHmac } from './hmac'
+import { nodeHmac } from '../node/hmac'
 
 export interface HostOptions {
   /**

@@ -1,5 +1,5 @@
 import { decode } from '@msgpack/msgpack'
-import type { ExchangeRecord, LoggedBody } from '../../src/engine'
+import type { ExchangeRecord, LoggedBody } from '../../engine'
 import { fromBase64, toBase64 } from '../base64'
 import type { CallStep, Format } from '../cases'
 import { markEndpoint } from '../service-name'

@@ -6,7 +6,7 @@ import { createEngine, type Store } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
 import { fileShelf, memoryShelf, type AccountShelf } from './accounts'
 import { listen, type Listener } from './http'
-import { openSqliteStore } from './sqlite-store'
+import { openSqliteStore } from '../storage/sql/sqlite-store'
 
 const CONTROL = 'server-control-token-0123'
 let servers: Listener[] = []

@@ -21,7 +21,7 @@ import {
   stopAll,
   type Started,
 } from '../testing/serve-process'
-import { openSqliteStore } from './sqlite-store'
+import { openSqliteStore } from '../storage/sql/sqlite-store'
 
 const SECRET = 'persisted-secret-123'
 const CONTROL = 'control-token-persisted-0123'

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { DataFileError, openSqliteStore } from './sqlite-store'
-import { describeStoreContract } from '../testing/store-contract/index'
-import { fill } from '../testing/store-contract/fixtures'
+import { describeStoreContract } from '../../testing/store-contract/index'
+import { fill } from '../../testing/store-contract/fixtures'
 
 const dir = mkdtempSync(join(tmpdir(), 'sqlite-store-'))
 let files = 0

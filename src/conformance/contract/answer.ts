@@ -1,4 +1,4 @@
-import type { ExchangeRecord } from '../../src/engine'
+import type { ExchangeRecord } from '../../engine'
 import { toBase64 } from '../base64'
 import type { Expect, Matcher } from '../cases'
 import { decodeAnswer, pointerTo, typeOf, type Decoded } from '../compare'

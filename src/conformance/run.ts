@@ -1,5 +1,5 @@
 import { decode } from '@msgpack/msgpack'
-import { strictDeviations } from '../src/engine/operator/strict'
+import { strictDeviations } from '../engine/operator/strict'
 import {
   bindValues,
   buildRequest,

@@ -1,5 +1,5 @@
-import type { OperatorModes } from '../engine/operator/state'
-import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from './accounts'
+import type { OperatorModes } from '../../engine/operator/state'
+import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from '../../server/accounts'
 import type { PgDatabase } from './pg-connection'
 import { openPgOperator } from './pg-operator'
 import { migrate, schemaIdentifier } from './pg-schema'

@@ -1,7 +1,7 @@
 /**
  * Contracts in the browser: what the playground's exchange log calls to save its exchanges as a
  * contract and to open one and replay it in the page. Nothing below this file reaches Node
- * (no `node:*`, no `Buffer`, no `process`): `conformance/browser.test.ts` bundles it for the
+ * (no `node:*`, no `Buffer`, no `process`): `src/conformance/browser.test.ts` bundles it for the
  * browser and runs it with only a browser's globals, and `e2e/contracts.spec.ts` runs it in
  * the playground's page.
  *

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg'
-import { ServiceError } from '../engine/errors'
+import { ServiceError } from '../../engine/errors'
 import type { Statement } from './pg-schema'
 
 /**

@@ -1,8 +1,8 @@
 import { setupServer } from 'msw/node'
-import { createEngine, type Engine } from '../src/engine'
-import { createHandlers } from '../src/msw/handlers'
-import { spawnServe } from '../src/node/spawn-serve'
-import { createMemoryStore } from '../src/storage/memory-store'
+import { createEngine, type Engine } from '../engine'
+import { createHandlers } from '../msw/handlers'
+import { spawnServe } from '../serve/spawn-serve'
+import { createMemoryStore } from '../storage/memory-store'
 import { controlOver, fetchTarget, fromResponse, toRequest } from './fetch-target'
 import type { Target } from './run'
 

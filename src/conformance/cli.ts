@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { setCasesDir } from './load-cases'
 import { main } from './commands'
 
-setCasesDir(fileURLToPath(new URL('./cases/', import.meta.url)))
+setCasesDir(fileURLToPath(new URL('../../conformance/cases/', import.meta.url)))
 const code = await main(process.argv.slice(2), {
-  root: fileURLToPath(new URL('..', import.meta.url)),
+  root: fileURLToPath(new URL('../..', import.meta.url)),
 })
 process.exit(code)

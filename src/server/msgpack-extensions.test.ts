@@ -13,7 +13,7 @@ import {
   tuples,
 } from '../testing/msgpack-bytes'
 import { listen, type Listener } from './http'
-import { openSqliteStore } from './sqlite-store'
+import { openSqliteStore } from '../storage/sql/sqlite-store'
 
 /** Decimals and timestamps as the Ruby client sends them, over real HTTP, kept in SQLite. */
 let server: Listener

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { ROOT } from '../testing/serve-process'
+import { ROOT } from '../../testing/serve-process'
 import { describeData, isPostgresUrl, openStore } from './open-store'
 
 const dir = mkdtempSync(join(tmpdir(), 'open-store-'))
@@ -46,7 +46,7 @@ describe('openStore', () => {
         'tsx',
         '--import',
         './src/testing/without-pg.mjs',
-        'src/node/serve.ts',
+        'src/serve/serve.ts',
         '--port',
         '0',
         '--data',

@@ -1,4 +1,4 @@
-import type { CredentialTrace, ExchangeRecord } from '../../src/engine'
+import type { CredentialTrace, ExchangeRecord } from '../../engine'
 import type { CaseFile, Step } from '../cases'
 import { markEndpoint } from '../service-name'
 import { expectationOf, labelOf, TOKEN_SHAPE, type Bindings } from './answer'
