@@ -88,40 +88,43 @@ const isDigit = (c: string) => c >= '0' && c <= '9'
 
 /** Reads `source` into tokens, ending with one `end` token. */
 export function tokenize(source: string): Token[] {
-  return new Lexer(source).run()
+  const lexer = new Lexer(source)
+  const tokens = [lexer.next()]
+  while (tokens.at(-1)!.kind !== 'end') tokens.push(lexer.next())
+  return tokens
 }
 
-class Lexer {
+/** Reads tokens one at a time, as the parser asks for them. */
+export class Lexer {
   private index = 0
   private line = 1
   private column = 1
-  private readonly tokens: Token[] = []
   private spaced = false
+  private last: Token | undefined
 
   constructor(private readonly source: string) {}
 
-  run(): Token[] {
+  /** The next token; `end` once the source is read, and again after that. */
+  next(): Token {
     for (;;) {
       this.skipSpace()
       const start = this.here()
       const c = this.peek()
-      if (c === '') {
-        this.push('end', '', '', start)
-        return this.tokens
-      }
+      if (c === '') return this.push('end', '', '', start)
       if (c === '\n') {
         this.advance()
-        // Several line ends (and comment lines) make one separator.
-        if (this.tokens.at(-1)?.kind !== 'newline') this.push('newline', '\n', '\n', start)
         this.spaced = false
-        continue
+        // Several line ends (and comment lines) make one separator.
+        if (this.last?.kind === 'newline') continue
+        return this.push('newline', '\n', '\n', start)
       }
-      this.token(c, start)
+      const token = this.token(c, start)
       this.spaced = false
+      return token
     }
   }
 
-  private token(c: string, start: Position): void {
+  private token(c: string, start: Position): Token {
     if (c === '"' || c === "'") return this.string(c, start)
     if (isDigit(c)) return this.number(start)
     if (c === ':' && this.peek(1) === '"') return this.quotedSymbol(start)
@@ -133,22 +136,20 @@ class Lexer {
       if (this.source.startsWith(punct, this.index)) {
         if (punct === ':' && this.peek(1) === ':') break
         for (let i = 0; i < punct.length; i++) this.advance()
-        this.push('punct', punct, punct, start)
-        return
+        return this.push('punct', punct, punct, start)
       }
     }
     throw new RbSyntaxError(start, unexpected(c, this.source, this.index))
   }
 
-  private word(start: Position): void {
+  private word(start: Position): Token {
     const from = this.index
     while (isWord(this.peek())) this.advance()
     const name = this.source.slice(from, this.index)
     // `name:` is a label (a keyword argument or a hash key), unless `::` follows.
     if (this.peek() === ':' && this.peek(1) !== ':' && !isConstantStart(name[0]!)) {
       this.advance()
-      this.push('label', `${name}:`, name, start)
-      return
+      return this.push('label', `${name}:`, name, start)
     }
     if (this.peek() === '?' || this.peek() === '!') {
       throw new RbSyntaxError(
@@ -161,24 +162,24 @@ class Lexer {
       : KEYWORDS.has(name)
         ? 'keyword'
         : 'identifier'
-    this.push(kind, name, name, start)
+    return this.push(kind, name, name, start)
   }
 
-  private symbol(start: Position): void {
+  private symbol(start: Position): Token {
     this.advance()
     const from = this.index
     while (isWord(this.peek())) this.advance()
     const name = this.source.slice(from, this.index)
-    this.push('symbol', `:${name}`, name, start)
+    return this.push('symbol', `:${name}`, name, start)
   }
 
-  private quotedSymbol(start: Position): void {
+  private quotedSymbol(start: Position): Token {
     this.advance()
     const text = this.doubleQuoted(start)
-    this.push('symbol', this.source.slice(start.offset, this.index), text, start)
+    return this.push('symbol', this.source.slice(start.offset, this.index), text, start)
   }
 
-  private number(start: Position): void {
+  private number(start: Position): Token {
     const from = this.index
     const digits = () => {
       while (isDigit(this.peek()) || (this.peek() === '_' && isDigit(this.peek(1)))) this.advance()
@@ -219,12 +220,12 @@ class Lexer {
     if (float && !Number.isFinite(value)) {
       throw new RbSyntaxError(start, `expected a number a double can hold, found ${text}`)
     }
-    this.push(float ? 'float' : 'integer', text, value, start)
+    return this.push(float ? 'float' : 'integer', text, value, start)
   }
 
-  private string(quote: string, start: Position): void {
+  private string(quote: string, start: Position): Token {
     const text = quote === '"' ? this.doubleQuoted(start) : this.singleQuoted(start)
-    this.push('string', this.source.slice(start.offset, this.index), text, start)
+    return this.push('string', this.source.slice(start.offset, this.index), text, start)
   }
 
   /** From an opening `"` (at the cursor) to its closing one: the text, escapes read. */
@@ -381,8 +382,9 @@ class Lexer {
     return c
   }
 
-  private push(kind: TokenKind, text: string, value: string | number, start: Position): void {
-    this.tokens.push({ kind, text, value, start, end: this.here(), spaced: this.spaced })
+  private push(kind: TokenKind, text: string, value: string | number, start: Position): Token {
+    this.last = { kind, text, value, start, end: this.here(), spaced: this.spaced }
+    return this.last
   }
 }
 

@@ -8,7 +8,7 @@ import type {
   Program,
   Statement,
 } from './ast'
-import { tokenize, type Token } from './lexer'
+import { Lexer, type Token } from './lexer'
 import { RbSyntaxError } from './syntax-error'
 
 /** Brackets, blocks and parentheses nest at most this deep. */
@@ -42,7 +42,7 @@ export const MAX_NESTING = 32
  * what was expected.
  */
 export function parse(source: string): Program {
-  return new Parser(tokenize(source)).program()
+  return new Parser(new Lexer(source)).program()
 }
 
 class Parser {
@@ -50,7 +50,17 @@ class Parser {
   private depth = 0
   private readonly scopes: Array<Set<string>> = [new Set()]
 
-  constructor(private readonly tokens: Token[]) {}
+  /** Read as far as the parser looks: the first error in reading order is the one reported. */
+  private readonly tokens: Token[] = []
+
+  constructor(private readonly lexer: Lexer) {}
+
+  private token(at: number): Token {
+    while (this.tokens.length <= at && this.tokens.at(-1)?.kind !== 'end') {
+      this.tokens.push(this.lexer.next())
+    }
+    return this.tokens[Math.min(at, this.tokens.length - 1)]!
+  }
 
   program(): Program {
     const statements = this.statements('end')
@@ -114,9 +124,9 @@ class Parser {
     }
     const dot = this.dotAhead()
     if (dot === undefined) return undefined
-    const after = this.tokens[dot + 1]!
+    const after = this.token(dot + 1)
     if (!this.isPunct(after, '|') && !this.isPunct(after, '>>')) return undefined
-    const start = this.tokens[dot]!
+    const start = this.token(dot)
     this.index = dot + 2
     return { op: `.${after.text}` as PipeOperator, token: start }
   }
@@ -124,8 +134,8 @@ class Parser {
   /** The index of a `.` at the cursor, or first on a next line (a chain going on). */
   private dotAhead(): number | undefined {
     let at = this.index
-    while (this.tokens[at]!.kind === 'newline') at++
-    return this.isPunct(this.tokens[at]!, '.') ? at : undefined
+    while (this.token(at).kind === 'newline') at++
+    return this.isPunct(this.token(at), '.') ? at : undefined
   }
 
   private postfix(): Expr {
@@ -133,7 +143,7 @@ class Parser {
     for (;;) {
       const dot = this.dotAhead()
       if (dot !== undefined) {
-        const after = this.tokens[dot + 1]!
+        const after = this.token(dot + 1)
         if (this.isPunct(after, '|') || this.isPunct(after, '>>')) return expr
         this.index = dot + 1
         const name = this.peek()
@@ -295,6 +305,7 @@ class Parser {
       if (this.peek().kind === 'end') throw this.unclosed(closer, what, opened)
       items.push(item())
       this.skipNewlines()
+      if (this.peek().kind === 'end') throw this.unclosed(closer, what, opened)
       if (this.isPunct(this.peek(), ',')) {
         this.index++
         this.skipNewlines()
@@ -372,8 +383,8 @@ class Parser {
     this.index++
     return this.nested(() => {
       let first = this.index
-      while (this.tokens[first]!.kind === 'newline') first++
-      if (this.isPunct(this.tokens[first]!, '|')) {
+      while (this.token(first).kind === 'newline') first++
+      if (this.isPunct(this.token(first), '|')) {
         this.index = first
         throw this.expected(
           'a statement',
@@ -397,7 +408,7 @@ class Parser {
 
   private nested<T>(parse: () => T): T {
     if (++this.depth > MAX_NESTING) {
-      const token = this.tokens[this.index - 1]!
+      const token = this.token(this.index - 1)
       throw new RbSyntaxError(
         token.start,
         `expected at most ${MAX_NESTING} levels of brackets, blocks and parentheses, found more`,
@@ -434,7 +445,7 @@ class Parser {
   }
 
   private peek(ahead = 0): Token {
-    return this.tokens[Math.min(this.index + ahead, this.tokens.length - 1)]!
+    return this.token(this.index + ahead)
   }
 
   /** "expected X, found Y" at the current token. */
