@@ -209,6 +209,17 @@ describe('proc exec', () => {
         ],
       }),
     ).toEqual(ok('["one","two"]\n'))
+    // A bare `-arg first` sends nil.
+    expect(
+      await proc({
+        command: 'exec',
+        file: 'pair.rb',
+        args: [
+          ['first', null],
+          ['second', 'two'],
+        ],
+      }),
+    ).toEqual(ok('[null,"two"]\n'))
   })
 
   it.each([

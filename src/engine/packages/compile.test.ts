@@ -102,6 +102,20 @@ describe('core.compile', () => {
     expect(number.status).toBe(400)
   })
 
+  it('a program whose tuples would be too large to answer is a 400, not a crash', async () => {
+    const text = 'x'.repeat(50_000)
+    const doubling = [
+      `x = core.echo("${text}")`,
+      ...Array.from({ length: 12 }, () => 'x = x.with(a: x, b: x)'),
+      'exec { x }',
+    ]
+    const response = await compile(doubling.join('\n'), 'rb')
+    expect([response.status, response.json()]).toEqual([
+      400,
+      { error: { message: "the output of `core.compile' is larger than 8388608 bytes" } },
+    ])
+  })
+
   it('names the service in the deploy calls it writes', async () => {
     const other = await createHarness({ serviceName: 'acme' })
     const response = await other.tuples('core.compile', [['$$', 'code', 'proc(name: "p") { a }']], {
