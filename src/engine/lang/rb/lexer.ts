@@ -76,15 +76,17 @@ export const KEYWORDS = new Set([
   '__ENCODING__',
 ])
 
-const PUNCTUATION = ['=>', '>>', '(', ')', '[', ']', '{', '}', ',', '.', '=', '|', '-', ';', ':']
+/** Two-character punctuation first, then one character. */
+const PAIRS = new Set(['=>', '>>'])
+const SINGLES = new Set(['(', ')', '[', ']', '{', '}', ',', '.', '=', '|', '-', ';', ':'])
 
 /** Longer than this, an integer is no longer exact in a double. */
 const MAX_INTEGER = Number.MAX_SAFE_INTEGER
 
-const isStart = (c: string) => /[a-z_]/.test(c)
-const isConstantStart = (c: string) => /[A-Z]/.test(c)
-const isWord = (c: string) => /[A-Za-z0-9_]/.test(c)
+const isStart = (c: string) => (c >= 'a' && c <= 'z') || c === '_'
+const isConstantStart = (c: string) => c >= 'A' && c <= 'Z'
 const isDigit = (c: string) => c >= '0' && c <= '9'
+const isWord = (c: string) => isStart(c) || isConstantStart(c) || isDigit(c)
 
 /** Reads `source` into tokens, ending with one `end` token. */
 export function tokenize(source: string): Token[] {
@@ -132,12 +134,15 @@ export class Lexer {
       return this.symbol(start)
     }
     if (isStart(c) || isConstantStart(c)) return this.word(start)
-    for (const punct of PUNCTUATION) {
-      if (this.source.startsWith(punct, this.index)) {
-        if (punct === ':' && this.peek(1) === ':') break
-        for (let i = 0; i < punct.length; i++) this.advance()
-        return this.push('punct', punct, punct, start)
-      }
+    const pair = this.source.slice(this.index, this.index + 2)
+    if (PAIRS.has(pair)) {
+      this.advance()
+      this.advance()
+      return this.push('punct', pair, pair, start)
+    }
+    if (SINGLES.has(c) && !(c === ':' && this.peek(1) === ':')) {
+      this.advance()
+      return this.push('punct', c, c, start)
     }
     throw new RbSyntaxError(start, unexpected(c, this.source, this.index))
   }
@@ -366,8 +371,11 @@ export class Lexer {
     for (let i = 0; i < ahead && index < this.source.length; i++) {
       index += (this.source.codePointAt(index) ?? 0) > 0xffff ? 2 : 1
     }
-    const code = this.source.codePointAt(index)
-    return code === undefined ? '' : String.fromCodePoint(code)
+    const unit = this.source.charCodeAt(index)
+    if (Number.isNaN(unit)) return ''
+    // Most characters are one UTF-16 unit: only a surrogate needs the code point.
+    if (unit < 0xd800 || unit > 0xdfff) return this.source[index]!
+    return String.fromCodePoint(this.source.codePointAt(index)!)
   }
 
   private advance(): string {
