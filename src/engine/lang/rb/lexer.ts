@@ -88,14 +88,6 @@ const isConstantStart = (c: string) => c >= 'A' && c <= 'Z'
 const isDigit = (c: string) => c >= '0' && c <= '9'
 const isWord = (c: string) => isStart(c) || isConstantStart(c) || isDigit(c)
 
-/** Reads `source` into tokens, ending with one `end` token. */
-export function tokenize(source: string): Token[] {
-  const lexer = new Lexer(source)
-  const tokens = [lexer.next()]
-  while (tokens.at(-1)!.kind !== 'end') tokens.push(lexer.next())
-  return tokens
-}
-
 /** Reads tokens one at a time, as the parser asks for them. */
 export class Lexer {
   private index = 0
