@@ -77,7 +77,8 @@ export default defineConfig({
           name: 'fetch',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts'],
+          // The composer language uses no transport or store: it runs once, in `node`.
+          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**'],
           setupFiles: ['src/testing/fetch-transport.setup.ts'],
         },
       },
@@ -87,7 +88,7 @@ export default defineConfig({
           name: 'idb',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts'],
+          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**'],
           setupFiles: ['src/testing/idb-harness.setup.ts'],
         },
       },

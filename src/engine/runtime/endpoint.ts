@@ -30,8 +30,11 @@ export interface InputSpec {
 export interface CallContext {
   /** The engine's settings without its store: `store` below is the only way to storage. */
   settings: EndpointSettings
-  /** The request's overlay: reads see its own writes, which commit only if it succeeds. */
-  store: Store
+  /**
+   * The request's overlay: reads see its own writes, which commit only if it succeeds. Its
+   * `savepoint` lets one step of a request fail alone, its writes forgotten.
+   */
+  store: Store & { savepoint?(): () => void }
   clock: Clock
   signer: Signer
   principal: Principal

@@ -13,6 +13,7 @@ import { planCall, sendPlan, type HttpPlan } from '../shared/wire'
 import { readAnswer } from './answer'
 import { AnswerView } from './answer-view'
 import { CallForm } from './call-form'
+import { ProgramCall } from './program-call'
 import { buildCall } from './draft'
 import { RequestPlan } from './request-plan'
 import { paramsOfState, type ConsoleState } from './state'
@@ -161,6 +162,14 @@ export default function ConsoleView() {
             })
           }
           onSend={() => trySend()}
+        />
+        <ProgramCall
+          state={state}
+          token={resolved.token}
+          onRun={(next) => {
+            setState(next)
+            trySend(next)
+          }}
         />
         {expiryWarning && (
           <p className="finding finding-warning" data-testid="expiry-warning">
