@@ -319,6 +319,11 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
     change: 'wait',
     sentence: 'wait for the rate window to pass (the answer says when: retry-after)',
   }),
+  invalid_snapshot: () => ({
+    change: 'fix_request',
+    sentence:
+      'import a file as GET /_account/export writes it (decision 022 says what it may hold)',
+  }),
   quota_exceeded: () => ({
     change: 'fix_request',
     sentence: 'free space first (delete keys or procedures): the account is at its quota',
