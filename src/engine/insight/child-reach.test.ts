@@ -25,9 +25,26 @@ const RUNS = Number(process.env.CHILD_REACH_RUNS ?? 100_000)
 const PARENTS = 2000
 
 const NAMES = [
-  'core', 'core.ping', 'core.exec', 'type', 'type.string', 'type.string.reverse',
-  'type.number.add', 'enum.map', 'keyv', 'keyv.get', 'keyv.set', 'keyv.scan', 'keyv.delete',
-  'auth', 'auth.create', 'service', 'service.create', 'service.update', 'lib', 'lib.report',
+  'core',
+  'core.ping',
+  'core.exec',
+  'type',
+  'type.string',
+  'type.string.reverse',
+  'type.number.add',
+  'enum.map',
+  'keyv',
+  'keyv.get',
+  'keyv.set',
+  'keyv.scan',
+  'keyv.delete',
+  'auth',
+  'auth.create',
+  'service',
+  'service.create',
+  'service.update',
+  'lib',
+  'lib.report',
   'nothing.here',
 ]
 const KEYV = ['keyv', 'keyv.get', 'keyv.set', 'keyv.scan', 'keyv.delete']
@@ -53,7 +70,12 @@ const abilities = fc.uniqueArray(ability, { minLength: 1, maxLength: 5 })
 const seconds = fc.option(fc.integer({ min: 1, max: 3000 }), { nil: undefined })
 
 /** A POST to an endpoint with a tuple body, as `serve` hands one to `engine.answer`. */
-function post(engine: Engine, endpoint: string, token: string, args: Record<string, unknown>): Call {
+function post(
+  engine: Engine,
+  endpoint: string,
+  token: string,
+  args: Record<string, unknown>,
+): Call {
   const body = new TextEncoder().encode(
     JSON.stringify(Object.entries(args).map(([name, value]) => ['$$', name, value])),
   )
@@ -77,7 +99,12 @@ function post(engine: Engine, endpoint: string, token: string, args: Record<stri
 describe('a child authorization', () => {
   it(`never reaches beyond its parent (${RUNS} random ability sets)`, async () => {
     const clock = createManualClock()
-    const engine = createEngine({ store: createMemoryStore(), baseUrl: 'https://child.test', clock, hmac: nodeHmac })
+    const engine = createEngine({
+      store: createMemoryStore(),
+      baseUrl: 'https://child.test',
+      clock,
+      hmac: nodeHmac,
+    })
     const [secret] = await engine.start()
     const proc = ['{}', ['()', 'core.ping']]
     await engine.answer(post(engine, 'service.create', secret!, { name: 'report', proc }))
@@ -88,15 +115,16 @@ describe('a child authorization', () => {
     const store = engine.settings.store
     const mint = async (token: string, args: Record<string, unknown>) => {
       const reply = (await engine.answer(post(engine, 'auth.create', token, args)))!
-      const text = typeof reply.body === 'string' ? reply.body : new TextDecoder().decode(reply.body)
+      const text =
+        typeof reply.body === 'string' ? reply.body : new TextDecoder().decode(reply.body)
       return { status: reply.status, value: JSON.parse(text) as unknown }
     }
     const tally = { minted: 0, refused: 0, invalid: 0, wider: 0 }
     const parents = []
-    for (const { abilities: asked, ttl } of fc.sample(
-      fc.record({ abilities, ttl: seconds }),
-      { numRuns: PARENTS, seed: 26 },
-    )) {
+    for (const { abilities: asked, ttl } of fc.sample(fc.record({ abilities, ttl: seconds }), {
+      numRuns: PARENTS,
+      seed: 26,
+    })) {
       const now = nowSeconds(clock)
       const made = await mint(secret!, {
         abilities: asked,
@@ -134,7 +162,8 @@ describe('a child authorization', () => {
           })
           if (!delegates) {
             // Without `auth.create` there is no child at all.
-            if (answer.status !== 401) throw new Error(`minted without auth.create: ${answer.status}`)
+            if (answer.status !== 401)
+              throw new Error(`minted without auth.create: ${answer.status}`)
             tally.refused++
             return
           }
