@@ -77,7 +77,8 @@ export default defineConfig({
           name: 'fetch',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts'],
+          // `*.node.test.ts` make engines of their own, in Node: the transport is not theirs.
+          exclude: ['src/engine/fence.test.ts', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/fetch-transport.setup.ts'],
         },
       },
@@ -87,7 +88,8 @@ export default defineConfig({
           name: 'idb',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts'],
+          // `*.node.test.ts` make engines of their own, in Node: the transport is not theirs.
+          exclude: ['src/engine/fence.test.ts', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/idb-harness.setup.ts'],
         },
       },
