@@ -120,7 +120,11 @@ describe('a child authorization', () => {
       return { status: reply.status, value: JSON.parse(text) as unknown }
     }
     const tally = { minted: 0, refused: 0, invalid: 0, wider: 0 }
-    const parents: Array<{ token: string; identity: Awaited<ReturnType<typeof identify>>; delegates: boolean }> = []
+    const parents: Array<{
+      token: string
+      identity: Awaited<ReturnType<typeof identify>>
+      delegates: boolean
+    }> = []
     for (const { abilities: asked, ttl } of fc.sample(fc.record({ abilities, ttl: seconds }), {
       numRuns: PARENTS,
       seed: 26,

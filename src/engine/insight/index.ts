@@ -30,3 +30,4 @@ export function createInsight(ctx: InsightContext): Insight {
     diff: (a, b, at) => diff(ctx, a, b, at),
   }
 }
+export * from './coverage'

@@ -23,14 +23,17 @@ export type Dimension = (typeof DIMENSIONS)[number]
 
 export type CredentialKind = 'secret' | 'authorization' | 'none' | 'unknown'
 
-/** How many calls met one endpoint × credential × outcome × dimension. */
+/**
+ * The calls of one endpoint × credential × outcome, and how many of them exercised each limit
+ * dimension (a call may exercise several: a bucket and a prefix limit, an expiry).
+ */
 export interface CoverageCell {
   endpoint: string
   credential: CredentialKind
   /** `allowed` (200), or the code the engine answered with. */
   outcome: string
-  dimension: Dimension
   count: number
+  dimensions: Partial<Record<Dimension, number>>
 }
 
 /** One ability the client held or minted, and how often it was met on each side. */
@@ -51,7 +54,6 @@ export interface CoverageTally {
   version: 1
   /** Journal entries read. */
   entries: number
-  /** Codes, by what they refused: kept for the report (`expiry` for `expired`, say). */
   cells: CoverageCell[]
   abilities: AbilityUse[]
   /** Whether any authorization was minted with `ttl` or `expiry`, or `insecure: true`. */
@@ -74,11 +76,21 @@ class Counter {
   readonly abilities = new Map<string, AbilityUse>()
   readonly mintedWith = { expiry: 0, insecure: 0 }
 
-  cell(endpoint: string, credential: CredentialKind, outcome: string, dimension: Dimension, count = 1) {
-    const key = `${endpoint}\u0000${credential}\u0000${outcome}\u0000${dimension}`
-    const found = this.cells.get(key)
-    if (found) found.count += count
-    else this.cells.set(key, { endpoint, credential, outcome, dimension, count })
+  cell(
+    endpoint: string,
+    credential: CredentialKind,
+    outcome: string,
+    count: number,
+    dimensions: Partial<Record<Dimension, number>>,
+  ) {
+    const key = `${endpoint}\u0000${credential}\u0000${outcome}`
+    let cell = this.cells.get(key)
+    if (!cell)
+      this.cells.set(key, (cell = { endpoint, credential, outcome, count: 0, dimensions: {} }))
+    cell.count += count
+    for (const [dimension, times] of Object.entries(dimensions) as Array<[Dimension, number]>) {
+      cell.dimensions[dimension] = (cell.dimensions[dimension] ?? 0) + times
+    }
   }
 
   ability(raw: string): AbilityUse {
@@ -89,7 +101,8 @@ class Counter {
 
   add(tally: CoverageTally): void {
     this.entries += tally.entries
-    for (const c of tally.cells) this.cell(c.endpoint, c.credential, c.outcome, c.dimension, c.count)
+    for (const c of tally.cells)
+      this.cell(c.endpoint, c.credential, c.outcome, c.count, c.dimensions)
     for (const a of tally.abilities) {
       const use = this.ability(a.ability)
       use.minted += a.minted
@@ -101,13 +114,15 @@ class Counter {
   }
 
   tally(): CoverageTally {
-    const byName = <T>(key: (t: T) => string) => (a: T, b: T) =>
-      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0
+    const byName =
+      <T>(key: (t: T) => string) =>
+      (a: T, b: T) =>
+        key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0
     return {
       ...emptyTally(),
       entries: this.entries,
       cells: [...this.cells.values()].sort(
-        byName((c) => `${c.endpoint}\u0000${c.credential}\u0000${c.outcome}\u0000${c.dimension}`),
+        byName((c) => `${c.endpoint}\u0000${c.credential}\u0000${c.outcome}`),
       ),
       abilities: [...this.abilities.values()].sort(byName((a) => a.ability)),
       mintedWith: { ...this.mintedWith },
@@ -121,7 +136,10 @@ const header = (headers: Array<[string, string]>, name: string) =>
 function bodyBytes(body: LoggedBody | null): Uint8Array {
   if (!body) return new Uint8Array()
   if (body.encoding === 'text') return utf8(body.data)
-  return fromBase64Url(body.data.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')) ?? new Uint8Array()
+  return (
+    fromBase64Url(body.data.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')) ??
+    new Uint8Array()
+  )
 }
 
 /**
@@ -155,7 +173,9 @@ function minted(entry: CoverageEntry, serviceName: string) {
 
 /** The service's name, from the tuple content type an entry was sent with, if any. */
 const serviceNameOf = (entry: CoverageEntry) =>
-  /application\/vnd\.([a-z][a-z0-9_-]*)\+/.exec(header(entry.request.headers, 'content-type') ?? '')?.[1] ?? 'service'
+  /application\/vnd\.([a-z][a-z0-9_-]*)\+/.exec(
+    header(entry.request.headers, 'content-type') ?? '',
+  )?.[1] ?? 'service'
 
 /** Adds what one journal entry exercised. */
 function count(counter: Counter, entry: CoverageEntry): void {
@@ -167,9 +187,11 @@ function count(counter: Counter, entry: CoverageEntry): void {
   const status = entry.response.status
   const outcome = status === 200 ? 'allowed' : (trace.outcome.code ?? String(status))
   const dimensions = new Set<Dimension>()
-  if (credential?.expiresAt !== null && credential?.kind === 'authorization') dimensions.add('expiry')
+  if (credential?.expiresAt !== null && credential?.kind === 'authorization')
+    dimensions.add('expiry')
   if (credential?.reason === 'expired') dimensions.add('expiry')
-  if (credential?.secretExpiresAt != null || credential?.reason === 'secret_rolled') dimensions.add('roll')
+  if (credential?.secretExpiresAt != null || credential?.reason === 'secret_rolled')
+    dimensions.add('roll')
   if (credential?.insecure || outcome === 'insecure_ability') dimensions.add('insecure')
   const held = credential?.abilities ?? []
   for (const call of trace.calls) {
@@ -182,12 +204,15 @@ function count(counter: Counter, entry: CoverageEntry): void {
     if (call.decision === 'refused') {
       for (const raw of held) {
         const name = raw.split('?', 1)[0]!
-        if (call.code === 'missing_ability' || covers(name, call.endpoint)) counter.ability(raw).refused++
+        if (call.code === 'missing_ability' || covers(name, call.endpoint))
+          counter.ability(raw).refused++
       }
     }
   }
   if (dimensions.size === 0) dimensions.add('none')
-  for (const dimension of dimensions) counter.cell(trace.endpoint, kind, outcome, dimension)
+  const exercised: Partial<Record<Dimension, number>> = {}
+  for (const dimension of dimensions) exercised[dimension] = 1
+  counter.cell(trace.endpoint, kind, outcome, 1, exercised)
   if (trace.endpoint === 'auth.create' && status === 200) {
     const asked = minted(entry, serviceNameOf(entry))
     if (asked) {
