@@ -2,7 +2,7 @@
 // file and worker of one run added up into one file, written as the run goes, so that the file
 // holds the whole run once the last test has ended.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname, isAbsolute, resolve } from 'node:path'
+import { dirname } from 'node:path'
 import { isMainThread } from 'node:worker_threads'
 import {
   coverageReport,
@@ -12,7 +12,7 @@ import {
   type CoverageEntry,
   type CoverageTally,
 } from '../engine/insight'
-import { withLock } from './contract'
+import { contractPath, withLock } from './contract'
 
 /**
  * The run a test process belongs to: the test runner's process (a Vitest fork's or a Playwright
@@ -33,13 +33,16 @@ export function runId(): string {
 /** The coverage file as written: the report of the run so far, and which run it is. */
 type CoverageFile = CoverageTally & { run?: string }
 
-/** Adds `tally` to the coverage file at `path` (relative to `root`), under a lock. */
+/**
+ * Adds `tally` to the coverage file at `path` (relative to `root`, or to
+ * `SERVICE_PLAYGROUND_CONTRACT_DIR` as contract paths are), under a lock.
+ */
 export async function addCoverage(
   path: string,
   root: string,
   tally: CoverageTally,
 ): Promise<string> {
-  const file = isAbsolute(path) ? path : resolve(root, path)
+  const file = contractPath(path, root)
   mkdirSync(dirname(file), { recursive: true })
   const run = runId()
   await withLock(file, () => {

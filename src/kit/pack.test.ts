@@ -237,6 +237,21 @@ describe('the packed kit', () => {
       const ran = await run('npx', ['vitest', 'run'], join(dir, 'proc-client'))
       expect(ran.code, shown(ran)).toBe(0)
       expect(ran.stdout).toMatch(/Test Files\s+6 passed/)
+      // The coverage of its in-process run, added up across its files and workers, is the
+      // one committed; the coverage command reads it and gates on it.
+      const { run: _run, ...collected } = JSON.parse(
+        readFileSync(join(dir, 'proc-client/service-coverage.json'), 'utf8'),
+      ) as Record<string, unknown>
+      expect(collected).toEqual(
+        JSON.parse(readFileSync(join(ROOT, 'examples/proc-client/coverage.expected.json'), 'utf8')),
+      )
+      const args = ['service-playground', 'coverage', 'proc-client/service-coverage.json']
+      const passed = await run('npx', [...args, '--min', '50'], dir)
+      expect(passed.code, shown(passed)).toBe(0)
+      expect(passed.stdout).toMatch(/^authorization coverage: 50% /)
+      const failed = await run('npx', [...args, '--min', '90'], dir)
+      expect([failed.code, failed.stderr.trim()]).toEqual([1, 'coverage 50% is below --min 90%'])
+      expect(readFileSync(join(dir, 'service-coverage/report.html'), 'utf8')).toMatch(/^<!doctype/)
     }, 300_000)
 
     it('runs a Playwright suite isolated per test: in-process, and one account per worker', async () => {
