@@ -22,6 +22,18 @@ export class Refusal {
 /** What a decision came to: the secret, the ability that let the call in, or a refusal. */
 export type Verdict = typeof BY_SECRET | Ability | Refusal
 
+/** The abilities a principal holds, as a refusal quotes them: made once per set of abilities. */
+const quoted = new WeakMap<readonly Ability[], string>()
+
+function heldText(abilities: readonly Ability[]): string {
+  let text = quoted.get(abilities)
+  if (text === undefined) {
+    text = abilities.map((a) => `\`${a.raw}'`).join(', ')
+    quoted.set(abilities, text)
+  }
+  return text
+}
+
 /**
  * Whether `principal` may call `name`, its key-value limits aside. `insecure` says whether
  * the endpoint is insecure, for the change a refusal names.
@@ -30,10 +42,9 @@ export function decide(principal: Principal, name: string, insecure = false): Ve
   if (principal.kind === 'secret') return BY_SECRET
   const ability = granting(principal.abilities, name)
   if (ability) return ability
-  const held = principal.abilities.map((a) => `\`${a.raw}'`).join(', ')
   return new Refusal(
     'missing_ability',
-    `no ability covers \`${name}'; the authorization holds ${held}`,
+    `no ability covers \`${name}'; the authorization holds ${heldText(principal.abilities)}`,
     () => addAbility(name, insecure),
   )
 }

@@ -53,11 +53,12 @@ const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virt
 
 /** The packages above `name`, nearest first: `type.string.reverse` → `type.string`, `type`. */
 export function packagesOf(name: string): string[] {
+  // Below `lib` an ability names one procedure: only `lib` itself reaches the others.
+  if (name.startsWith('lib.')) return ['lib']
   const parts = name.split('.')
   const above: string[] = []
   for (let i = parts.length - 1; i > 0; i--) above.push(parts.slice(0, i).join('.'))
-  // Below `lib` an ability names one procedure: only `lib` itself reaches the others.
-  return name.startsWith('lib.') ? ['lib'] : above
+  return above
 }
 
 /** `missing_ability`: the endpoint itself is the narrowest ability that lets it in. */
