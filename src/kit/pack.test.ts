@@ -161,6 +161,7 @@ describe('the packed kit', () => {
           include: [
             'consumer.ts',
             'client.test.ts',
+            'policy.test.ts',
             'client.spec.ts',
             'contract.spec.ts',
             'proc-client/e2e',
@@ -181,6 +182,7 @@ describe('the packed kit', () => {
         'consumer.ts',
         'contract.spec.ts',
         'faults.sh',
+        'policy.test.ts',
         'python.sh',
         'serve.sh',
         'verify.sh',
@@ -193,9 +195,9 @@ describe('the packed kit', () => {
     }, 120_000)
 
     it('runs the Vitest example', async () => {
-      const ran = await run('npx', ['vitest', 'run', 'client.test.ts'], dir)
+      const ran = await run('npx', ['vitest', 'run', 'client.test.ts', 'policy.test.ts'], dir)
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stdout).toMatch(/Tests\s+2 passed/)
+      expect(ran.stdout).toMatch(/Tests\s+3 passed/)
     }, 120_000)
 
     it('runs the Jest example, in CommonJS', async () => {
