@@ -51,11 +51,11 @@ export async function diff(
   const candidates = (from: Side, to: Side) => {
     const found: Array<Omit<DiffItem, 'proof'>> = []
     if (!to.principal) return found
+    const delegated = delegates(from.principal, entries)
     for (const entry of entries) {
       const mine = reachOne(to.principal, entry)
       if (mine.decision !== 'allowed') continue
       const theirs = from.principal ? reachOne(from.principal, entry) : undefined
-      const delegated = delegates(from.principal, entries)
       if (!theirs || theirs.decision === 'refused') {
         const target = entry.keyed ? witness(to.principal, undefined, entry.name) : undefined
         found.push({
@@ -94,7 +94,7 @@ export async function diff(
           endpoint: both.name,
           sentence: `still works at ${new Date(theirs.at * 1000).toISOString()}, when the other stops (its ${theirs.because === 'roll' ? "secret's roll" : 'expiry'})`,
           counterexample: { ...sample(both), at: theirs.at },
-          delegated: delegates(from.principal, entries),
+          delegated,
         })
       }
     }
