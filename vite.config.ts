@@ -77,8 +77,9 @@ export default defineConfig({
           name: 'fetch',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          // The composer language uses no transport or store: it runs once, in `node`.
-          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**'],
+          // The composer language uses no transport or store, and `*.node.test.ts` make engines of
+          // their own in Node: they run once, in `node`.
+          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/fetch-transport.setup.ts'],
         },
       },
@@ -88,7 +89,7 @@ export default defineConfig({
           name: 'idb',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**'],
+          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/idb-harness.setup.ts'],
         },
       },

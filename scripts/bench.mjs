@@ -15,6 +15,7 @@ const all = [
   'browser-page',
   'first-screen',
   'scaling',
+  'insight',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

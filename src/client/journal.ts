@@ -1,6 +1,7 @@
 import { decode } from '@msgpack/msgpack'
 import { isDeepStrictEqual } from 'node:util'
 import type { ExchangeRecord, LoggedBody } from '../engine'
+import type { Counterfactual } from '../engine/insight/counterfactual'
 
 /** How many exchanges a service started for tests keeps by default. */
 export const DEFAULT_JOURNAL = 1000
@@ -30,6 +31,8 @@ export interface ReceivedRequest {
   message: string | null
   /** The kind or status of a fault that answered, from `x-fault`. */
   fault: string | null
+  /** For an answer other than 200: the smallest change that would have let it in. */
+  counterfactual: Counterfactual | null
   /** The whole exchange: request, answer and decision trace. */
   exchange: ExchangeRecord
 }
@@ -115,6 +118,8 @@ export function describeExchange(record: ExchangeRecord): ReceivedRequest {
     args: { ...call.args, ...query },
     message: errorMessage(record),
     fault: header('x-fault', record.response.headers) ?? null,
+    counterfactual:
+      record.response.status === 200 ? null : (record.trace.outcome.counterfactual ?? null),
     exchange: record,
   }
 }
@@ -174,7 +179,10 @@ const line = (request: ReceivedRequest, differs: string[]) => {
   const message = request.message ? ` "${request.message}"` : ''
   const off =
     differs.length > 0 ? `  ← ${differs.join(', ')} differ${differs.length === 1 ? 's' : ''}` : ''
-  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}`
+  const instead = request.counterfactual
+    ? `\n      it would have passed with: ${request.counterfactual.sentence}`
+    : ''
+  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}${instead}`
 }
 
 /**

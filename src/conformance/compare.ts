@@ -8,6 +8,8 @@ export interface Difference {
   what: string
   expected: string
   actual: string
+  /** For an answer that refused what was expected to pass: what would have let it in. */
+  counterfactual?: string
 }
 
 export interface Decoded {

@@ -6,6 +6,7 @@ import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
 import { createSystemClock, nowSeconds } from './clock'
 import { InvalidError, MethodError, UndefinedError } from './errors'
+import { createInsight, type Insight } from './insight'
 import { createControlPlane } from './operator/control-plane'
 import { ExchangeDraft } from './operator/exchange-log'
 import { faultAfter, faultBefore, type FaultRule } from './operator/faults'
@@ -95,6 +96,8 @@ export interface Engine {
   operator: OperatorState
   registry: Registry
   settings: EngineSettings
+  /** Reach, simulate and diff over this account, by the rules that answer its calls. */
+  insight: Insight
 }
 
 /** What the engine knows of one request once it is routed to an endpoint. */
@@ -167,8 +170,10 @@ export function createEngine(options: EngineOptions): Engine {
     if (startingSecrets) await ensureSecrets(startingSecrets)
   }
 
+  const insight = createInsight({ account, registry, settings })
   const control = createControlPlane({
     account,
+    insight,
     registry,
     serviceName,
     maxBodyBytes: limits.maxBodyBytes,
@@ -370,6 +375,7 @@ export function createEngine(options: EngineOptions): Engine {
     operator,
     registry,
     settings,
+    insight,
   }
 }
 

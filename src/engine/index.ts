@@ -31,3 +31,20 @@ export type { Reply } from './wire/response'
 export type { FaultRule, FaultKind } from './operator/faults'
 export { createLocalOperator, type LocalOperator } from './operator/local'
 export type { OperatorModes, OperatorState, OperatorView, RateWindow } from './operator/state'
+export type {
+  Counterfactual,
+  DiffItem,
+  DiffReport,
+  ReachEndpoint,
+  ReachLimit,
+  ReachPackage,
+  ReachReport,
+  SimulateCall,
+  SimulatedCall,
+  SimulateReport,
+  TokenSummary,
+  CoverageReport,
+  CoverageTally,
+  CoverageFlag,
+  EndpointCoverage,
+} from './insight'

@@ -1,4 +1,5 @@
 import type { ExchangeRecord, FaultRule, SecretView } from '../engine'
+import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
 import type { FaultOptions } from '../node'
 import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
 import {
@@ -28,6 +29,12 @@ export interface RemoteService {
   reset(): Promise<void>
   /** Sends a control-plane request: `GET` without a body, `POST` with one. */
   control<T>(path: string, body?: unknown): Promise<T>
+  /** What `token` can do (decision 055), at `at` or now. */
+  reach(token: string, at?: number): Promise<ReachReport>
+  /** The decision for each call as a real call would meet it, writing nothing. */
+  simulate(token: string, calls: SimulateCall[], at?: number): Promise<SimulateReport>
+  /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
+  diff(a: string, b: string, at?: number): Promise<DiffReport>
 }
 
 export interface RemoteOptions {
@@ -99,5 +106,9 @@ export function remoteService({
     async reset() {
       await control('reset', {})
     },
+    reach: (token, at) => control('reach', at === undefined ? { token } : { token, at }),
+    simulate: (token, calls, at) =>
+      control('simulate', at === undefined ? { token, calls } : { token, calls, at }),
+    diff: (a, b, at) => control('diff', at === undefined ? { a, b } : { a, b, at }),
   }
 }

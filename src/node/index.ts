@@ -10,6 +10,7 @@ import {
   type SecretView,
   type Store,
 } from '../engine'
+import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
 import { readFaultRule } from '../engine/operator/faults'
 import { createLocalOperator } from '../engine/operator/local'
 import { createHandlers } from '../msw/handlers'
@@ -105,6 +106,12 @@ export interface Service {
   requests(filter?: RequestFilter): ReceivedRequest[]
   /** Empties the journal of requests. */
   clearRequests(): void
+  /** What `token` can do, at `at` (Unix seconds on the service's clock) or now (decision 055). */
+  reach(token: string, at?: number): Promise<ReachReport>
+  /** The decision for each call as a real call would meet it, writing nothing. */
+  simulate(token: string, calls: SimulateCall[], at?: number): Promise<SimulateReport>
+  /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
+  diff(a: string, b: string, at?: number): Promise<DiffReport>
   /**
    * Back to the state the service started in: the same secret keys, the clock where it started,
    * no keys or procedures, no faults, strict mode and the rate limit as configured with an empty
@@ -178,6 +185,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
     clearRequests: () => kept.clear(),
+    reach: (token, at) => engine.insight.reach(token, at),
+    simulate: (token, calls, at) => engine.insight.simulate(token, calls, at),
+    diff: (a, b, at) => engine.insight.diff(a, b, at),
     reset: () => engine.reset(),
     handlers,
     stop: () => {

@@ -6,6 +6,7 @@ import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
 import { errorResponse, resultResponse } from '../wire/response'
 import type { Account } from '../account/account'
+import type { Insight, SimulateCall } from '../insight'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
@@ -38,9 +39,13 @@ type Route = (
  *   journal on (or off with 0); `POST exchanges/clear`
  * - `GET procedures` → every stored procedure, by name
  * - `GET buckets` → `[{ bucket, keys }]`, every key-value bucket with its count of keys, by name
+ * - `POST reach` `{ token, at? }` → what the token can do; `POST simulate` `{ token, calls, at? }`
+ *   → the decision for each call, writing nothing; `POST diff` `{ a, b, at? }` → what each token
+ *   reaches that the other does not, with proof (decision 055)
  */
 export function createControlPlane({
   account,
+  insight,
   registry,
   serviceName,
   maxBodyBytes,
@@ -48,6 +53,7 @@ export function createControlPlane({
   reset,
 }: {
   account: Account
+  insight: Insight
   registry: Registry
   serviceName: string
   maxBodyBytes: number
@@ -127,6 +133,31 @@ export function createControlPlane({
     ['GET', /^endpoints$/, async () => describeEndpoints(registry)],
     ['GET', /^procedures$/, () => account.listProcedures()],
     ['GET', /^buckets$/, () => account.listBuckets()],
+    [
+      'POST',
+      /^reach$/,
+      (body) => insight.reach(required(body, 'token', 'string'), optional(body, 'at', 'number')),
+    ],
+    [
+      'POST',
+      /^simulate$/,
+      (body) =>
+        insight.simulate(
+          required(body, 'token', 'string'),
+          callsOf(body),
+          optional(body, 'at', 'number'),
+        ),
+    ],
+    [
+      'POST',
+      /^diff$/,
+      (body) =>
+        insight.diff(
+          required(body, 'a', 'string'),
+          required(body, 'b', 'string'),
+          optional(body, 'at', 'number'),
+        ),
+    ],
     [
       'GET',
       /^exchanges$/,
@@ -221,6 +252,16 @@ function required(
   const value = body[field]
   if (typeof value !== type) throw new InvalidError(`\`${field}' is required and must be a ${type}`)
   return value
+}
+
+function callsOf(body: Record<string, Json>): SimulateCall[] {
+  const calls = body.calls
+  if (!Array.isArray(calls)) {
+    throw new InvalidError(
+      '`calls\' is required: an array of calls such as {"endpoint": "keyv.get", "args": {"key": "k"}}',
+    )
+  }
+  return calls as unknown as SimulateCall[]
 }
 
 function describeEndpoints(registry: Registry) {

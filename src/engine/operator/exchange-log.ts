@@ -86,7 +86,7 @@ export class ExchangeDraft {
         credential: this.credential,
         calls: tracer.calls,
         droppedCalls: tracer.dropped,
-        outcome: outcomeOf(response.status, error),
+        outcome: outcomeOf(response.status, error, this.credential),
       },
     }
   }

@@ -1,4 +1,6 @@
-import { granting, grantingTarget, type KeyvTarget } from '../auth/abilities'
+import type { KeyvTarget } from '../auth/abilities'
+import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
+import { withCounterfactual } from '../insight/counterfactual'
 import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
@@ -214,7 +216,7 @@ export class Evaluation {
     if (counting) await counting
     const turn = yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (turn) await turn
-    this.authorize(name, frame, entry)
+    this.authorize(name, frame, entry, endpoint.insecure === true)
 
     // The order of checks: the endpoint exists, an ability covers it, the input's type, then
     // each argument (required, then its type).
@@ -323,7 +325,12 @@ export class Evaluation {
   }
 
   /** Lets the call in, or refuses it with 401; says which grant let it in. */
-  private authorize(name: string, frame: Frame, entry: CallTrace | undefined): void {
+  private authorize(
+    name: string,
+    frame: Frame,
+    entry: CallTrace | undefined,
+    insecure: boolean,
+  ): void {
     const { principal } = this.ctx
     if (frame.elevated) {
       return grant(
@@ -333,7 +340,9 @@ export class Evaluation {
         "runs inside a stored procedure, with the account's full authority",
       )
     }
-    if (principal.kind === 'secret') {
+    const verdict = decide(principal, name, insecure)
+    if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
+    if (verdict === BY_SECRET) {
       return grant(
         entry,
         'secret',
@@ -341,61 +350,38 @@ export class Evaluation {
         `the secret key of \`${principal.secretId}' reaches every endpoint`,
       )
     }
-    const ability = granting(principal.abilities, name)
-    if (ability) {
-      return grant(entry, 'ability', ability.raw, `ability \`${ability.raw}' covers \`${name}'`)
-    }
-    const held = principal.abilities.map((a) => `\`${a.raw}'`).join(', ')
-    throw this.denied(
-      name,
-      entry,
-      'missing_ability',
-      `no ability covers \`${name}'; the authorization holds ${held}`,
-    )
+    grant(entry, 'ability', verdict.raw, `ability \`${verdict.raw}' covers \`${name}'`)
   }
 
   /** For key-value calls: an ability's bucket and prefix limits must reach what the call touches. */
   private authorizeTarget(name: string, target: KeyvTarget, entry: CallTrace | undefined): void {
     const { principal } = this.ctx
     if (principal.kind !== 'authorization') return
-    const ability = grantingTarget(principal.abilities, name, target)
-    if (ability) {
-      return grant(
-        entry,
-        'ability',
-        ability.raw,
-        `ability \`${ability.raw}' covers \`${name}' in bucket \`${target.bucket}' for \`${target.key}'`,
-      )
-    }
-    const covering = principal.abilities
-      .filter((a) => granting([a], name))
-      .map((a) => `\`${a.raw}'`)
-      .join(', ')
-    const what = name === 'keyv.scan' ? 'prefix' : 'key'
-    throw this.denied(
-      name,
+    const verdict = decideTarget(principal, name, target)
+    if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
+    if (verdict === BY_SECRET) return
+    grant(
       entry,
-      'outside_limit',
-      `${covering} ${covering.includes(',') ? 'cover' : 'covers'} \`${name}', but not bucket \`${target.bucket}' with ${what} \`${target.key}': the call is outside its key-value limits`,
+      'ability',
+      verdict.raw,
+      `ability \`${verdict.raw}' covers \`${name}' in bucket \`${target.bucket}' for \`${target.key}'`,
     )
   }
 
-  private denied(
-    name: string,
-    entry: CallTrace | undefined,
-    code: 'missing_ability' | 'outside_limit',
-    explanation: string,
-  ): UnauthorizedError {
+  private denied(name: string, entry: CallTrace | undefined, refusal: Refusal): UnauthorizedError {
+    // Both refusals read alike on the wire, as the real service words them; the trace tells
+    // them apart, and says what would have let the call in.
+    const error = new UnauthorizedError(
+      `authorization does not have the ability to access ${this.ctx.settings.serviceName} \`${name}'`,
+      refusal.code,
+    )
     if (entry) {
       entry.decision = 'refused'
-      entry.explanation = explanation
+      entry.explanation = refusal.explanation
+      entry.counterfactual = refusal.counterfactual()
+      withCounterfactual(error, entry.counterfactual)
     }
-    // Both refusals read alike on the wire, as the real service words them; the trace tells
-    // them apart.
-    return new UnauthorizedError(
-      `authorization does not have the ability to access ${this.ctx.settings.serviceName} \`${name}'`,
-      code,
-    )
+    return error
   }
 }
 
