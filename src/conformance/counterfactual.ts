@@ -1,6 +1,6 @@
 // What would have let a refused step in, asked of the target's own engine (decision 056): its
 // control plane simulates the very request the step sent, and says the smallest change.
-import type { SimulateReport } from '../src/engine/insight/types'
+import type { SimulateReport } from '../engine/insight/types'
 import type { Target, WireRequest } from './run'
 
 /**

@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createEngine, type ExchangeRecord } from '../src/engine'
+import { createEngine, type ExchangeRecord } from '../engine'
 import {
   coverageHtml,
   coverageReport,
@@ -17,9 +17,9 @@ import {
   readCoverageInput,
   tallyCoverage,
   type CoverageTally,
-} from '../src/engine/insight'
-import { MAX_JOURNAL } from '../src/engine/operator/control-plane'
-import { createMemoryStore } from '../src/storage/memory-store'
+} from '../engine/insight'
+import { MAX_JOURNAL } from '../engine/operator/control-plane'
+import { createMemoryStore } from '../storage/memory-store'
 import { CaseFileError, parseCaseFile, type Case } from './cases'
 import { controlOver, fromResponse, toRequest } from './fetch-target'
 import { runCases, type Target } from './run'

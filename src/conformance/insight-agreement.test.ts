@@ -2,9 +2,9 @@
 // is first simulated, and the token's reach taken, on the same account at the same moment; then
 // the call is made for real, and the engine's answer and its decision trace must say the same.
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEngine, createManualClock } from '../src/engine'
-import type { ReachReport, SimulatedCall } from '../src/engine/insight'
-import { createMemoryStore } from '../src/storage'
+import { createEngine, createManualClock } from '../engine'
+import type { ReachReport, SimulatedCall } from '../engine/insight'
+import { createMemoryStore } from '../storage'
 import { decodeAnswer } from './compare'
 import { controlOver, fromResponse, toRequest } from './fetch-target'
 import { loadCases } from './load-cases'

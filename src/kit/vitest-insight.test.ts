@@ -56,7 +56,7 @@ describe('insight from useService', () => {
       /reaches `keyv.get' only within `keyv.get\?bucket=users&prefix=alice\/'/,
     )
     await expect(expect(parent).toBeNarrowerThan(token)).rejects.toThrow(
-      /reaches 4 thing\(s\) more:\n {2}- reaches `core.echo', which the other cannot call: \{"endpoint":"core.echo"\}\n/,
+      /reaches 6 thing\(s\) more:\n {2}- reaches `core.echo', which the other cannot call: \{"endpoint":"core.echo"\}\n/,
     )
     await expect(expect('not-a-token').toReach('core.ping')).rejects.toThrow(
       /no running service knows/,

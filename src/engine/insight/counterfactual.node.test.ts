@@ -23,7 +23,9 @@ function sources(dir: string): string[] {
 function codesInSource(): Set<string> {
   const codes = new Set<string>()
   const code = /'([a-z]+(?:_[a-z]+)*)'/g
-  for (const file of [...sources(join(SRC, 'engine')), ...sources(join(SRC, 'node'))]) {
+  for (const file of ['engine', 'node', 'server', 'storage'].flatMap((dir) =>
+    sources(join(SRC, dir)),
+  )) {
     const text = readFileSync(file, 'utf8')
     for (const match of text.matchAll(/(?:new (?:\w*Error|Refusal)|super)\(/g)) {
       // The constructor's arguments: up to the parenthesis that closes it.
@@ -40,8 +42,11 @@ function codesInSource(): Set<string> {
       codes.add(found!)
     }
   }
-  // Words that appear among those arguments but are not codes (a type's name, a verb).
-  for (const word of ['string', 'number', 'boolean', 'cover', 'covers']) codes.delete(word)
+  // Words that appear among those arguments but are not codes (a type's name, a verb, the
+  // composer language's block names quoted in its messages).
+  for (const word of ['string', 'number', 'boolean', 'cover', 'covers', 'exec', 'proc']) {
+    codes.delete(word)
+  }
   return codes
 }
 

@@ -253,6 +253,11 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
       sentence: `fix the request as the message says${message ? `: ${message}` : ''}`,
     }
   },
+  syntax_error: (message) => ({
+    change: 'fix_request',
+    argument: 'code',
+    sentence: `correct the program where the message points${message ? `: ${message}` : ''} (the language is in decision 050)`,
+  }),
   invalid_cursor: () => ({
     change: 'fix_request',
     argument: 'cursor',
