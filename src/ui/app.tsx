@@ -8,8 +8,9 @@ import { ExchangeLogFollower } from './shared/exchange-log'
 import { createQueryClient } from './shared/query-client'
 import { ResetAccount } from './shared/reset-account'
 import { navHref, useRoute } from './shared/router'
-import { VIEWS } from './shared/routes'
+import { VIEW_LIST } from './shared/view-ids'
 import { AccountSync } from './shared/sync'
+import { ViewOf } from './views'
 
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
@@ -29,8 +30,7 @@ export function App({ config }: { config: PlaygroundConfig }) {
 
 function Shell({ config }: { config: PlaygroundConfig }) {
   const { view } = useRoute()
-  const current = VIEWS.find((info) => info.id === view)!
-  const View = current.component
+  const current = VIEW_LIST.find((info) => info.id === view)!
   return (
     <>
       <a className="skip-link" href="#view" onClick={skipToView}>
@@ -57,7 +57,7 @@ function Shell({ config }: { config: PlaygroundConfig }) {
       <EngineStatus />
       <nav aria-label="Views" className="views-nav">
         <ul>
-          {VIEWS.map((info) => (
+          {VIEW_LIST.map((info) => (
             <li key={info.id}>
               <a href={navHref(info.id)} aria-current={info.id === view ? 'page' : undefined}>
                 {info.label}
@@ -70,7 +70,7 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         {/* Keyed by the view: going to another view starts it afresh, failed or not. */}
         <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>
           <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
-            <View />
+            <ViewOf id={view} />
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -8,7 +8,7 @@ import { messageOf } from '../shared/format'
 import { readPagePart, withPagePart } from '../shared/page-file'
 import { listRemembered, replaceTabLog, restoreRemembered, tabLog } from '../shared/page-store'
 import { keys, useAccountMutation } from '../shared/queries'
-import { ResetAccount } from '../shared/reset-account'
+import { RESET_DONE, ResetAccount } from '../shared/reset-account'
 
 /**
  * Which service the page plays (base URL and service name, each pair with an account of its
@@ -180,9 +180,7 @@ function AccountPanel() {
       {upload.isError && <p role="alert">Import failed: {messageOf(upload.error)}</p>}
 
       <h3>Reset</h3>
-      <ResetAccount
-        onReset={() => setDone('The account was reset: no secrets, keys or procedures are left.')}
-      />
+      <ResetAccount onReset={() => setDone(RESET_DONE)} />
     </section>
   )
 }

@@ -25,6 +25,12 @@ export interface PageExchange extends ExchangeRecord {
 export const MAX_REMEMBERED = 500
 export const MAX_LOGGED = 500
 
+/**
+ * How many exchanges the engine's own log holds between two reads of it (a second apart): what
+ * the page keeps is in its own database, so this only has to outlast a burst.
+ */
+export const MAX_ENGINE_LOG = 1000
+
 interface PageSchema extends DBSchema {
   authorizations: { key: string; value: SavedAuthorization; indexes: { savedAt: number } }
   exchanges: { key: number; value: PageExchange; indexes: { tab: string } }
