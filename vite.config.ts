@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import react from '@vitejs/plugin-react'
-import type { Plugin } from 'vite'
+import type { HtmlTagDescriptor, Plugin } from 'vite'
 import { defineConfig } from 'vitest/config'
 
 const APP_WORKER = 'app-worker.js'
@@ -40,8 +40,51 @@ function appShell(): Plugin {
   }
 }
 
+/** The modules the first screen waits for besides the page's own: its service and its view. */
+const FIRST_SCREEN = ['src/msw/playground.ts', 'src/ui/account/secrets-view.tsx']
+
+/**
+ * Lets the browser fetch the first screen's chunks from the start, beside the page's own
+ * script, instead of once that script has run and asked for them (`<link rel="modulepreload">`
+ * for the page's service, the home view, and what they import).
+ */
+function firstScreen(): Plugin {
+  return {
+    name: 'first-screen',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return []
+        const wanted = new Set<string>()
+        const add = (fileName: string) => {
+          const chunk = bundle[fileName]
+          if (wanted.has(fileName) || chunk?.type !== 'chunk') return
+          wanted.add(fileName)
+          chunk.imports.forEach(add)
+        }
+        for (const chunk of Object.values(bundle)) {
+          const entry = chunk.type === 'chunk' ? chunk.facadeModuleId : null
+          if (entry && FIRST_SCREEN.some((path) => entry.endsWith(path))) add(chunk.fileName)
+        }
+        if (wanted.size < FIRST_SCREEN.length) {
+          this.error(`first-screen: not every one of ${FIRST_SCREEN.join(', ')} is a chunk`)
+        }
+        // What the page's own script imports is linked already.
+        return [...wanted]
+          .filter((fileName) => !html.includes(fileName))
+          .map((fileName): HtmlTagDescriptor => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head',
+          }))
+      },
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [react(), appShell()],
+  plugins: [react(), appShell(), firstScreen()],
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
   test: {

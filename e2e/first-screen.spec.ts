@@ -3,10 +3,10 @@ import { defaultConfig, expect, playgroundUrl, test } from './fixtures'
 test('the first screen paints before the service has loaded; the views wait for it', async ({
   page,
 }) => {
-  // Hold back MSW's chunk, the largest of the three the service loads apart from the page.
+  // Hold back the page's service (the engine, its store and MSW), a chunk of its own.
   let release = () => {}
   const held = new Promise<void>((resolve) => (release = resolve))
-  await page.route(/\/assets\/browser-[^/]+\.js$/, async (route) => {
+  await page.route(/\/assets\/playground-[^/]+\.js$/, async (route) => {
     await held
     await route.continue()
   })

@@ -17,13 +17,36 @@ const APP_SHELL = { version: '', files: [] }
 const CACHE_PREFIX = 'app-shell-'
 const CACHE = CACHE_PREFIX + APP_SHELL.version
 
+const isShell = (name) => name.startsWith(CACHE_PREFIX)
+
 addEventListener('install', (event) => {
   if (!APP_SHELL.version) return
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(APP_SHELL.files)))
+  // An update caches its whole shell before it takes over the open tabs. A first visit does not
+  // wait for it: the page's first screen would, and the shell is cached as soon as the page's
+  // engine answers (`ENGINE_READY`, below).
+  event.waitUntil(caches.keys().then((names) => (names.some(isShell) ? cacheShell() : undefined)))
 })
 
+let shellCached
+/** Caches the built files the cache lacks; once at a time, and again after a failure. */
+function cacheShell() {
+  shellCached ??= caches
+    .open(CACHE)
+    .then(async (cache) => {
+      const kept = await Promise.all(
+        APP_SHELL.files.map((file) => cache.match(file, { ignoreVary: true })),
+      )
+      await cache.addAll(APP_SHELL.files.filter((_file, index) => !kept[index]))
+    })
+    .catch((error) => {
+      shellCached = undefined
+      throw error
+    })
+  return shellCached
+}
+
 addEventListener('activate', (event) => {
-  const stale = (name) => name.startsWith(CACHE_PREFIX) && name !== CACHE
+  const stale = (name) => isShell(name) && name !== CACHE
   event.waitUntil(
     caches.keys().then((names) => Promise.all(names.filter(stale).map((n) => caches.delete(n)))),
   )
@@ -46,6 +69,16 @@ addEventListener('message', (event) => {
     engines.set(client.id, event.data.baseUrl)
     for (const ready of waiting.get(client.id) ?? []) ready(true)
     waiting.delete(client.id)
+    // The page is usable: now the shell is cached, and the page told, so the next visit opens
+    // with no network.
+    if (APP_SHELL.version) {
+      event.waitUntil(
+        cacheShell().then(
+          () => client.postMessage({ type: 'SHELL_CACHED' }),
+          () => undefined,
+        ),
+      )
+    }
   }
 })
 
