@@ -7,10 +7,11 @@ import { ErrorBoundary } from './shared/error-boundary'
 import { ExchangeLogFollower } from './shared/exchange-log'
 import { createQueryClient } from './shared/query-client'
 import { ResetAccount } from './shared/reset-account'
-import { navHref, useRoute } from './shared/router'
+import { useRoute } from './shared/router'
 import { VIEW_LIST } from './shared/view-ids'
 import { AccountSync } from './shared/sync'
 import { ViewOf } from './views'
+import { ViewsNav } from './views-nav'
 
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
@@ -55,17 +56,7 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         </ErrorBoundary>
       </header>
       <EngineStatus />
-      <nav aria-label="Views" className="views-nav">
-        <ul>
-          {VIEW_LIST.map((info) => (
-            <li key={info.id}>
-              <a href={navHref(info.id)} aria-current={info.id === view ? 'page' : undefined}>
-                {info.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ViewsNav view={view} />
       <main id="view" className="view" tabIndex={-1}>
         {/* Keyed by the view: going to another view starts it afresh, failed or not. */}
         <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>

@@ -35,7 +35,7 @@ export function preloadView(id: ViewId): Promise<ComponentType> {
 /** Each view as `React.lazy` loads it, for a view whose chunk has not arrived yet. */
 const LAZY = Object.fromEntries(
   VIEW_LIST.map(({ id }) => [id, lazy(() => preloadView(id).then((view) => ({ default: view })))]),
-) as Record<ViewId, ComponentType>
+) as unknown as Record<ViewId, ComponentType>
 
 /**
  * The view `id`: at once when its chunk has arrived, else once it has (suspending). The
