@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { exportAccount, importAccount } from '../shared/api'
 import { databaseName, parseConfig, useConfig } from '../shared/config'
-import type { LogState } from '../shared/exchange-log'
+import { emptiedLog, type LogState } from '../shared/exchange-log'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { readPagePart, withPagePart } from '../shared/page-file'
@@ -122,10 +122,9 @@ function AccountPanel() {
     if (page) {
       await queryClient.cancelQueries({ queryKey: keys.exchanges(baseUrl) })
       const entries = (await replaceTabLog(config, page.exchanges)).reverse()
-      queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) => ({
-        entries,
-        cursor: log?.cursor ?? 0,
-      }))
+      queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) =>
+        emptiedLog(log, 'import', entries),
+      )
     }
     const skipped = page?.skipped
       ? ` ${page.skipped} of the page's entries in it could not be read and were left out.`

@@ -2,7 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { resetAccount } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
-import type { LogState } from './exchange-log'
+import { emptiedLog, type LogState } from './exchange-log'
 import { messageOf } from './format'
 import { clearTabLog, forgetAll } from './page-store'
 import { keys, useAccountMutation } from './queries'
@@ -30,7 +30,9 @@ export async function resetPlayground(
   // The engine's log is empty now: the reader starts again from its first record, rather than
   // take the missing record it last read for a clear still to do (which would wipe what an
   // import then brings back).
-  queryClient.setQueryData<LogState>(logKey, (log) => (log ? { entries: [], cursor: 0 } : log))
+  queryClient.setQueryData<LogState>(logKey, (log) =>
+    log ? { ...emptiedLog(log, 'reset'), cursor: 0 } : log,
+  )
 }
 
 /** The reset, as a mutation. */
