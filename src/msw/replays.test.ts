@@ -14,7 +14,7 @@ const server = setupServer(
 let pageKey = ''
 
 beforeAll(async () => {
-  ;[pageKey] = await page.start()
+  pageKey = (await page.start())[0]!
   server.listen({ onUnhandledRequest: 'error' })
 })
 afterAll(() => server.close())

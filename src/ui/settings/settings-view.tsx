@@ -9,6 +9,7 @@ import { readPagePart, withPagePart } from '../shared/page-file'
 import { listRemembered, replaceTabLog, restoreRemembered, tabLog } from '../shared/page-store'
 import { keys, useAccountMutation } from '../shared/queries'
 import { RESET_DONE, ResetAccount } from '../shared/reset-account'
+import { OperatorPanel } from './operator-panel'
 
 /**
  * Which service the page plays (base URL and service name, each pair with an account of its
@@ -19,6 +20,7 @@ export default function SettingsView() {
     <>
       <ConfigurationPanel />
       <AccountPanel />
+      <OperatorPanel />
     </>
   )
 }
