@@ -12,6 +12,7 @@ import { VIEW_LIST } from './shared/view-ids'
 import { AccountSync } from './shared/sync'
 import { ViewOf } from './views'
 import { ViewsNav } from './views-nav'
+import { ScenarioNote } from './scenarios/scenario-note'
 
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
@@ -57,6 +58,7 @@ function Shell({ config }: { config: PlaygroundConfig }) {
       </header>
       <EngineStatus />
       <ViewsNav view={view} />
+      <ScenarioNote />
       <main id="view" className="view" tabIndex={-1}>
         {/* Keyed by the view: going to another view starts it afresh, failed or not. */}
         <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>

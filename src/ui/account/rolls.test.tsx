@@ -46,11 +46,22 @@ describe('rolls', { timeout: 20_000 }, () => {
   it('cancels a scheduled roll: the secret lives on, and nothing dies', async () => {
     const { service } = await renderWithService(<SecretsView />)
     const row = (await screen.findAllByTestId('secret-row'))[0]!
+    // The moment offered is an hour ahead once the clock has been read.
+    await waitFor(() =>
+      expect((within(row).getByLabelText('Roll at (UTC)') as HTMLInputElement).value).not.toBe(''),
+    )
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
-    await waitFor(() => expect(within(row).getByTestId('secret-state').textContent).toBe('rolling'))
-    await waitFor(() => expect(screen.getAllByTestId('secret-row')).toHaveLength(2))
+    const slow = { timeout: 5000 }
+    await waitFor(
+      () => expect(within(row).getByTestId('secret-state').textContent).toBe('rolling'),
+      slow,
+    )
+    await waitFor(() => expect(screen.getAllByTestId('secret-row')).toHaveLength(2), slow)
     fireEvent.click(within(row).getByRole('button', { name: 'Cancel the roll' }))
-    await waitFor(() => expect(within(row).getByTestId('secret-state').textContent).toBe('active'))
+    await waitFor(
+      () => expect(within(row).getByTestId('secret-state').textContent).toBe('active'),
+      slow,
+    )
     const [kept] = await service.listSecrets()
     expect(kept).toMatchObject({ state: 'active', expiresAt: null })
     expect(within(row).queryByRole('button', { name: 'Cancel the roll' })).toBeNull()
@@ -59,6 +70,9 @@ describe('rolls', { timeout: 20_000 }, () => {
   it('shows only the latest problem: a refusal does not stay beside a new one', async () => {
     const { service } = await renderWithService(<SecretsView />)
     const row = (await screen.findAllByTestId('secret-row'))[0]!
+    await waitFor(() =>
+      expect((within(row).getByLabelText('Roll at (UTC)') as HTMLInputElement).value).not.toBe(''),
+    )
     service.stop()
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
     expect((await within(row).findByRole('alert')).textContent).toMatch(/fetch failed/)

@@ -28,6 +28,17 @@ describe('SecretsView', () => {
     expect(await service.listSecrets()).toHaveLength(2)
   })
 
+  it('says what to do next once a secret is made', async () => {
+    await renderWithService(<SecretsView />)
+    await screen.findAllByTestId('secret-row')
+    fireEvent.click(screen.getByRole('button', { name: 'Create secret' }))
+    const next = await screen.findByTestId('secret-created')
+    expect(next.textContent).toMatch(/^Created sec_\S+\. Next: compose an authorization/)
+    expect(
+      within(next).getByRole('link', { name: 'compose an authorization' }).getAttribute('href'),
+    ).toBe('#/authorizations')
+  })
+
   it('rolls a secret now: it expires and its replacement is listed', async () => {
     const { service } = await renderWithService(<SecretsView />)
     const [secret] = await service.listSecrets()

@@ -7,6 +7,7 @@ import { NextStep } from '../shared/next-step'
 import { inspectQuery, secretsQuery, useAccountMutation } from '../shared/queries'
 import { routeHref } from '../shared/router'
 import { useRemembered } from '../shared/tokens'
+import { ScenarioPicker } from '../scenarios/scenario-picker'
 import { SecretRow } from './secret-row'
 
 /**
@@ -78,6 +79,7 @@ export default function SecretsView() {
           </table>
         </div>
       )}
+      <ScenarioPicker compact />
     </section>
   )
 }

@@ -9,6 +9,7 @@ import { readPagePart, withPagePart } from '../shared/page-file'
 import { listRemembered, replaceTabLog, restoreRemembered, tabLog } from '../shared/page-store'
 import { keys, useAccountMutation } from '../shared/queries'
 import { RESET_DONE, ResetAccount } from '../shared/reset-account'
+import { ScenarioPicker } from '../scenarios/scenario-picker'
 import { OperatorPanel } from './operator-panel'
 
 /**
@@ -19,6 +20,9 @@ export default function SettingsView() {
   return (
     <>
       <ConfigurationPanel />
+      <section aria-label="Scenarios" className="panel settings">
+        <ScenarioPicker />
+      </section>
       <AccountPanel />
       <OperatorPanel />
     </>
