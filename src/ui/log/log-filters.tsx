@@ -161,7 +161,7 @@ export function LogFilters({
               type="search"
               list={`${id}-roles`}
               value={values.token}
-              placeholder="authorization, or its first characters"
+              placeholder="authorization, eyJz…"
               autoComplete="off"
               spellCheck={false}
               onChange={(e) => set(setters.setToken)(e.target.value)}

@@ -114,7 +114,7 @@ export default function LogView() {
               ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
               : `${shown.length} of ${records.length} exchanges match`}
             {chosen.length > 0 ? `, ${chosen.length} chosen;` : ';'} the page keeps the last{' '}
-            {MAX_LOGGED}, across reloads.
+            {MAX_LOGGED.toLocaleString('en-US')}, across reloads.
           </p>
         )}
         {log.isPending && <p className="muted">Loading the exchange log…</p>}
