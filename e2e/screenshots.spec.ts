@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { openContract, replay, wrongNotes } from './contract-file'
-import { expect, expectNoHorizontalOverflow, openView, test, viewLink, type Wire } from './fixtures'
+import { expect, expectNoHorizontalOverflow, openView, test, type Wire } from './fixtures'
 
 /**
  * Every view at 1,280 and 400 px, over an account that strains the layout: an authorization
