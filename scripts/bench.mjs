@@ -14,6 +14,7 @@ const all = [
   'browser',
   'browser-page',
   'first-screen',
+  'playground-ui',
   'scaling',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */

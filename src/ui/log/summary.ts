@@ -11,15 +11,15 @@ import { headerOf, tokenOf } from './records'
  */
 export interface RecordFacts {
   /** `bucket=users key=alice/1 · input "hello"`, at most about 80 characters; empty for none. */
-  args: string
+  readonly args: string
   /** The engine's reason for a refusal (`outside_limit`), as the trace gives it. */
-  code?: string
-  format: BodyFormatName
+  readonly code?: string
+  readonly format: BodyFormatName
   /** `secret`, `authorization`, `none` (no token) or `unknown`. */
-  role: 'secret' | 'authorization' | 'none' | 'unknown'
-  token?: string
+  readonly role: 'secret' | 'authorization' | 'none' | 'unknown'
+  readonly token?: string
   /** The URL and both bodies, lower-cased: what "text in the request or the answer" looks in. */
-  text: string
+  readonly text: string
 }
 
 /** A request body's format, as its `content-type` says it. */
@@ -48,22 +48,48 @@ const SHOWN = 24
 /** How many characters of the bodies a search looks through. */
 const SEARCHED = 16 * 1024
 
-function readFacts(record: ExchangeRecord): RecordFacts {
-  const type = headerOf(record.request.headers, 'content-type') ?? ''
-  const format = formatOf(type, record.request.body)
-  const token = tokenOf(record)
-  const facts: RecordFacts = {
-    args: summarize(record, format),
-    format,
-    role: roleOf(record, token),
-    text: [record.request.url, textOf(record.request.body), textOf(record.response.body)]
-      .join('\n')
-      .toLowerCase(),
+/**
+ * A record's facts: what the menus and most filters need is read at once; the arguments in
+ * brief and the searchable text (which parse and join bodies) only when asked for, so that a
+ * log of ten thousand exchanges opens without reading every body.
+ */
+class Facts implements RecordFacts {
+  readonly format: BodyFormatName
+  readonly role: RecordFacts['role']
+  readonly code?: string
+  readonly token?: string
+  #args: string | undefined
+  #text: string | undefined
+
+  constructor(private readonly record: ExchangeRecord) {
+    const type = headerOf(record.request.headers, 'content-type') ?? ''
+    this.format = formatOf(type, record.request.body)
+    const token = tokenOf(record)
+    this.role = roleOf(record, token)
+    const code = refusalOf(record.trace)?.code
+    if (code) this.code = code
+    if (token) this.token = token
   }
-  const code = refusalOf(record.trace)?.code
-  if (code) facts.code = code
-  if (token) facts.token = token
-  return facts
+
+  get args(): string {
+    return (this.#args ??= summarize(this.record, this.format))
+  }
+
+  get text(): string {
+    const { request, response } = this.record
+    return (this.#text ??= [
+      request.url,
+      decoded(request.url),
+      textOf(request.body),
+      textOf(response.body),
+    ]
+      .join('\n')
+      .toLowerCase())
+  }
+}
+
+function readFacts(record: ExchangeRecord): RecordFacts {
+  return new Facts(record)
 }
 
 function formatOf(type: string, body: LoggedBody | null): BodyFormatName {
@@ -80,6 +106,15 @@ function roleOf(record: ExchangeRecord, token: string | undefined): RecordFacts[
   if (kind === 'secret' || kind === 'authorization') return kind
   if (kind === 'none' || !token) return 'none'
   return 'unknown'
+}
+
+/** A URL as a person reads it: `key=alice%2F1` as `key=alice/1`. */
+function decoded(url: string): string {
+  try {
+    return decodeURIComponent(url.replaceAll('+', ' '))
+  } catch {
+    return ''
+  }
 }
 
 /** A body's text as the log kept it (MessagePack is searched as nothing: it is bytes). */
