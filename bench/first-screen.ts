@@ -91,6 +91,7 @@ async function marks(page: Page, problems: string[]): Promise<Marks> {
       `the first screen was not usable within ${LOAD_TIMEOUT_MS} ms (${String(error)})\n` +
         `page text: ${shown.text}\nprobe: ${shown.marks}\nphases: ${shown.phases}\n` +
         `console: ${problems.join('\n') || 'nothing'}`,
+      { cause: error },
     )
   }
   return (await page.evaluate(`({
