@@ -12,7 +12,7 @@
 // Filled in by the build (the app-shell plugin in vite.config.ts): the built files to precache
 // and a version naming them. Empty in dev, where the shell steps aside and the dev server
 // answers the page's own requests.
-const APP_SHELL = { version: '', files: [] }
+const APP_SHELL = { version: '', files: [], first: [] }
 
 const CACHE_PREFIX = 'app-shell-'
 const CACHE = CACHE_PREFIX + APP_SHELL.version
@@ -21,28 +21,34 @@ const isShell = (name) => name.startsWith(CACHE_PREFIX)
 
 addEventListener('install', (event) => {
   if (!APP_SHELL.version) return
-  // An update caches its whole shell before it takes over the open tabs. A first visit does not
-  // wait for it: the page's first screen would, and the shell is cached as soon as the page's
-  // engine answers (`ENGINE_READY`, below).
-  event.waitUntil(caches.keys().then((names) => (names.some(isShell) ? cacheShell() : undefined)))
+  // An update caches its whole shell before it takes over the open tabs. A first visit caches
+  // only the scripts its first screen runs (cached here, at install, Chromium compiles them ahead
+  // for the next visit), and the rest as soon as the page's engine answers (`ENGINE_READY`).
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => (names.some(isShell) ? cacheShell() : cacheShell(APP_SHELL.first))),
+  )
 })
 
 let shellCached
-/** Caches the built files the cache lacks; once at a time, and again after a failure. */
-function cacheShell() {
-  shellCached ??= caches
-    .open(CACHE)
-    .then(async (cache) => {
-      const kept = await Promise.all(
-        APP_SHELL.files.map((file) => cache.match(file, { ignoreVary: true })),
-      )
-      await cache.addAll(APP_SHELL.files.filter((_file, index) => !kept[index]))
-    })
-    .catch((error) => {
-      shellCached = undefined
-      throw error
-    })
+/**
+ * Caches the built files the cache lacks (the whole shell, or the `files` named); the whole
+ * shell once at a time, and again after a failure.
+ */
+function cacheShell(files) {
+  if (files) return addMissing(files)
+  shellCached ??= addMissing(APP_SHELL.files).catch((error) => {
+    shellCached = undefined
+    throw error
+  })
   return shellCached
+}
+
+async function addMissing(files) {
+  const cache = await caches.open(CACHE)
+  const kept = await Promise.all(files.map((file) => cache.match(file, { ignoreVary: true })))
+  await cache.addAll(files.filter((_file, index) => !kept[index]))
 }
 
 addEventListener('activate', (event) => {

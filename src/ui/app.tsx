@@ -1,10 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { Suspense, useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { ClockBar } from './clock/clock-bar'
 import { EngineStatus } from './engine-status'
 import { ConfigProvider, type PlaygroundConfig } from './shared/config'
 import { ErrorBoundary } from './shared/error-boundary'
-import { ExchangeLogFollower } from './shared/exchange-log'
 import { createQueryClient } from './shared/query-client'
 import { ResetAccount } from './shared/reset-account'
 import { useRoute } from './shared/router'
@@ -14,6 +13,14 @@ import { ViewOf } from './views'
 import { ViewsNav } from './views-nav'
 import { ScenarioNote } from './scenarios/scenario-note'
 
+/**
+ * The reader of the exchange log, in a chunk of its own (with the wire formats it decodes): the
+ * first screen does not wait for it, and it first reads a moment after the page starts anyway.
+ */
+const ExchangeLogFollower = lazy(() =>
+  import('./shared/exchange-log').then((module) => ({ default: module.ExchangeLogFollower })),
+)
+
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
   const [queryClient] = useState(createQueryClient)
@@ -21,7 +28,9 @@ export function App({ config }: { config: PlaygroundConfig }) {
     <ConfigProvider config={config}>
       <QueryClientProvider client={queryClient}>
         <AccountSync config={config} />
-        <ExchangeLogFollower />
+        <Suspense fallback={null}>
+          <ExchangeLogFollower />
+        </Suspense>
         <ErrorBoundary what="The playground">
           <Shell config={config} />
         </ErrorBoundary>

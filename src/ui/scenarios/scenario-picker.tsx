@@ -6,7 +6,7 @@ import { messageOf } from '../shared/format'
 import { listRemembered } from '../shared/page-store'
 import { resetPlayground } from '../shared/reset-account'
 import { navigate } from '../shared/router'
-import { SCENARIOS, type Scenario } from './scenarios'
+import { SCENARIOS, type ScenarioInfo as Scenario } from './scenario-list'
 import { setActiveScenario } from './scenario-store'
 import './scenarios.css'
 
@@ -43,7 +43,9 @@ export function ScenarioPicker({ compact = false }: { compact?: boolean }) {
     setStep({ kind: 'loading', scenario })
     try {
       if (reset) await resetPlayground(config, queryClient)
-      const loaded = await scenario.load(config)
+      // What a scenario does is loaded only when one is chosen: the first screen lists them.
+      const { LOADERS } = await import('./loaders')
+      const loaded = await LOADERS[scenario.id](config)
       await queryClient.invalidateQueries()
       setActiveScenario({ id: scenario.id, title: scenario.title, note: loaded.note })
       setStep({ kind: 'idle' })

@@ -11,10 +11,12 @@ import {
   tabLog,
   type PageExchange,
 } from './page-store'
+import { emptiedLog, type LogState } from './log-state'
 import { keys } from './queries'
 import type { SentRequest } from './wire'
 
 export type { SentRequest }
+export { emptiedLog, type LogEmptied, type LogState } from './log-state'
 
 /**
  * The one reader of the engine's exchange log. It reads what is new since its last read, keeps
@@ -25,34 +27,6 @@ export type { SentRequest }
 
 /** How often the app reads the engine's log while the page is visible. */
 export const POLL_MS = 1000
-
-export interface LogState {
-  /** This tab's exchanges, newest first, with the page's ids. */
-  entries: PageExchange[]
-  /** The newest engine id read; 0 before the first read. */
-  cursor: number
-  /** The last time the log was emptied, and why: what a view says of an exchange it showed. */
-  emptied?: LogEmptied
-}
-
-/** Why this tab's log was emptied: a reset, the Clear button, an import, or code in the page. */
-export interface LogEmptied {
-  why: 'reset' | 'clear' | 'import' | 'elsewhere'
-  /** Real time, in milliseconds since the Unix epoch. */
-  at: number
-  /** The newest page id the log held before: exchanges up to it were removed. */
-  upTo: number
-}
-
-/** The log, emptied now for `why` (its newest page id noted, so a view can say what happened). */
-export function emptiedLog(
-  log: LogState | undefined,
-  why: LogEmptied['why'],
-  entries: PageExchange[] = [],
-): LogState {
-  const upTo = Math.max(log?.entries[0]?.id ?? 0, log?.emptied?.upTo ?? 0)
-  return { entries, cursor: log?.cursor ?? 0, emptied: { why, at: Date.now(), upTo } }
-}
 
 export const exchangeLogQuery = (config: PlaygroundConfig) =>
   queryOptions({
