@@ -34,6 +34,17 @@ const testingFence = {
   message: 'src/testing is test support: product code does not import it.',
 }
 
+/**
+ * The playground talks to the engine only over fetch: from the engine and the stores it takes
+ * types, never values. Its page's service (src/msw/playground.ts) makes the engine.
+ */
+export const playgroundFence = {
+  group: ['**/engine', '**/engine/**', '**/storage', '**/storage/**', '**/node', '**/node/**'],
+  allowTypeImports: true,
+  message:
+    'The playground talks to the engine only over fetch: import types from the engine and the stores, never values.',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -125,6 +136,20 @@ export default tseslint.config(
   {
     files: ['public/app-worker.js'],
     languageOptions: { globals: globals.serviceworker },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    ignores: ['src/ui/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [playgroundFence, testingFence] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/(^|\\/)(engine|storage|node)(\\/|$)/]',
+          message: playgroundFence.message,
+        },
+      ],
+    },
   },
   {
     files: ['src/ui/**/*.{ts,tsx}'],

@@ -14,6 +14,7 @@ const all = [
   'browser',
   'browser-page',
   'first-screen',
+  'playground-ui',
   'scaling',
   'insight',
 ]

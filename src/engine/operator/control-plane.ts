@@ -28,7 +28,8 @@ type Route = (
  * user visits can read the secrets or wipe the account. Over HTTP, `serve` also asks for its
  * control token.
  *
- * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
+ * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`,
+ *   `POST secrets/<id>/cancel-roll` (a scheduled roll)
  * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
  * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
  * - `GET faults`, `POST faults` `{ kind?, status?, count?, once?, endpoint?, token?,
@@ -70,6 +71,7 @@ export function createControlPlane({
       /^secrets\/([^/]+)\/roll$/,
       (body, [id]) => account.rollSecret(id!, { at: optional(body, 'at', 'number') }),
     ],
+    ['POST', /^secrets\/([^/]+)\/cancel-roll$/, (_body, [id]) => account.cancelRoll(id!)],
     ['GET', /^clock$/, async () => ({ now: await account.now() })],
     [
       'POST',

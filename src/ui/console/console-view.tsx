@@ -4,6 +4,7 @@ import { useCatalogue, type EndpointInfo } from '../shared/catalogue'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
 import { useLoggedExchange } from '../shared/exchange-log'
+import { useNow } from '../shared/clock'
 import { messageOf, millisecondsWarning } from '../shared/format'
 import { Quoted } from '../shared/quoted'
 import { procedureNames, proceduresQuery, useAccountMutation } from '../shared/queries'
@@ -16,7 +17,8 @@ import { CallForm } from './call-form'
 import { ProgramCall } from './program-call'
 import { buildCall } from './draft'
 import { RequestPlan } from './request-plan'
-import { paramsOfState, type ConsoleState } from './state'
+import { numberFindings } from './numbers'
+import { leftOutOfLink, paramsOfState, type ConsoleState } from './state'
 import { resolveToken } from './token-picker'
 import { useConsoleState } from './use-console-state'
 import './console.css'
@@ -32,8 +34,11 @@ export default function ConsoleView() {
   const procedures = useQuery({ ...proceduresQuery(baseUrl), select: procedureNames })
   const { choices, loaded } = useTokenChoices(state.token)
   const { remember } = useRememberedActions()
+  const now = useNow()
   // Why the last Send sent nothing, shown until the form changes.
   const [blocked, setBlocked] = useState<{ form: ConsoleState; why: string } | null>(null)
+  // The form as it was sent: an answer to another form is marked as an earlier request's.
+  const [sentForm, setSentForm] = useState<ConsoleState | null>(null)
 
   const endpoints = catalogue.data ?? []
   const options = [
@@ -85,6 +90,7 @@ export default function ConsoleView() {
       return setBlocked({ form, why: `Not sent: ${problems.join('; ')}.` })
     }
     setBlocked(null)
+    setSentForm(form)
     send.mutate({ plan, endpoint: form.endpoint })
   }
 
@@ -119,6 +125,9 @@ export default function ConsoleView() {
     name === 'auth.create' && (typeof expiry === 'number' || typeof expiry === 'string')
       ? millisecondsWarning(Number(expiry))
       : undefined
+  const numberNotes = built.draft ? numberFindings(name, built.draft, now) : []
+  const stale = sentForm !== null && sentForm !== state
+  const leftOut = leftOutOfLink(state)
   const endpointNote =
     !name || !catalogue.isSuccess || endpoint
       ? undefined
@@ -176,6 +185,17 @@ export default function ConsoleView() {
             <strong>Note:</strong> <Quoted text={expiryWarning} /> The engine accepts it as sent.
           </p>
         )}
+        {numberNotes.map((note) => (
+          <p key={note} className="finding finding-engine" data-testid="number-note">
+            <strong>The engine will refuse:</strong> <Quoted text={note} />
+          </p>
+        ))}
+        {leftOut.length > 0 && (
+          <p className="muted" data-testid="left-out-of-link">
+            Too long for a link: {leftOut.join(', ')} stay in the form while the page is open, but a
+            copied link or a reload leaves them out.
+          </p>
+        )}
         {blocked?.form === state && (
           <p role="alert" className="blocked">
             {blocked.why}
@@ -195,10 +215,16 @@ export default function ConsoleView() {
             </p>
           </section>
         )}
-        {send.isError && <p role="alert">Not answered: {messageOf(send.error)}</p>}
+        {send.isError && (
+          <p role="alert" className={stale ? 'stale' : undefined}>
+            Not answered: {messageOf(send.error)}
+            {stale && ' (the request sent before the form changed)'}
+          </p>
+        )}
         {outcome ? (
           <AnswerView
             answer={outcome.answer}
+            stale={stale}
             {...(exchange ? { exchange } : {})}
             actions={
               (outcome.answer.cursor || outcome.authorization) && (

@@ -7,7 +7,7 @@ import type { TokenChoice } from '../shared/tokens'
 import { deleteProcedure, releaseProcedure, saveProcedure, type ProcRecord } from './api'
 import { CallForm } from './call-form'
 import { formatTuples } from './format-tuples'
-import { EMPTY_PROC, ProcField, readProc } from './proc-field'
+import { EMPTY_PROC, ProcField, readProc, useEndpointNames } from './proc-field'
 import { useAccountMutation } from '../shared/queries'
 import type { StoredProcedure } from './stages'
 
@@ -158,7 +158,7 @@ function EditForm({
   const update = useAccountMutation((value: Parameters<typeof saveProcedure>[3]) =>
     saveProcedure(config, token, 'update', value),
   )
-  const reading = readProc(text)
+  const reading = readProc(text, useEndpointNames())
   const shown = tried && reading.empty ? { ...reading, problem: EMPTY_PROC } : reading
   useEffect(() => form.current?.querySelector('textarea')?.focus(), [])
 
