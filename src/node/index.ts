@@ -5,6 +5,7 @@ import {
   defaultLimits,
   type Clock,
   type Engine,
+  type FaultOptions,
   type FaultRule,
   type Limits,
   type SecretView,
@@ -70,11 +71,7 @@ export interface StartServiceOptions {
 }
 
 /** What a fault does: see `docs/node-api.md`. Without `kind`, a `status` answers in place. */
-export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count'>> & {
-  /** Calls it applies to (default 1); `null`: every matching call until cleared. */
-  count?: number | null
-  once?: true
-}
+export type { FaultOptions }
 
 /** A running service and its account settings. */
 export interface Service {

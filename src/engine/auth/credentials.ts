@@ -2,6 +2,7 @@ import { UnauthorizedError } from '../errors'
 import type { Principal } from './principal'
 import type { SecretRecord, Store } from '../store'
 import { parseAbility, type Ability } from './abilities'
+import { readBearer } from './bearer'
 import { findSecret } from './secret-index'
 import type { Signer } from './signer'
 
@@ -50,16 +51,16 @@ export async function authenticate(
   now: number,
   observe: (presented: Presented) => void = () => undefined,
 ): Promise<Principal> {
-  if (header === null || /^\s*(bearer\s*)?$/i.test(header)) {
+  const bearer = readBearer(header)
+  if (bearer.state === 'missing') {
     observe({ state: 'missing' })
     throw new UnauthorizedError('authorization is missing', 'missing')
   }
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header)
-  if (!match) {
+  if (bearer.state === 'malformed') {
     observe({ state: 'malformed' })
     throw new UnauthorizedError("the authorization header must be `bearer <token>'", 'malformed')
   }
-  const identity = await identify(match[1]!, store, signer, now)
+  const identity = await identify(bearer.token, store, signer, now)
   observe(identity)
   if (identity.state === 'usable') return identity.principal
   throw new UnauthorizedError(`authorization is ${identity.state}`, identity.reason)

@@ -2,6 +2,8 @@ import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
 import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
 import type { Presented } from '../auth/credentials'
+import { urlOf, type Call } from '../wire/call'
+import type { Reply } from '../wire/response'
 
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024
@@ -40,12 +42,10 @@ export class ExchangeDraft {
   readonly tracer = new CallTracer()
   readonly startedAt: number
   body: Uint8Array | undefined
-  /** The answer's body, when the engine made the response of it: read then from no clone. */
-  answered: string | Uint8Array | undefined
   credential: RequestTrace['credential'] = null
 
   constructor(
-    readonly request: Request,
+    readonly call: Call,
     readonly endpoint: string | null,
     private readonly clock: Clock,
   ) {
@@ -56,41 +56,39 @@ export class ExchangeDraft {
     this.credential = credentialTrace(presented)
   }
 
-  /**
-   * The finished record, once the response is made (its body is `answered`, or read from a
-   * clone).
-   */
-  async finish(response: Response, error?: unknown): Promise<Omit<ExchangeRecord, 'id'>> {
-    const { request, tracer } = this
-    const answered =
-      typeof this.answered === 'string'
-        ? utf8(this.answered)
-        : (this.answered ?? new Uint8Array(await response.clone().arrayBuffer()))
+  /** The finished record of the request and its reply, as the client met it (or did not). */
+  finish(reply: Reply, error?: unknown): Omit<ExchangeRecord, 'id'> {
+    const { call, tracer } = this
+    const requestHeaders = call.headers()
+    const responseHeaders = Object.entries(reply.headers).sort(byName)
+    const answered = typeof reply.body === 'string' ? utf8(reply.body) : reply.body
     return {
       startedAt: this.startedAt,
       at: this.clock.now() / 1000,
       durationMs: Math.max(0, realNow(this.clock) - this.startedAt),
       request: {
-        method: request.method,
-        url: request.url,
-        headers: [...request.headers],
-        body: this.body && this.body.length > 0 ? logged(this.body, request.headers) : null,
+        method: call.method,
+        url: urlOf(call),
+        headers: requestHeaders,
+        body: this.body && this.body.length > 0 ? logged(this.body, requestHeaders) : null,
       },
       response: {
-        status: response.status,
-        headers: [...response.headers],
-        body: answered.length > 0 ? logged(answered, response.headers) : null,
+        status: reply.status,
+        headers: responseHeaders,
+        body: answered.length > 0 ? logged(answered, responseHeaders) : null,
       },
       trace: {
         endpoint: this.endpoint,
         credential: this.credential,
         calls: tracer.calls,
         droppedCalls: tracer.dropped,
-        outcome: outcomeOf(response.status, error),
+        outcome: outcomeOf(reply.status, error),
       },
     }
   }
 }
+
+const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The last `capacity` exchanges, kept in this process; ids from 1, for its life. */
 export function createJournal(capacity: number) {
@@ -123,10 +121,11 @@ export type Journal = ReturnType<typeof createJournal>
 
 const realNow = (clock: Clock) => clock.now() - clock.offset
 
-function logged(bytes: Uint8Array, headers: Headers): LoggedBody {
+function logged(bytes: Uint8Array, headers: Array<[string, string]>): LoggedBody {
   const kept = bytes.subarray(0, MAX_LOGGED_BODY_BYTES)
   const truncated = kept.length < bytes.length
-  const binary = /msgpack/i.test(headers.get('content-type') ?? '')
+  const type = headers.find(([name]) => name === 'content-type')?.[1]
+  const binary = /msgpack/i.test(type ?? '')
   if (!binary) {
     try {
       // A cut may split a character: `stream` leaves its last bytes out instead of failing.

@@ -110,6 +110,15 @@ function formatOf(type: string, serviceName: string): Format | undefined {
 
 const essence = (value: string) => value.split(';')[0]!.trim().toLowerCase()
 
+/**
+ * A content type's media type, lowercase and without parameters (`text/plain` of
+ * `Text/Plain; charset=utf-8`); `undefined` when there is none.
+ */
+export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
+  if (contentType === null || contentType === undefined) return undefined
+  return essence(contentType) || undefined
+}
+
 /** The request body's format; a missing content type means text. 415 for anything else. */
 export function requestFormat(contentType: string | null, serviceName: string): Format {
   const format = bodyFormat(contentType, serviceName)
