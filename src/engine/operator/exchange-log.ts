@@ -37,12 +37,24 @@ export interface ExchangeRecord {
   trace: RequestTrace
 }
 
-/** What the engine gathers while it answers one request, when the log is on. */
+/** A record to keep: made when it is first read, from what the request left (see `ExchangeDraft`). */
+export type KeptExchange = Omit<ExchangeRecord, 'id'> | (() => Omit<ExchangeRecord, 'id'>)
+
+/** The record itself, made now if it was kept to be made later. */
+export const recordOf = (kept: KeptExchange): Omit<ExchangeRecord, 'id'> =>
+  typeof kept === 'function' ? kept() : kept
+
+/**
+ * What the engine gathers while it answers one request, when the journal is on. The record is
+ * made from it when the journal is read, not while the client waits: the request keeps only
+ * what it already had (its headers, body and answer, what its token turned out to be, the calls
+ * traced), and the times.
+ */
 export class ExchangeDraft {
   readonly tracer = new CallTracer()
   readonly startedAt: number
   body: Uint8Array | undefined
-  credential: RequestTrace['credential'] = null
+  presented: Presented | undefined
 
   constructor(
     readonly call: Call,
@@ -53,47 +65,62 @@ export class ExchangeDraft {
   }
 
   observe = (presented: Presented): void => {
-    this.credential = credentialTrace(presented)
+    this.presented = presented
   }
 
-  /** The finished record of the request and its reply, as the client met it (or did not). */
-  finish(reply: Reply, error?: unknown): Omit<ExchangeRecord, 'id'> {
-    const { call, tracer } = this
+  /** The request and its reply, as the client met it (or did not), to be made a record. */
+  finish(reply: Reply, error?: unknown): () => Omit<ExchangeRecord, 'id'> {
+    const { call, tracer, startedAt, endpoint, presented } = this
+    const at = this.clock.now() / 1000
+    const durationMs = Math.max(0, realNow(this.clock) - startedAt)
+    const method = call.method
+    const url = urlOf(call)
     const requestHeaders = call.headers()
+    // A copy: the bytes may be a view of a larger buffer the request was read into.
+    const sent = this.body && this.body.length > 0 ? this.body.slice() : undefined
     const responseHeaders = Object.entries(reply.headers).sort(byName)
-    const answered = typeof reply.body === 'string' ? utf8(reply.body) : reply.body
-    return {
-      startedAt: this.startedAt,
-      at: this.clock.now() / 1000,
-      durationMs: Math.max(0, realNow(this.clock) - this.startedAt),
-      request: {
-        method: call.method,
-        url: urlOf(call),
-        headers: requestHeaders,
-        body: this.body && this.body.length > 0 ? logged(this.body, requestHeaders) : null,
-      },
-      response: {
-        status: reply.status,
-        headers: responseHeaders,
-        body: answered.length > 0 ? logged(answered, responseHeaders) : null,
-      },
-      trace: {
-        endpoint: this.endpoint,
-        credential: this.credential,
-        calls: tracer.calls,
-        droppedCalls: tracer.dropped,
-        outcome: outcomeOf(reply.status, error),
-      },
-    }
+    const { status, body: answered } = reply
+    const { calls, dropped } = tracer
+    let made: Omit<ExchangeRecord, 'id'> | undefined
+    return () =>
+      (made ??= {
+        startedAt,
+        at,
+        durationMs,
+        request: {
+          method,
+          url,
+          headers: requestHeaders,
+          body: sent ? logged(sent, requestHeaders) : null,
+        },
+        response: {
+          status,
+          headers: responseHeaders,
+          body: answered.length > 0 ? logged(bytesOf(answered), responseHeaders) : null,
+        },
+        trace: {
+          endpoint,
+          credential: presented ? credentialTrace(presented) : null,
+          calls,
+          droppedCalls: dropped,
+          outcome: outcomeOf(status, error),
+        },
+      })
   }
 }
+
+const bytesOf = (body: string | Uint8Array) => (typeof body === 'string' ? utf8(body) : body)
 
 const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0)
 
 /** The last `capacity` exchanges, kept in this process; ids from 1, for its life. */
 export function createJournal(capacity: number) {
-  let records: ExchangeRecord[] = []
+  let kept: Array<{ id: number; exchange: KeptExchange }> = []
   let nextId = 1
+  /** Only the last `capacity` count; older ones are let go in batches, not one per request. */
+  const trim = () => {
+    if (kept.length > capacity) kept = kept.slice(kept.length - capacity)
+  }
   return {
     /** How many exchanges it keeps; 0 keeps none. */
     get capacity() {
@@ -102,17 +129,25 @@ export function createJournal(capacity: number) {
     /** Keeps this many from now on (the newest, when it shrinks). */
     setCapacity(next: number): void {
       capacity = next
-      if (records.length > capacity) records = records.slice(records.length - capacity)
+      trim()
     },
-    add(record: Omit<ExchangeRecord, 'id'>): void {
+    add(exchange: KeptExchange): void {
       if (capacity === 0) return
-      records.push({ id: nextId++, ...record })
-      if (records.length > capacity) records = records.slice(records.length - capacity)
+      kept.push({ id: nextId++, exchange })
+      if (kept.length >= 2 * capacity + 64) trim()
     },
     /** Newest first; only those after `after` when given. */
-    list: (after = 0): ExchangeRecord[] => records.filter((record) => record.id > after).reverse(),
+    list(after = 0): ExchangeRecord[] {
+      trim()
+      const records: ExchangeRecord[] = []
+      for (let i = kept.length - 1; i >= 0 && kept[i]!.id > after; i--) {
+        const { id, exchange } = kept[i]!
+        records.push({ id, ...recordOf(exchange) })
+      }
+      return records
+    },
     clear(): void {
-      records = []
+      kept = []
     },
   }
 }

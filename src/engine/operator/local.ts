@@ -49,7 +49,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
     },
     journal: {
       setCapacity: async (capacity) => journal.setCapacity(capacity),
-      add: async (record) => journal.add(record),
+      add: async (exchange) => journal.add(exchange),
       list: async (after) => journal.list(after),
       clear: async () => journal.clear(),
     },
