@@ -119,6 +119,24 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
   return essence(contentType) || undefined
 }
 
+/**
+ * The format a content type names (`undefined` for none the service speaks, or none given):
+ * with `serviceName`, that service's media types only; without, any service's (a reader of
+ * exchanges or answers that may come from another service).
+ */
+export function formatOfMediaType(
+  contentType: string | null | undefined,
+  serviceName?: string,
+): Format | undefined {
+  const type = mediaTypeOf(contentType)
+  if (type === undefined) return undefined
+  if (serviceName !== undefined) return formatOf(type, serviceName)
+  if (type === 'text/plain') return 'text'
+  if (type === 'application/json') return 'json'
+  const vendor = /^application\/vnd\.[^+/]+\+(json|msgpack)$/.exec(type)?.[1]
+  return vendor === 'json' ? 'tuples' : vendor === 'msgpack' ? 'msgpack' : undefined
+}
+
 /** The request body's format; a missing content type means text. 415 for anything else. */
 export function requestFormat(contentType: string | null, serviceName: string): Format {
   const format = bodyFormat(contentType, serviceName)
