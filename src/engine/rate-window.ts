@@ -4,10 +4,12 @@ import type { RateLimit } from './settings'
 
 /**
  * The account's rate limit: a fixed window counting every endpoint call, inner calls of
- * compositions and procedures included (decision 006), while the limit is enforced. A request
- * is refused before its body is read while the window is full; a call that crosses the limit
- * is refused, so a composition stops there. The window itself lives with the operator's other
- * controls (`OperatorState.rate`); these are the rules every keeper of it follows.
+ * compositions and procedures included (decision 006), while the limit is enforced. While the
+ * window is full a request is refused once its token is read (after its body: 413 comes first,
+ * as decision 001 orders the checks), before its call is parsed or run; a call that crosses
+ * the limit is refused, so a composition stops there. The window itself lives with the
+ * operator's other controls (`OperatorState.rate`); these are the rules every keeper of it
+ * follows.
  */
 
 /** No window yet: the first call counted begins one. */
@@ -31,7 +33,7 @@ function refusal(rateLimit: RateLimit, window: RateWindow, now: number): Limited
   )
 }
 
-/** Refuses a request while the window is full; before its body is read. */
+/** Refuses a request while the window is full: once its token is read, before its call runs. */
 export function checkWindow(rateLimit: RateLimit, window: RateWindow, now: number): void {
   if (!rateLimit.enforce) return
   const current = windowAt(window, now, rateLimit.windowSeconds)

@@ -193,20 +193,6 @@ export function createFaults() {
 
 export type Faults = ReturnType<typeof createFaults>
 
-/** Waits `ms` of real time (whatever the engine's clock), or until `signal` aborts. */
-export function waitReal(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal?.aborted) return resolve()
-    const done = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
-  })
-}
-
 /** What meeting `rule` does to the way the answer reaches the client, as plain data. */
 export function replyFault(rule: FaultRule): ReplyFault {
   const ending =

@@ -1,4 +1,3 @@
-import { waitReal } from '../operator/faults'
 import { readBody } from './body'
 import type { Call } from './call'
 import type { Reply } from './response'
@@ -49,5 +48,19 @@ function breaking(body: string | Uint8Array): ReadableStream<Uint8Array> {
     pull(controller) {
       controller.error(new TypeError('the connection was reset (a fault injected)'))
     },
+  })
+}
+
+/** Waits `ms` of real time (whatever the engine's clock), or until `signal` aborts. */
+export function waitReal(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve()
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
   })
 }
