@@ -70,9 +70,9 @@ function begin({ serviceName }: EngineParts, call: Call, route: Route): Exchange
   const format = bodyFormat(call.header('content-type'), serviceName)
   // Errors answer in the request's family too, even when its body can't be read.
   const reply = responseFormat(call.header('accept'), format ?? 'text', serviceName)
-  const path = route.kind === 'call' ? route.path : undefined
+  // A call's path has no empty segment (`routeOf` refuses one): only an empty path names none.
   const endpoint =
-    path !== undefined && /^[^/]+(\/[^/]+)*$/.test(path) ? path.split('/').join('.') : null
+    route.kind === 'call' && route.path !== '' ? route.path.replaceAll('/', '.') : null
   return { call, endpoint, format, reply }
 }
 

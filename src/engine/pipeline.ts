@@ -115,7 +115,7 @@ export async function admit(
     store,
     signer,
     nowSeconds(clock),
-    draft?.observe,
+    draft,
   )
   checkWindow(view.rateLimit, view.window, nowSeconds(clock))
   return principal

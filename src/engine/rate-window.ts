@@ -20,8 +20,14 @@ export function windowAt(current: RateWindow, now: number, windowSeconds: number
   return now - current.start >= windowSeconds ? { start: now, count: 0 } : current
 }
 
+/** The last rate limit's header value: the limit rarely changes, and every answer says it. */
+let said: { limit: number; windowSeconds: number; value: string } | undefined
+
 export function rateHeader({ limit, windowSeconds }: RateLimit): Record<string, string> {
-  return { 'x-rate-limit': `${limit};window=${windowSeconds}` }
+  if (said?.limit !== limit || said.windowSeconds !== windowSeconds) {
+    said = { limit, windowSeconds, value: `${limit};window=${windowSeconds}` }
+  }
+  return { 'x-rate-limit': said.value }
 }
 
 function refusal(rateLimit: RateLimit, window: RateWindow, now: number): LimitedError {

@@ -59,7 +59,7 @@ export function nodeCall(req: IncomingMessage): Call | undefined {
     method: req.method ?? 'GET',
     ...url,
     header,
-    headers: () => [...all()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    headers: all,
     body: (limit) => readBody(req, header('content-length'), limit),
   }
 }

@@ -41,7 +41,7 @@ export const isAlive = (secret: SecretRecord, now: number): boolean =>
 export type Presented = Identity | { state: 'missing' | 'malformed' }
 
 /**
- * Reads `authorization: bearer <token>` into a principal, or fails with 401. `observe` learns
+ * Reads `authorization: bearer <token>` into a principal, or fails with 401. `observer` learns
  * what was presented either way, for the request's trace.
  */
 export async function authenticate(
@@ -49,19 +49,19 @@ export async function authenticate(
   store: Store,
   signer: Signer,
   now: number,
-  observe: (presented: Presented) => void = () => undefined,
+  observer?: { observe(presented: Presented): void },
 ): Promise<Principal> {
   const bearer = readBearer(header)
   if (bearer.state === 'missing') {
-    observe({ state: 'missing' })
+    observer?.observe({ state: 'missing' })
     throw new UnauthorizedError('authorization is missing', 'missing')
   }
   if (bearer.state === 'malformed') {
-    observe({ state: 'malformed' })
+    observer?.observe({ state: 'malformed' })
     throw new UnauthorizedError("the authorization header must be `bearer <token>'", 'malformed')
   }
   const identity = await identify(bearer.token, store, signer, now)
-  observe(identity)
+  observer?.observe(identity)
   if (identity.state === 'usable') return identity.principal
   throw new UnauthorizedError(`authorization is ${identity.state}`, identity.reason)
 }

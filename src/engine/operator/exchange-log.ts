@@ -2,7 +2,7 @@ import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
 import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
 import type { Presented } from '../auth/credentials'
-import { urlOf, type Call } from '../wire/call'
+import type { Call } from '../wire/call'
 import type { Reply } from '../wire/response'
 
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
@@ -37,12 +37,15 @@ export interface ExchangeRecord {
   trace: RequestTrace
 }
 
-/** A record to keep: made when it is first read, from what the request left (see `ExchangeDraft`). */
-export type KeptExchange = Omit<ExchangeRecord, 'id'> | (() => Omit<ExchangeRecord, 'id'>)
+/**
+ * A record to keep, or what a request left to make it from when it is first read (see
+ * `ExchangeDraft`).
+ */
+export type KeptExchange = Omit<ExchangeRecord, 'id'> | { record(): Omit<ExchangeRecord, 'id'> }
 
 /** The record itself, made now if it was kept to be made later. */
 export const recordOf = (kept: KeptExchange): Omit<ExchangeRecord, 'id'> =>
-  typeof kept === 'function' ? kept() : kept
+  'record' in kept ? kept.record() : kept
 
 /**
  * What the engine gathers while it answers one request, when the journal is on. The record is
@@ -59,53 +62,99 @@ export class ExchangeDraft {
   constructor(
     readonly call: Call,
     readonly endpoint: string | null,
-    private readonly clock: Clock,
+    readonly clock: Clock,
   ) {
     this.startedAt = realNow(clock)
   }
 
-  observe = (presented: Presented): void => {
+  observe(presented: Presented): void {
     this.presented = presented
   }
 
   /** The request and its reply, as the client met it (or did not), to be made a record. */
-  finish(reply: Reply, error?: unknown): () => Omit<ExchangeRecord, 'id'> {
-    const { call, tracer, startedAt, endpoint, presented } = this
-    const at = this.clock.now() / 1000
-    const durationMs = Math.max(0, realNow(this.clock) - startedAt)
-    const method = call.method
-    const url = urlOf(call)
-    const requestHeaders = call.headers()
-    // A copy: the bytes may be a view of a larger buffer the request was read into.
-    const sent = this.body && this.body.length > 0 ? this.body.slice() : undefined
-    const responseHeaders = Object.entries(reply.headers).sort(byName)
-    const { status, body: answered } = reply
-    const { calls, dropped } = tracer
-    let made: Omit<ExchangeRecord, 'id'> | undefined
-    return () =>
-      (made ??= {
-        startedAt,
-        at,
-        durationMs,
-        request: {
-          method,
-          url,
-          headers: requestHeaders,
-          body: sent ? logged(sent, requestHeaders) : null,
-        },
-        response: {
-          status,
-          headers: responseHeaders,
-          body: answered.length > 0 ? logged(bytesOf(answered), responseHeaders) : null,
-        },
-        trace: {
-          endpoint,
-          credential: presented ? credentialTrace(presented) : null,
-          calls,
-          droppedCalls: dropped,
-          outcome: outcomeOf(status, error),
-        },
-      })
+  finish(reply: Reply, error?: unknown): KeptExchange {
+    const { call, clock, startedAt } = this
+    // Only what the record needs is kept: never the call itself, which holds the connection.
+    return new Finished(
+      call.method,
+      call.origin,
+      call.pathname,
+      call.search,
+      call.headers(),
+      // A copy: the bytes may be a view of a larger buffer the request was read into.
+      this.body && this.body.length > 0 ? this.body.slice() : undefined,
+      reply.status,
+      // A copy: an adapter may add its own headers (a length) to the reply as it writes it.
+      { ...reply.headers },
+      reply.body,
+      startedAt,
+      clock.now() / 1000,
+      Math.max(0, realNow(clock) - startedAt),
+      this.endpoint,
+      this.presented,
+      this.tracer,
+      error,
+    )
+  }
+}
+
+/**
+ * A request answered, kept as the request left it (one object, few beside it: the journal
+ * keeps many), and made a record when first asked for.
+ */
+class Finished {
+  private made: Omit<ExchangeRecord, 'id'> | undefined
+
+  constructor(
+    private readonly method: string,
+    private readonly origin: string,
+    private readonly pathname: string,
+    private readonly search: string,
+    private readonly requestHeaders: Iterable<[string, string]>,
+    private readonly sent: Uint8Array | undefined,
+    private readonly status: number,
+    private readonly responseHeaders: Record<string, string>,
+    private readonly answered: string | Uint8Array,
+    private readonly startedAt: number,
+    private readonly at: number,
+    private readonly durationMs: number,
+    private readonly endpoint: string | null,
+    private readonly presented: Presented | undefined,
+    private readonly tracer: CallTracer,
+    private readonly error: unknown,
+  ) {}
+
+  record(): Omit<ExchangeRecord, 'id'> {
+    return (this.made ??= this.make())
+  }
+
+  private make(): Omit<ExchangeRecord, 'id'> {
+    const { sent, status, answered, tracer, presented } = this
+    const requestHeaders = [...this.requestHeaders].sort(byName)
+    const responseHeaders = Object.entries(this.responseHeaders).sort(byName)
+    return {
+      startedAt: this.startedAt,
+      at: this.at,
+      durationMs: this.durationMs,
+      request: {
+        method: this.method,
+        url: `${this.origin}${this.pathname}${this.search}`,
+        headers: requestHeaders,
+        body: sent ? logged(sent, requestHeaders) : null,
+      },
+      response: {
+        status,
+        headers: responseHeaders,
+        body: answered.length > 0 ? logged(bytesOf(answered), responseHeaders) : null,
+      },
+      trace: {
+        endpoint: this.endpoint,
+        credential: presented ? credentialTrace(presented) : null,
+        calls: tracer.calls,
+        droppedCalls: tracer.dropped,
+        outcome: outcomeOf(status, this.error),
+      },
+    }
   }
 }
 

@@ -14,8 +14,12 @@ export interface Call {
   readonly search: string
   /** A header's value (names in lowercase), repeated ones joined as Fetch joins them; or `null`. */
   header(name: string): string | null
-  /** Every header as a Fetch `Headers` lists them: lowercase names, in order of name. */
-  headers(): Array<[string, string]>
+  /**
+   * Every header, names in lowercase (in any order; the journal sorts them by name when it
+   * makes its record). The journal keeps what this returns as it is: it must not change once
+   * the request is answered.
+   */
+  headers(): Iterable<[string, string]>
   /**
    * The whole body; 413 (`TooLargeError`) as soon as it passes `limit` bytes, at once when its
    * declared length does; 400 (`body_incomplete`) when the client goes away before its end.

@@ -16,7 +16,7 @@ export function callOf(request: Request): Call {
     pathname,
     search,
     header: (name) => request.headers.get(name),
-    headers: () => [...request.headers],
+    headers: () => request.headers,
     body: (limit) => readBody(request, limit),
   }
 }

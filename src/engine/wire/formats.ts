@@ -87,7 +87,21 @@ export type Format = keyof typeof formats
 const names = Object.keys(formats) as Format[]
 
 export function mediaType(format: Format, serviceName: string): string {
-  return formats[format].contentType(serviceName)
+  return typesOf(serviceName)[format]
+}
+
+/** Each service name's media type of each format, made once. */
+const mediaTypes = new Map<string, Record<Format, string>>()
+
+function typesOf(serviceName: string): Record<Format, string> {
+  let types = mediaTypes.get(serviceName)
+  if (!types) {
+    types = Object.fromEntries(
+      names.map((name) => [name, formats[name].contentType(serviceName)]),
+    ) as Record<Format, string>
+    mediaTypes.set(serviceName, types)
+  }
+  return types
 }
 
 /** The format of a content type, or `undefined` when it is not one the service reads. */

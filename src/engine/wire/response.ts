@@ -3,10 +3,12 @@ import type { Value } from '../lang/value'
 import type { FaultKind } from '../operator/faults'
 import { formats, mediaType, type Format } from './formats'
 
+const EXPOSED = 'x-cursor, x-rate-limit, retry-after, x-fault, allow'
+
 /** Headers every answer to an endpoint call carries, so browsers may call `serve` across origins. */
-export const CORS_HEADERS: Record<string, string> = {
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-cursor, x-rate-limit, retry-after, x-fault, allow',
+  'access-control-expose-headers': EXPOSED,
 }
 
 /**
@@ -45,7 +47,11 @@ export function resultReply(
   serviceName: string,
   headers?: Record<string, string>,
 ): Reply {
-  const all: Record<string, string> = { ...CORS_HEADERS }
+  // Written out, not spread from CORS_HEADERS: every answer makes one.
+  const all: Record<string, string> = {
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED,
+  }
   if (headers) Object.assign(all, headers)
   all['content-type'] = mediaType(format, serviceName)
   return { status: 200, headers: all, body: formats[format].write({ result: value }) }
