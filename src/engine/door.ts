@@ -42,7 +42,8 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   let reply: Reply
   let failure: unknown
   try {
-    const view = await parts.operator.view()
+    const viewed = parts.operator.view()
+    const view = viewed instanceof Promise ? await viewed : viewed
     if (view.journal > 0) {
       exchange.draft = new ExchangeDraft(call, exchange.endpoint, parts.clock)
     }
@@ -59,8 +60,12 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   }
   if (exchange.fault) reply = faulted(reply, exchange.fault)
   if (exchange.draft) {
-    // The answer stands even when the journal cannot keep it (its database went away).
-    await parts.operator.journal.add(exchange.draft.finish(reply, failure)).catch(() => undefined)
+    try {
+      const kept = parts.operator.journal.add(exchange.draft.finish(reply, failure))
+      if (kept) await kept
+    } catch {
+      // The answer stands even when the journal cannot keep it (its database went away).
+    }
   }
   return reply
 }

@@ -47,7 +47,13 @@ export function hostAllowed({
 }: Pick<GateOptions, 'host' | 'allowedHosts'>): (header: string) => boolean {
   const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
   const check = !WILDCARD.includes(host) || allowedHosts.length > 0
-  return (header) => !check || names.has(hostName(header))
+  // A client sends the same Host on every request: the last one's reading is kept.
+  let last: { header: string; allowed: boolean } | undefined
+  return (header) => {
+    if (!check) return true
+    if (last?.header !== header) last = { header, allowed: names.has(hostName(header)) }
+    return last.allowed
+  }
 }
 
 /**

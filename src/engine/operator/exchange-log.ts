@@ -81,8 +81,9 @@ export class ExchangeDraft {
       call.pathname,
       call.search,
       call.headers(),
-      // A copy: the bytes may be a view of a larger buffer the request was read into.
-      this.body && this.body.length > 0 ? this.body.slice() : undefined,
+      // A copy (not `slice`, which for a Node Buffer is a view): the bytes may be a view of
+      // a larger buffer the request was read into.
+      this.body && this.body.length > 0 ? new Uint8Array(this.body) : undefined,
       reply.status,
       // A copy: an adapter may add its own headers (a length) to the reply as it writes it.
       { ...reply.headers },
