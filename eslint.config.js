@@ -80,8 +80,10 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/engine/**/*.ts'],
+  // The engine imports nothing outside src/engine, by package or by relative path: from a file
+  // `depth` folders below src/engine, a path climbing `depth + 1` times leaves it.
+  ...[0, 1, 2, 3].map((depth) => ({
+    files: [`src/engine/${'*/'.repeat(depth)}*.ts`],
     ignores: ['src/engine/**/*.test.ts'],
     languageOptions: { globals: {} },
     rules: {
@@ -92,6 +94,11 @@ export default tseslint.config(
             {
               group: engineFence.imports,
               message: 'src/engine stays pure: no DOM, msw, idb, React or Node imports.',
+            },
+            {
+              regex: `^(\\.\\./){${depth + 1}}`,
+              message:
+                'src/engine stays pure: it imports nothing outside src/engine (the adapters import the engine, not the other way).',
             },
             testingFence,
           ],
@@ -105,7 +112,7 @@ export default tseslint.config(
         })),
       ],
     },
-  },
+  })),
   {
     // What the playground runs in its page to save and replay contracts (src/conformance/browser.ts).
     files: [

@@ -222,7 +222,7 @@ function strictCheck(request: WireRequest, serviceName: string): string[] {
   if (request.method !== 'POST') return []
   const body = request.body === undefined ? new Uint8Array() : bytes(request.body)
   const headers = new Headers(request.headers)
-  return strictDeviations(new Request(request.url, { method: 'POST', headers }), body, serviceName)
+  return strictDeviations({ header: (name) => headers.get(name) }, body, serviceName)
 }
 
 /** `step 2 (keyv.get)`: where a reason points. */

@@ -64,7 +64,8 @@ export class CallTracer {
   /** Calls that were not kept, past `MAX_TRACED_CALLS`. */
   dropped = 0
   private depth = 0
-  private readonly attributed = new WeakSet<object>()
+  /** Errors already put down to a call, made at the first failure. */
+  private attributed: WeakSet<object> | undefined
 
   /** A call starts; `undefined` once the trace is full (the call still runs). */
   enter(endpoint: string): CallTrace | undefined {
@@ -100,12 +101,12 @@ export class CallTracer {
     this.depth--
     if (!entry) return
     const known = error instanceof ServiceError ? error : undefined
-    if (typeof error === 'object' && error !== null && this.attributed.has(error)) {
+    if (typeof error === 'object' && error !== null && this.attributed?.has(error)) {
       entry.decision = 'aborted'
       entry.explanation = `stopped: a call inside \`${entry.endpoint}' failed`
       return
     }
-    if (typeof error === 'object' && error !== null) this.attributed.add(error)
+    if (typeof error === 'object' && error !== null) (this.attributed ??= new WeakSet()).add(error)
     entry.code = known?.code ?? 'fault'
     entry.status = known?.status ?? 500
     if (entry.decision !== 'refused') {

@@ -6,16 +6,13 @@
  * `service.contract.save(path)` (or the `contract` option) records what a test relied on.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, type TestContext } from 'vitest'
-import type { FaultRule, SecretView } from '../engine'
 import {
   checkReceived,
   startService,
-  type AuthorizeOptions,
-  type FaultOptions,
   type ReceivedExpectation,
   type ReceivedRequest,
-  type RequestFilter,
   type Service,
+  type ServiceControls,
   type StartServiceOptions,
 } from '../node'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
@@ -41,27 +38,16 @@ export interface UseServiceOptions extends StartServiceOptions {
   coverage?: string
 }
 
-/** The service of one test file: usable in tests and hooks (and `baseUrl` at once). */
-export interface ServiceHandle {
-  readonly baseUrl: string
-  readonly serviceName: string
+/**
+ * The service of one test file, usable in tests and hooks (`baseUrl` at once; see
+ * `ServiceControls`). Faults are cleared, and the journal emptied, after each test.
+ */
+export interface ServiceHandle extends ServiceControls<true> {
   /** The first secret key; known at once when `secrets` is given, otherwise from `beforeAll` on. */
   readonly secret: string
   readonly secrets: string[]
   /** The running service (Node API), from `beforeAll` on. */
   readonly service: Service
-  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
-  advanceClock(seconds: number): Promise<number>
-  now(): Promise<number>
-  createSecret(key?: string): Promise<SecretView>
-  rollSecret(id: string, at?: number): Promise<SecretView>
-  listSecrets(): Promise<SecretView[]>
-  /** Adds a fault for the rest of this test (faults are cleared after each test). */
-  fault(options: FaultOptions): FaultRule
-  clearFaults(id?: string): void
-  /** The requests received in this test so far, oldest first. */
-  requests(filter?: RequestFilter): ReceivedRequest[]
-  reset(): Promise<void>
   /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
   readonly contract: ContractRecorder
   /** What `token` can do (decision 055), at `at` (Unix seconds) or now. */

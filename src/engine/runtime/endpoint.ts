@@ -26,7 +26,7 @@ export interface InputSpec {
   doc?: string
 }
 
-/** What the runtime offers an endpoint while it runs. */
+/** What the runtime offers an endpoint while it runs; its methods are called on it (`ctx.warn(…)`). */
 export interface CallContext {
   /** The engine's settings without its store: `store` below is the only way to storage. */
   settings: EndpointSettings

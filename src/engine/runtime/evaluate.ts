@@ -6,7 +6,7 @@ import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
 import { literal, type CallNode, type CallRequest, type ComposeNode, type Node } from '../lang/tree'
-import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
+import type { ArgSpec, ArgSpecs, CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
@@ -38,7 +38,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
+    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
@@ -229,7 +229,7 @@ export class Evaluation {
     const declared = endpoint.args ?? {}
     const args: Record<string, Value> = {}
     const procs: Record<string, Node> = {}
-    for (const [arg, spec] of Object.entries(declared)) {
+    for (const [arg, spec] of specsOf(endpoint)) {
       const given = node.args.get(arg)
       if (spec.type === 'proc') {
         if (given) procs[arg] = given
@@ -259,34 +259,49 @@ export class Evaluation {
       input,
       args,
       procs,
-      passThrough: async () => {
-        const passed = new Map<string, Input>()
-        for (const [arg, given] of node.args) {
-          if (Object.hasOwn(declared, arg)) continue
-          const value = await this.value(given, scope, name, frame)
-          if (value !== NONE) passed.set(arg, value)
-        }
-        return passed
-      },
-      ctx: {
-        ...this.ctx,
-        sleep: (ms) => this.sleep(ms),
-        warn: (message) => {
-          if (entry) (entry.warnings ??= []).push(message)
-        },
-        // A procedure written inside this call sees the scope it was written in; a stored
-        // one, run with the account's authority, sees only what is given to it.
-        runProc: (proc, procInput, procArgs, options) =>
-          options?.elevated
-            ? this.runProc(proc, procInput, procArgs, name, { ...frame, elevated: true }, EMPTY)
-            : this.runProc(proc, procInput, procArgs, name, frame, scope),
-      },
+      passThrough: () => this.passThrough(node, declared, scope, name, frame),
+      ctx: new InvocationContext(this, entry, name, frame, scope),
     }
     if (endpoint.target) {
       invocation.target = endpoint.target(invocation)
       if (!frame.elevated) this.authorizeTarget(endpoint.name, invocation.target, entry)
     }
     return this.bounded(await endpoint.run(invocation), name)
+  }
+
+  /** Evaluates every argument given that the endpoint does not declare: they flow into procedures. */
+  private async passThrough(
+    node: CallNode,
+    declared: ArgSpecs,
+    scope: Scope,
+    name: string,
+    frame: Frame,
+  ): Promise<Map<string, Input>> {
+    const passed = new Map<string, Input>()
+    for (const [arg, given] of node.args) {
+      if (Object.hasOwn(declared, arg)) continue
+      const value = await this.value(given, scope, name, frame)
+      if (value !== NONE) passed.set(arg, value)
+    }
+    return passed
+  }
+
+  /**
+   * Runs a procedure for the call `name`: one written inside the call sees the scope it was
+   * written in; a stored one, run with the account's authority, sees only what is given to it.
+   */
+  runProcOf(
+    proc: Node,
+    input: Input,
+    args: Map<string, Input>,
+    name: string,
+    frame: Frame,
+    scope: Scope,
+    elevated = false,
+  ): Promise<Input> {
+    return elevated
+      ? this.runProc(proc, input, args, name, { ...frame, elevated: true }, EMPTY)
+      : this.runProc(proc, input, args, name, frame, scope)
   }
 
   /** Stops values that grow without bound (compositions can double one at every level). */
@@ -332,16 +347,21 @@ export class Evaluation {
     insecure: boolean,
   ): void {
     const { principal } = this.ctx
+    // The trace's sentences are written only when there is a trace.
     if (frame.elevated) {
-      return grant(
-        entry,
-        'procedure',
-        null,
-        "runs inside a stored procedure, with the account's full authority",
-      )
+      if (entry) {
+        grant(
+          entry,
+          'procedure',
+          null,
+          "runs inside a stored procedure, with the account's full authority",
+        )
+      }
+      return
     }
     const verdict = decide(principal, name, insecure)
     if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
+    if (!entry) return
     if (verdict === BY_SECRET) {
       return grant(
         entry,
@@ -359,7 +379,7 @@ export class Evaluation {
     if (principal.kind !== 'authorization') return
     const verdict = decideTarget(principal, name, target)
     if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
-    if (verdict === BY_SECRET) return
+    if (verdict === BY_SECRET || !entry) return
     grant(
       entry,
       'ability',
@@ -385,19 +405,75 @@ export class Evaluation {
   }
 }
 
+/**
+ * What one call's endpoint runs with: the request's context, and this call's own warnings and
+ * procedures. One object of one shape per call, made with no closures.
+ */
+class InvocationContext implements CallContext {
+  constructor(
+    private readonly evaluation: Evaluation,
+    private readonly entry: CallTrace | undefined,
+    private readonly name: string,
+    private readonly frame: Frame,
+    private readonly scope: Scope,
+  ) {}
+
+  get settings() {
+    return this.evaluation.ctx.settings
+  }
+  get store() {
+    return this.evaluation.ctx.store
+  }
+  get clock() {
+    return this.evaluation.ctx.clock
+  }
+  get signer() {
+    return this.evaluation.ctx.signer
+  }
+  get principal() {
+    return this.evaluation.ctx.principal
+  }
+  setHeader(name: string, value: string): void {
+    this.evaluation.ctx.setHeader(name, value)
+  }
+  sleep(ms: number): Promise<void> {
+    return this.evaluation.sleep(ms)
+  }
+  warn(message: string): void {
+    if (this.entry) (this.entry.warnings ??= []).push(message)
+  }
+  runProc(
+    proc: Node,
+    input: Input,
+    args: Map<string, Input>,
+    options?: { elevated?: boolean },
+  ): Promise<Input> {
+    const { name, frame, scope } = this
+    return this.evaluation.runProcOf(proc, input, args, name, frame, scope, options?.elevated)
+  }
+}
+
+/** Says in the trace what let a call in. */
 function grant(
-  entry: CallTrace | undefined,
+  entry: CallTrace,
   kind: CallTrace['grant'],
   ability: string | null,
   explanation: string,
 ): void {
-  if (!entry) return
   entry.grant = kind
   entry.ability = ability
   entry.explanation = explanation
 }
 
 const asJson = (value: Input): Value => (value === NONE ? null : value)
+
+/** Each endpoint's declared arguments, listed once. */
+const specs = new WeakMap<Endpoint, Array<[string, ArgSpec]>>()
+function specsOf(endpoint: Endpoint): Array<[string, ArgSpec]> {
+  let listed = specs.get(endpoint)
+  if (!listed) specs.set(endpoint, (listed = Object.entries(endpoint.args ?? {})))
+  return listed
+}
 
 function required(arg: string, site: string): InvalidError {
   return new InvalidError(`invalid argument \`${arg}' for \`${site}' (is required)`, 'required')
