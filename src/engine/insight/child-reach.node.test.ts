@@ -86,13 +86,12 @@ function post(
   }
   return {
     method: 'POST',
+    origin: 'https://child.test',
     pathname: `/${endpoint.split('.').join('/')}`,
     search: '',
     header: (name) => headers[name] ?? null,
+    headers: () => Object.entries(headers),
     body: async () => body,
-    request: () => {
-      throw new Error('not needed')
-    },
   }
 }
 

@@ -107,7 +107,7 @@ async function simulateOne(
       store,
       signer,
       now,
-      (presented) => (credential = credentialTrace(presented)),
+      { observe: (presented) => (credential = credentialTrace(presented)) },
     )
     const request = parseCall(
       body,
