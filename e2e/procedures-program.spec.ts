@@ -6,7 +6,7 @@ test('a program is compiled as it is typed, deployed to the dev stage, called an
 }) => {
   const { page } = app
   await app.reload()
-  await page.getByRole('button', { name: 'Create secret' }).click()
+  // The account's starting secret acts.
   await expect(page.getByTestId('secret-row')).toHaveCount(1)
   await page.getByRole('link', { name: 'Procedures' }).click()
   const main = page.getByRole('main')
@@ -54,7 +54,7 @@ test('a program is compiled as it is typed, deployed to the dev stage, called an
 test('the console runs a program as the command-line tool does', async ({ app }) => {
   const { page } = app
   await app.reload()
-  await page.getByRole('button', { name: 'Create secret' }).click()
+  // The account's starting secret acts.
   await expect(page.getByTestId('secret-row')).toHaveCount(1)
   await page.getByRole('link', { name: 'Console', exact: true }).click()
   await page.getByText('Run a program (as proc exec does)').click()
