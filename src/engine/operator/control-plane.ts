@@ -6,7 +6,14 @@ import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
 import { errorResponse, resultResponse } from '../wire/response'
 import type { Account } from '../account/account'
-import type { Insight, SimulateCall } from '../insight'
+import {
+  COVERAGE_BODY_LIMIT,
+  coverageReport,
+  readCoverageRequest,
+  tallyCoverage,
+  type Insight,
+  type SimulateCall,
+} from '../insight'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
@@ -43,6 +50,8 @@ type Route = (
  * - `POST reach` `{ token, at? }` → what the token can do; `POST simulate` `{ token, calls, at? }`
  *   → the decision for each call, writing nothing; `POST diff` `{ a, b, at? }` → what each token
  *   reaches that the other does not, with proof (decision 055)
+ * - `POST coverage` `{ entries?, tally? }` → the coverage report of the journal entries given
+ *   (the account's own journal when none are), added to `tally` (decisions 057, 080)
  */
 export function createControlPlane({
   account,
@@ -161,6 +170,16 @@ export function createControlPlane({
         ),
     ],
     [
+      'POST',
+      /^coverage$/,
+      async (body) => {
+        const { entries, tally } = readCoverageRequest(body)
+        return coverageReport(
+          tallyCoverage(entries ?? (await journal.list(0)), ...(tally ? [tally] : [])),
+        )
+      },
+    ],
+    [
       'GET',
       /^exchanges$/,
       async (_body, _params, query) => {
@@ -197,7 +216,12 @@ export function createControlPlane({
       if (!found) throw new MethodError(matching.map(([method]) => method).join(', '))
       const [, pattern, route] = found
       const params = pattern.exec(path)!.slice(1).map(decodeSegment)
-      const limit = path === 'import' ? IMPORT_BODY_LIMIT : maxBodyBytes
+      const limit =
+        path === 'import'
+          ? IMPORT_BODY_LIMIT
+          : path === 'coverage'
+            ? COVERAGE_BODY_LIMIT
+            : maxBodyBytes
       const body = request.method === 'GET' ? {} : await readJsonObject(request, limit)
       const query = new URL(request.url).searchParams
       const answer = (await route(body, params, query)) as Json
