@@ -50,8 +50,8 @@ type Route = (
  * - `POST reach` `{ token, at? }` → what the token can do; `POST simulate` `{ token, calls, at? }`
  *   → the decision for each call, writing nothing; `POST diff` `{ a, b, at? }` → what each token
  *   reaches that the other does not, with proof (decision 055)
- * - `POST coverage` `{ entries?, tally? }` → the coverage report of the journal entries given
- *   (the account's own journal when none are), added to `tally` (decisions 057, 080)
+ * - `POST coverage` `{ entries?, tally?, skipUnreadable? }` → the coverage report of the journal
+ *   entries given (the account's own journal when none are), added to `tally` (decisions 057, 080)
  */
 export function createControlPlane({
   account,
@@ -173,10 +173,11 @@ export function createControlPlane({
       'POST',
       /^coverage$/,
       async (body) => {
-        const { entries, tally } = readCoverageRequest(body)
-        return coverageReport(
+        const { entries, tally, skipped } = readCoverageRequest(body)
+        const report = coverageReport(
           tallyCoverage(entries ?? (await journal.list(0)), ...(tally ? [tally] : [])),
         )
+        return skipped === undefined ? report : { ...report, skipped }
       },
     ],
     [

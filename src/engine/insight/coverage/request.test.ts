@@ -116,6 +116,19 @@ describe('POST /_account/coverage', () => {
     }
   })
 
+  it('leaves out, and counts, the entries it cannot read when asked to', async () => {
+    await exercise()
+    const entries = await journal()
+    const broken = [{ ...entries[0]!, trace: 'gone' }, 7, ...entries]
+    expect((await coverage({ entries: broken })).status).toBe(400)
+    const answer = await coverage({ entries: broken, skipUnreadable: true })
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({ ...coverageReport(tallyCoverage(entries)), skipped: 2 })
+    expect((await coverage({ entries, skipUnreadable: 'yes' })).status).toBe(400)
+    // Without it, a report has no such field.
+    expect((await coverage({ entries })).body).not.toHaveProperty('skipped')
+  })
+
   it('answers 200 or 400 whatever value replaces any field of an entry', async () => {
     await exercise()
     const [one] = await journal()

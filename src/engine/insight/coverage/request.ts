@@ -14,6 +14,8 @@ export const COVERAGE_BODY_LIMIT = 16 * 1024 * 1024
 export interface CoverageRequest {
   entries?: CoverageEntry[]
   tally?: CoverageTally
+  /** With `skipUnreadable`: the entries left out because they are not what the tally reads. */
+  skipped?: number
 }
 
 type Value = Json | undefined
@@ -171,13 +173,30 @@ function tally(value: Value, path: string): CoverageTally {
 
 /**
  * Reads a coverage request's body: `entries` (journal entries, as `GET /_account/exchanges`
- * lists them; absent to read the account's journal) and `tally` (one already made, to add to:
- * a client sends a long log in parts).
+ * lists them; absent to read the account's journal), `tally` (one already made, to add to: a
+ * client sends a long log in parts) and `skipUnreadable` (`true`: an entry that is not what
+ * the tally reads is left out and counted in `skipped`, instead of refusing the request; a log
+ * kept by an older page may hold some).
  */
 export function readCoverageRequest(body: Record<string, Json>): CoverageRequest {
   const request: CoverageRequest = {}
+  if (body.skipUnreadable != null && typeof body.skipUnreadable !== 'boolean') {
+    wrong('skipUnreadable', 'a boolean')
+  }
   if (body.entries != null) {
-    request.entries = array(body.entries, 'entries').map((e, i) => entry(e, `entries[${i}]`))
+    const given = array(body.entries, 'entries')
+    if (body.skipUnreadable === true) {
+      request.entries = []
+      request.skipped = 0
+      given.forEach((e, i) => {
+        try {
+          request.entries!.push(entry(e, `entries[${i}]`))
+        } catch (error) {
+          if (!(error instanceof InvalidError)) throw error
+          request.skipped!++
+        }
+      })
+    } else request.entries = given.map((e, i) => entry(e, `entries[${i}]`))
   }
   if (body.tally != null) request.tally = tally(body.tally, 'tally')
   return request
