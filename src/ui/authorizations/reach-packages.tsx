@@ -190,10 +190,12 @@ function EndpointRow({
       <span className={`reach-badge ${allowed ? 'reach-all' : 'reach-none'}`}>
         {endpoint.decision}
       </span>
-      <code className="reach-name">
-        <Name text={endpoint.endpoint} />
-      </code>
-      {endpoint.insecure && <span className="badge badge-insecure">insecure</span>}
+      <span className="reach-name">
+        <code>
+          <Name text={endpoint.endpoint} />
+        </code>
+        {endpoint.insecure && <span className="badge badge-insecure">insecure</span>}
+      </span>
       <span className="reach-why">
         {allowed ? (
           endpoint.grant === 'secret' ? (

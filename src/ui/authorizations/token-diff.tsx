@@ -164,11 +164,18 @@ function DiffList({
 }) {
   const [all, setAll] = useState(false)
   const drawn = all ? items : items.slice(0, DRAWN)
+  const delegatedAll = items.length > 1 && items.every((item) => item.delegated)
   return (
     <section className="diff-list" data-testid={testId} aria-label={title}>
       <h3>
         {title} <span className="muted">({items.length})</span>
       </h3>
+      {delegatedAll && (
+        <p className="muted" data-testid="diff-delegated">
+          {refused.name} could mint a token that reaches each of these: it holds{' '}
+          <code>auth.create</code>.
+        </p>
+      )}
       {items.length === 0 ? (
         <p className="muted">Nothing.</p>
       ) : (
@@ -182,7 +189,13 @@ function DiffList({
               data-endpoint={item.endpoint}
             >
               <ErrorBoundary what="This difference">
-                <DiffItemView item={item} at={at} reaches={reaches} refused={refused} />
+                <DiffItemView
+                  item={item}
+                  at={at}
+                  reaches={reaches}
+                  refused={refused}
+                  delegatedAll={delegatedAll}
+                />
               </ErrorBoundary>
             </li>
           ))}
@@ -202,11 +215,14 @@ function DiffItemView({
   at,
   reaches,
   refused,
+  delegatedAll,
 }: {
   item: DiffItem
   at: number
   reaches: Side
   refused: Side
+  /** Every item of the list is delegated: said once, above them. */
+  delegatedAll: boolean
 }) {
   const call = item.counterexample
   const later = call.at !== at
@@ -215,10 +231,7 @@ function DiffItemView({
   return (
     <>
       <p className="diff-sentence">
-        <span className="diff-kind">{item.kind}</span>{' '}
-        <code>
-          <Name text={item.endpoint} />
-        </code>{' '}
+        <span className="diff-kind">{item.kind}</span> <strong>{reaches.name}</strong>{' '}
         <Quoted text={item.sentence} />
       </p>
       <p className="diff-call">
@@ -231,7 +244,7 @@ function DiffItemView({
       <p className="diff-proof" data-testid="diff-proof">
         {verdict(reaches, item.proof.reaches)} · {verdict(refused, item.proof.refused)}
       </p>
-      {item.delegated && (
+      {item.delegated && !delegatedAll && (
         <p className="muted">
           {refused.name} could mint a token that reaches it: it holds <code>auth.create</code>.
         </p>

@@ -1,6 +1,7 @@
 import type { CoverageFlag } from '../../engine'
 import { codeLabel } from '../shared/labels'
-import { Name, Quoted, visibleText } from '../shared/quoted'
+import { useState } from 'react'
+import { Quoted, visibleText } from '../shared/quoted'
 import { routeHref } from '../shared/router'
 import type { PageCoverage } from './coverage-api'
 
@@ -51,34 +52,51 @@ export function CoverageFlags({ report }: { report: PageCoverage }) {
                   {title} <span className="muted">({flags.length})</span>
                 </h3>
                 <p className="muted">{about}</p>
-                <ul className="coverage-flag-list">
-                  {flags.map((flag) => (
-                    <li key={flag.subject} data-testid="coverage-flag" data-subject={flag.subject}>
-                      <code>
-                        <Name text={flag.subject} />
-                      </code>
-                      {kind === 'code_never_met' && codeLabel(flag.subject) && (
-                        <span className="muted"> {codeLabel(flag.subject)}</span>
-                      )}
-                      <p>
-                        <Quoted text={flag.sentence} />
-                      </p>
-                      {kind === 'only_secret' && (
-                        <a
-                          href={routeHref('console', { endpoint: flag.subject })}
-                          aria-label={`Call ${visibleText(flag.subject)} in the console`}
-                        >
-                          Call it in the console
-                        </a>
-                      )}
-                    </li>
-                  ))}
-                </ul>
+                <FlagList flags={flags} kind={kind} />
               </section>
             )
           })}
         </div>
       )}
     </section>
+  )
+}
+
+/** Flags drawn at first in a group; the rest on asking. */
+const DRAWN = 50
+
+/** One group's flags, each the engine's sentence (which names the ability, code or endpoint). */
+function FlagList({ flags, kind }: { flags: readonly CoverageFlag[]; kind: CoverageFlag['kind'] }) {
+  const [all, setAll] = useState(false)
+  const drawn = all ? flags : flags.slice(0, DRAWN)
+  return (
+    <>
+      <ul className="coverage-flag-list">
+        {drawn.map((flag) => (
+          <li key={flag.subject} data-testid="coverage-flag" data-subject={flag.subject}>
+            <Quoted text={flag.sentence} />
+            {kind === 'code_never_met' && codeLabel(flag.subject) && (
+              <span className="muted"> ({codeLabel(flag.subject)})</span>
+            )}
+            {kind === 'only_secret' && (
+              <>
+                {' '}
+                <a
+                  href={routeHref('console', { endpoint: flag.subject })}
+                  aria-label={`Call ${visibleText(flag.subject)} in the console`}
+                >
+                  Call it in the console
+                </a>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {drawn.length < flags.length && (
+        <button type="button" className="link" onClick={() => setAll(true)}>
+          Show {flags.length - drawn.length} more
+        </button>
+      )}
+    </>
   )
 }

@@ -27,6 +27,10 @@ function dimensionsText(dimensions: Partial<Record<string, number>>): string {
 export function EndpointCells({ report }: { report: PageCoverage }) {
   const [all, setAll] = useState(false)
   const endpoints = all ? report.endpoints : report.endpoints.slice(0, DRAWN)
+  // Flagged by the engine: minting and managing procedures are a secret's to call.
+  const flaggedSecret = new Set(
+    report.flags.filter((flag) => flag.kind === 'only_secret').map((flag) => flag.subject),
+  )
   return (
     <section
       aria-labelledby="coverage-endpoints-heading"
@@ -55,7 +59,9 @@ export function EndpointCells({ report }: { report: PageCoverage }) {
               <span className="muted">
                 {endpoint.calls} {endpoint.calls === 1 ? 'call' : 'calls'}
               </span>
-              {endpoint.onlySecret && <span className="coverage-tag">only a secret key</span>}
+              {flaggedSecret.has(endpoint.endpoint) && (
+                <span className="coverage-tag">only a secret key</span>
+              )}
             </h3>
             <table className="coverage-cells">
               <thead>
@@ -146,6 +152,8 @@ export function RefusalTable({ report }: { report: CoverageReport }) {
 
 /** Each ability minted or held: minted how often, calls it let in, refusals at its edge. */
 export function AbilityTable({ report }: { report: CoverageReport }) {
+  const [all, setAll] = useState(false)
+  const abilities = all ? report.abilities : report.abilities.slice(0, DRAWN)
   return (
     <section
       aria-labelledby="coverage-abilities-heading"
@@ -168,7 +176,7 @@ export function AbilityTable({ report }: { report: CoverageReport }) {
             </tr>
           </thead>
           <tbody>
-            {report.abilities.map((use) => (
+            {abilities.map((use) => (
               <tr key={use.ability} data-testid="coverage-ability" data-ability={use.ability}>
                 <td>
                   <code>
@@ -182,6 +190,11 @@ export function AbilityTable({ report }: { report: CoverageReport }) {
             ))}
           </tbody>
         </table>
+      )}
+      {abilities.length < report.abilities.length && (
+        <button type="button" className="link" onClick={() => setAll(true)}>
+          Show {report.abilities.length - abilities.length} more
+        </button>
       )}
     </section>
   )

@@ -29,14 +29,15 @@ function send(service: Service, name: string, token: string | null, body = '', q
   })
 }
 
-/** How many entries each `POST /_account/coverage` sent, from now on. */
-function watchCoverageRequests(): number[] {
-  const sent: number[] = []
+/** How many entries each `POST /_account/coverage` sent, from now on (and the bodies, in `bodies`). */
+function watchCoverageRequests(): number[] & { bodies: string[] } {
+  const sent = Object.assign([] as number[], { bodies: [] as string[] })
   const original = globalThis.fetch
   vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
     if (url.endsWith('/_account/coverage') && typeof init?.body === 'string') {
       sent.push((JSON.parse(init.body) as { entries: unknown[] }).entries.length)
+      sent.bodies.push(init.body)
     }
     return original(input, init)
   })
@@ -117,7 +118,7 @@ describe('the Coverage view', { timeout: 30_000 }, () => {
       () => expect(screen.getByTestId('coverage-read').textContent).toMatch(/^From 3 calls/),
       { timeout: 5000 },
     )
-    expect(sent.slice(before)).toEqual([1])
+    expect([...sent].slice(before)).toEqual([1])
     const none = screen
       .getAllByTestId('coverage-refusal')
       .find((row) => row.getAttribute('data-code') === 'missing')!
@@ -139,7 +140,12 @@ describe('the Coverage view', { timeout: 30_000 }, () => {
     const whole = await coverageOf(service.baseUrl, exchanges)
     const sent = watchCoverageRequests()
     const parts = await coverageOf(service.baseUrl, exchanges, undefined, 1)
-    expect(sent).toEqual(exchanges.map(() => 1))
+    expect([...sent]).toEqual(exchanges.map(() => 1))
+    // What the tally reads, and never the token the requests carried.
+    for (const body of sent.bodies) {
+      expect(body).not.toContain(token)
+      expect(body).not.toContain(service.secret)
+    }
     expect(parts).toEqual(whole)
     expect(whole.skipped).toBe(0)
     // An entry an older page kept, in a shape the tally cannot read: left out and counted.
