@@ -64,7 +64,9 @@ test('the grid agrees with real calls, and its console links make them', async (
   const rows = await page
     .getByTestId('reach-endpoint')
     .evaluateAll((elements) =>
-      elements.map((e) => [e.getAttribute('data-endpoint')!, e.getAttribute('data-decision')!]),
+      elements.map(
+        (e) => [e.getAttribute('data-endpoint')!, e.getAttribute('data-decision')!] as const,
+      ),
     )
   const catalogue = JSON.parse((await wire.fetch('_account/endpoints')).body) as unknown[]
   expect(rows).toHaveLength(catalogue.length)
