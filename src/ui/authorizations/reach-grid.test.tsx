@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { ReachReport } from '../../engine'
 import { renderWithService } from '../../testing/render'
+import AuthorizationsView from './authorizations-view'
 import { TokenInspector } from './token-inspector'
 
 type Service = Awaited<ReturnType<typeof renderWithService>>['service']
@@ -150,5 +151,34 @@ describe('What can this token do?', { timeout: 60_000 }, () => {
     expect(row('core.ping').getAttribute('data-decision')).toBe('refused')
     expect(row('core.ping').textContent).toContain('expired')
     expect(screen.getByTestId('reach-timeline').textContent).toMatch(/It has stopped/)
+  })
+})
+
+describe('from the grid to the composer', { timeout: 30_000 }, () => {
+  it('fills the composer with the ability a refused endpoint needs, keeping the token inspected', async () => {
+    const { service } = await renderWithService(<AuthorizationsView />)
+    const token = await service.authorize(['type.string'])
+    window.location.hash = `#/authorizations?inspect=authorization:${token}&ttl=60`
+    const link = await waitFor(
+      () => within(row('type.number.add')).getByRole('link', { name: 'type.number.add' }),
+      { timeout: 10_000 },
+    )
+    fireEvent.click(link)
+    // A link is followed by the page; here the hash is set as the browser would.
+    window.location.hash = link.getAttribute('href')!
+    const chosen = await screen.findByRole('list', { name: 'Abilities to grant' })
+    await waitFor(() =>
+      expect(
+        within(chosen)
+          .getAllByRole('listitem')
+          .map((li) => li.querySelector('code')!.textContent),
+      ).toEqual(['type.number.add']),
+    )
+    const params = new URLSearchParams(window.location.hash.split('?')[1])
+    expect(params.get('inspect')).toBe(`authorization:${token}`)
+    expect(params.getAll('ability')).toEqual(['type.number.add'])
+    // The composition the link replaced went with it: the link names the whole composition.
+    expect(params.get('ttl')).toBeNull()
+    expect(screen.getByTestId('reach-count')).toBeTruthy()
   })
 })
