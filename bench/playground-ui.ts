@@ -1,9 +1,10 @@
 /**
  * The playground's views under load, in Debian's Chromium, on the built page: the exchange
- * log holding 10,000 exchanges (opened, searched, one exchange opened, and the first screen
- * with that log stored), and a megabyte pasted into the console's input. Each figure is the
- * median of `BENCH_ROUNDS` rounds (5 by default), beside a baseline taken in the same rounds: the
- * same step over a log of 50 exchanges, or a first screen with an empty log. The load average
+ * log holding 10,000 exchanges (opened, searched, one exchange opened, its coverage counted,
+ * and the first screen with that log stored), what a secret can do with 1,000 stored procedures,
+ * and a megabyte pasted into the console's input. Each figure is the median of `BENCH_ROUNDS`
+ * rounds (5 by default), beside a baseline taken in the same rounds: the same step over a log of
+ * 50 exchanges or one procedure, or a first screen with an empty log. The load average
  * is printed beside the figures, since the machine is shared.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -18,6 +19,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BASE = 'https://bench-ui.example.test'
 const MANY = 10_000
 const FEW = 50
+const PROCEDURES = 1000
 const root = process.cwd()
 const outDir = mkdtempSync(join(tmpdir(), 'playground-ui-'))
 
@@ -111,6 +113,35 @@ async function fillLog(page: Page, count: number): Promise<void> {
   )
 }
 
+/** Stored procedures on the page's account, by an import of its export with `count` of them. */
+async function storeProcedures(page: Page, count: number) {
+  return page.evaluate(
+    async ({ base, count }) => {
+      const json = { 'content-type': 'application/json' }
+      const snapshot = (await (await fetch(`${base}/_account/export`)).json()) as {
+        secrets: Array<{ id: string }>
+        procs: Array<{ name: string }>
+      }
+      const proc = {
+        name: 'p',
+        proc: ['{}', ['()', 'core.ping']],
+        createdAt: 1,
+        updatedAt: 1,
+      }
+      snapshot.procs = Array.from({ length: count }, (_, i) => ({ ...proc, name: `p${i}` }))
+      const imported = await fetch(`${base}/_account/import`, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify(snapshot),
+      })
+      if (!imported.ok) throw new Error(`import: ${imported.status} ${await imported.text()}`)
+      const catalogue = (await (await fetch(`${base}/_account/endpoints`)).json()) as unknown[]
+      return { secretId: snapshot.secrets[0]!.id, endpoints: catalogue.length + count }
+    },
+    { base: BASE, count },
+  )
+}
+
 const ready = (page: Page) =>
   page.locator('html[data-ready="true"]').waitFor({ state: 'attached', timeout: 30_000 })
 
@@ -126,6 +157,9 @@ const SEARCHED = `(() => {
   return new URLSearchParams(location.hash.split('?')[1]).get('text') === 'user/7' && rows.length > 0 && rows.every((row) => row.textContent.includes('user/7'))
 })()`
 const OPEN = `document.querySelector('[data-testid="exchange-row"] a').click()`
+const CLICK_COVERAGE = CLICK_LOG.replace("'Exchange log'", "'Coverage'")
+const COUNTED = (calls: number) =>
+  `document.querySelector('[data-testid="coverage-read"]')?.textContent.startsWith('From ${calls} calls')`
 const OPENED = `document.querySelector('[data-testid="exchange-detail"]') !== null`
 const USABLE = `[...document.querySelectorAll('main button')].some((b) => b.textContent === 'Create secret' && !b.disabled) && document.querySelector('main table.secrets') !== null`
 const PASTE = `(() => {
@@ -162,6 +196,22 @@ async function round(): Promise<Record<string, number>> {
       figures[`open the log, ${size}`] = await timed(page, CLICK_LOG, ROWS)
       figures[`search the log, ${size}`] = await timed(page, SEARCH, SEARCHED)
       figures[`open an exchange, ${size}`] = await timed(page, OPEN, OPENED)
+      figures[`coverage of the log, ${size}`] = await timed(page, CLICK_COVERAGE, COUNTED(count))
+    }
+    // The view's chunk loaded once before, so that neither figure counts it.
+    await page.evaluate(() => (window.location.hash = '#/authorizations'))
+    await page.getByRole('heading', { name: 'Inspect a token' }).waitFor()
+    for (const [size, count] of [
+      ['few', 1],
+      ['many', PROCEDURES],
+    ] as const) {
+      const { secretId, endpoints } = await storeProcedures(page, count)
+      await page.evaluate(() => (window.location.hash = '#/secrets'))
+      figures[`what a secret can do, ${size}`] = await timed(
+        page,
+        `location.hash = '#/authorizations?inspect=secret:${secretId}'`,
+        `document.querySelector('[data-testid="reach-count"]')?.textContent.includes('of the ${endpoints} endpoints')`,
+      )
     }
     await page.evaluate(
       () => (window.location.hash = '#/console?endpoint=type.string.length&format=text'),
@@ -194,7 +244,7 @@ try {
     `\nThe playground's views, medians of ${ROUNDS} rounds (${loadAtStart} at the start, ${machine()} at the end)`,
   )
   printTable(
-    `The exchange log with ${MANY.toLocaleString('en-US')} exchanges, and a pasted megabyte`,
+    `The exchange log with ${MANY.toLocaleString('en-US')} exchanges, ${PROCEDURES.toLocaleString('en-US')} procedures, and a pasted megabyte`,
     [
       line('first screen, log of few', 'first screen, log of few'),
       line('first screen, log of many', 'first screen, log of few'),
@@ -204,6 +254,10 @@ try {
       line('search the log, many', 'search the log, few'),
       line('open an exchange, few', 'open an exchange, few'),
       line('open an exchange, many', 'open an exchange, few'),
+      line('coverage of the log, few', 'coverage of the log, few'),
+      line('coverage of the log, many', 'coverage of the log, few'),
+      line('what a secret can do, few', 'what a secret can do, few'),
+      line('what a secret can do, many', 'what a secret can do, few'),
       line('paste 1 KiB into the console', 'paste 1 KiB into the console'),
       line('paste 1 MiB into the console', 'paste 1 KiB into the console'),
     ],

@@ -83,6 +83,7 @@ function routes(secretId: string, limited: string): Record<string, string> {
     })}`,
     // The last three exchanges chosen, to save as a contract.
     'Exchange log': '#/log?chosen=7-9',
+    Coverage: '#/coverage',
     'Key-value': `#/keyv?${new URLSearchParams({ token: `secret:${secretId}`, bucket: 'customers', prefix: 'eu/' })}`,
     Procedures: '#/procedures',
     Settings: '#/settings',
@@ -112,6 +113,9 @@ async function settle(page: Page, view: string) {
       await expect(page.getByTestId('outside-limit-note')).toBeVisible()
       break
     }
+    case 'Coverage':
+      await expect(page.getByTestId('coverage-read')).toHaveText(/^From 10 calls in 10 exchanges/)
+      break
     case 'Key-value':
       await expect(page.getByTestId('key-row')).toHaveCount(4)
       break
@@ -207,5 +211,50 @@ for (const size of WIDTHS) {
     await expect(page.getByTestId('exchange-row')).toHaveCount(3)
     await page.screenshot({ path: `${folder}/scenario-loaded-${size.width}.png`, fullPage: true })
     await expectNoHorizontalOverflow(page, `a loaded scenario at ${size.width} px`)
+  })
+}
+
+for (const size of WIDTHS) {
+  test(`what a token can do, and two tokens compared, at ${size.width} px`, async ({
+    app,
+    wire,
+    account,
+  }) => {
+    test.slow()
+    const { page } = app
+    await page.setViewportSize(size)
+    // Both tokens hang from a secret rolling decades from now; the first also expires in a day.
+    const rolling = await account.createSecret()
+    await account.roll(rolling.id, (await account.now()) + 90 * 365 * 86_400)
+    const limited = await fillAccount(wire, rolling.key)
+    const other = await wire.call('auth.create', {
+      token: rolling.key,
+      contentType: 'application/vnd.service+json',
+      accept: 'text/plain',
+      body: tuples(['abilities', ['type', 'keyv.get?bucket=customers', 'core.ping']]),
+    })
+    expect(other.status).toBe(200)
+    await openView(page, 'Authorizations')
+    await expect(page.getByTestId('authorization-row')).toHaveCount(2)
+    await app.reload()
+    await page.evaluate(
+      (hash) => (window.location.hash = hash),
+      `#/authorizations?${new URLSearchParams({
+        inspect: `authorization:${limited}`,
+        a: `authorization:${limited}`,
+        b: `authorization:${other.body}`,
+      })}`,
+    )
+    const reach = page.getByTestId('reach')
+    await expect(reach.getByTestId('reach-count')).toHaveText(/It can call 13 of the 31 endpoints/)
+    await expect(reach.getByTestId('reach-bucket')).toHaveCount(5)
+    await expect(reach.getByTestId('reach-timeline')).toContainText('89 years')
+    await page
+      .locator('section.inspector')
+      .screenshot({ path: `${folder}/reach-${size.width}.png` })
+    const diff = page.getByTestId('token-diff')
+    await expect(diff.locator('[data-kind="time"]')).toHaveCount(1)
+    await diff.screenshot({ path: `${folder}/diff-${size.width}.png` })
+    await expectNoHorizontalOverflow(page, `the grid and the diff at ${size.width} px`)
   })
 }

@@ -13,6 +13,7 @@ const LOADERS: Record<ViewId, () => Promise<{ default: ComponentType }>> = {
   authorizations: () => import('./authorizations/authorizations-view'),
   console: () => import('./console/console-view'),
   log: () => import('./log/log-view'),
+  coverage: () => import('./coverage/coverage-view'),
   keyv: () => import('./keyv/keyv-view'),
   procedures: () => import('./procedures/procedures-view'),
   settings: () => import('./settings/settings-view'),

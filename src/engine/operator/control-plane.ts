@@ -9,7 +9,14 @@ import { mediaTypeOf } from '../wire/formats'
 import { errorReply, jsonReply, type Reply } from '../wire/response'
 import type { AnswerOf, ControlRoute, EndpointInfo } from './control-routes'
 import { readFaultRule } from './faults'
-import type { Insight, SimulateCall } from '../insight'
+import {
+  COVERAGE_BODY_LIMIT,
+  coverageReport,
+  readCoverageRequest,
+  tallyCoverage,
+  type Insight,
+  type SimulateCall,
+} from '../insight'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
@@ -117,6 +124,13 @@ export function createControlPlane({
         required(body, 'b', 'string'),
         optional(body, 'at', 'number'),
       ),
+    'POST coverage': async (body) => {
+      const { entries, tally, skipped } = readCoverageRequest(body)
+      const report = coverageReport(
+        tallyCoverage(entries ?? (await journal.list(0)), ...(tally ? [tally] : [])),
+      )
+      return skipped === undefined ? report : { ...report, skipped }
+    },
     'GET exchanges': async (_body, _params, query) => {
       const after = afterOf(query)
       const [{ journal: capacity }, exchanges] = await Promise.all([
@@ -151,7 +165,12 @@ export function createControlPlane({
       const found = matching.find(({ method }) => method === call.method)
       if (!found) throw new MethodError(matching.map(({ method }) => method).join(', '))
       const params = found.pattern.exec(path)!.slice(1).map(decodeSegment)
-      const limit = path === 'import' ? IMPORT_BODY_LIMIT : maxBodyBytes
+      const limit =
+        path === 'import'
+          ? IMPORT_BODY_LIMIT
+          : path === 'coverage'
+            ? COVERAGE_BODY_LIMIT
+            : maxBodyBytes
       const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
       const answer = await found.handler(body, params, new URLSearchParams(call.search))
       return jsonReply(200, answer as Json)

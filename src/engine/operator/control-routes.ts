@@ -1,6 +1,7 @@
 import type { TokenReport } from '../account/account'
 import type { AccountSnapshot } from '../account/snapshot'
 import type { SecretView } from '../account/secrets'
+import type { CoverageReport, CoverageTally } from '../insight/coverage'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../insight/types'
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
@@ -82,6 +83,14 @@ export interface ControlRoutes {
   }
   /** What each token reaches that the other does not, each item with its proof. */
   'POST diff': { body: { a: string; b: string; at?: number }; answer: DiffReport }
+  /**
+   * The coverage report of the journal entries given (the account's own journal when none are),
+   * added to `tally`; `skipped` counts the entries left out when `skipUnreadable` (decision 080).
+   */
+  'POST coverage': {
+    body: { entries?: ExchangeRecord[]; tally?: CoverageTally; skipUnreadable?: boolean }
+    answer: CoverageReport & { skipped?: number }
+  }
   /** The journal, newest first; only exchanges with an id above `after` when given. */
   'GET exchanges': { query: { after?: number }; answer: ExchangePage }
   /** Keeps the last `capacity` exchanges from now on; 0 turns the journal off. */

@@ -1,12 +1,14 @@
 import './authorizations.css'
+import './insight.css'
 import { Composer } from './composer'
 import { CreatedList } from './created-list'
+import { TokenDiff } from './token-diff'
 import { TokenInspector } from './token-inspector'
 
 /**
  * Authorizations: compose `auth.create` from the engine's catalogue and see the exact request,
  * follow every authorization made in this page as the virtual clock moves and secrets roll,
- * and inspect any token.
+ * inspect any token and see what it can do, and compare two.
  */
 export default function AuthorizationsView() {
   return (
@@ -14,6 +16,7 @@ export default function AuthorizationsView() {
       <Composer />
       <CreatedList />
       <TokenInspector />
+      <TokenDiff />
     </div>
   )
 }

@@ -1,12 +1,29 @@
 import { useEffect, useState, type Dispatch, type SetStateAction } from 'react'
-import { replaceParams, useRoute } from '../shared/router'
+import { parseRoute, replaceParams, routeHref, useRoute } from '../shared/router'
 import { compositionFromParams, compositionToParams, type Composition } from './compose'
+
+/** The parameters the composer's form writes; the view's others are not its own. */
+const COMPOSER_PARAMS = new Set([
+  'ability',
+  'insecure',
+  'expiry',
+  'zone',
+  'ttl',
+  'format',
+  'signer',
+])
+
+/** The composer's part of the view's parameters, as one comparable string. */
+const composerPart = (params: URLSearchParams) =>
+  new URLSearchParams([...params].filter(([name]) => COMPOSER_PARAMS.has(name))).toString()
 
 /**
  * The composer's form and its signer: the one value the view keeps in the URL
  * (`#/authorizations?ability=type&ttl=60&signer=secret:sec_1`), read when the view opens and
- * written as it changes, so the nav and a shared link bring it back. A secret's id may travel
- * in the URL; an authorization, a token itself, may not.
+ * written as it changes, so the nav and a shared link bring it back; a link followed while the
+ * view is open (a counterfactual's "compose with this ability") fills it too. A secret's id may
+ * travel in the URL; an authorization, a token itself, may not. The view's other parameters
+ * (the token inspected, the tokens compared) are left as they are.
  */
 export function useComposition(): {
   composition: Composition
@@ -14,13 +31,55 @@ export function useComposition(): {
   signerId: string | undefined
   setSignerId: (id: string) => void
 } {
-  const { params } = useRoute()
+  const route = useRoute()
+  const { params } = route
   const [composition, setComposition] = useState<Composition>(() => compositionFromParams(params))
   const [signerId, setSignerId] = useState(() => params.get('signer') ?? undefined)
   useEffect(() => {
-    const next = compositionToParams(composition)
-    if (signerId?.startsWith('secret:')) next.set('signer', signerId)
+    const next = ownParams(composition, signerId)
+    const current = parseRoute(window.location.hash)
+    if (current.view === 'authorizations') {
+      for (const [name, value] of current.params) {
+        if (!COMPOSER_PARAMS.has(name)) next.append(name, value)
+      }
+    }
     replaceParams('authorizations', next)
   }, [composition, signerId])
+  // The URL changed by a link, not by the form (which writes what its state says): the form
+  // follows it.
+  const here = route.view === 'authorizations' ? composerPart(params) : null
+  const [seen, setSeen] = useState(here)
+  if (here !== null && here !== seen) {
+    setSeen(here)
+    if (here !== composerPart(ownParams(composition, signerId))) {
+      const linked = new URLSearchParams(here)
+      setComposition(compositionFromParams(linked))
+      const signer = linked.get('signer')
+      if (signer) setSignerId(signer)
+    }
+  }
   return { composition, setComposition, signerId, setSignerId }
+}
+
+/** What the form writes into the URL. */
+function ownParams(composition: Composition, signerId: string | undefined): URLSearchParams {
+  const params = compositionToParams(composition)
+  if (signerId?.startsWith('secret:')) params.set('signer', signerId)
+  return params
+}
+
+/**
+ * A link, within the Authorizations view, that fills the composer with one ability (and
+ * `insecure: true` when it needs it), keeping the view's other parameters.
+ */
+export function useComposeHref(): (ability: string, insecure?: boolean) => string {
+  const { view, params } = useRoute()
+  return (ability, insecure = false) => {
+    const next = new URLSearchParams(
+      view === 'authorizations' ? [...params].filter(([name]) => !COMPOSER_PARAMS.has(name)) : [],
+    )
+    next.append('ability', ability)
+    if (insecure) next.set('insecure', 'true')
+    return routeHref('authorizations', next)
+  }
 }

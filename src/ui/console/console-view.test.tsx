@@ -410,6 +410,16 @@ describe('ConsoleView: what a newcomer meets', () => {
     const reason = await screen.findByTestId('refusal-reason')
     expect(reason.textContent).toContain('outside_limit')
     expect(reason.textContent).toContain('covers keyv.get, but not bucket users with key bob/1')
+    // And the smallest change that would have let it in, with the ability to compose.
+    const counterfactual = within(reason).getByTestId('counterfactual')
+    expect(counterfactual.dataset.change).toBe('widen_limit')
+    expect(counterfactual.textContent).toBe(
+      'What would have let it in: keyv.get?bucket=users&prefix=alice%2F widened to keyv.get?bucket=users would reach bucket users for key bob/1; or add keyv.get?bucket=users&prefix=bob/1' +
+        'Compose an authorization with keyv.get?bucket=users',
+    )
+    expect(within(counterfactual).getByRole('link').getAttribute('href')).toBe(
+      '#/authorizations?ability=keyv.get%3Fbucket%3Dusers',
+    )
   })
 
   it('warns when an expiry looks like milliseconds, and still sends it', async () => {

@@ -4,6 +4,7 @@ import { formatTime } from '../shared/format'
 import { reasonPhrase } from '../shared/wire'
 import { Name, Quoted } from '../shared/quoted'
 import { codeLabel, kindLabel, reasonLabel } from '../shared/labels'
+import { CounterfactualNote } from '../shared/counterfactual'
 
 /** A time on the engine's virtual clock. */
 export function VirtualTime({ seconds }: { seconds: number }) {
@@ -28,7 +29,7 @@ export function DecisionTrace({ trace, at }: { trace: RequestTrace; at: number }
       <h5>Calls</h5>
       <Calls trace={trace} />
       <h5>Outcome</h5>
-      <Outcome outcome={trace.outcome} />
+      <Outcome outcome={trace.outcome} said={saidBefore(trace)} />
     </section>
   )
 }
@@ -53,6 +54,9 @@ function Credential({ credential, at }: { credential: CredentialTrace | null; at
       <p className="log-explanation" data-testid="credential-explanation">
         <Quoted text={credential.explanation} />
       </p>
+      {!accepted && credential.counterfactual && (
+        <CounterfactualNote counterfactual={credential.counterfactual} />
+      )}
       <dl className="log-facts">
         {credential.secretId && (
           <div>
@@ -203,6 +207,7 @@ function Call({ call }: { call: CallTrace }) {
       <p className="log-explanation">
         <Quoted text={call.explanation} />
       </p>
+      {call.counterfactual && <CounterfactualNote counterfactual={call.counterfactual} />}
       {call.warnings && call.warnings.length > 0 && (
         <ul className="log-warnings" aria-label="The engine notes">
           {call.warnings.map((warning, index) => (
@@ -216,7 +221,13 @@ function Call({ call }: { call: CallTrace }) {
   )
 }
 
-function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
+/** Whether the credential or a call already said what would have changed the answer. */
+const saidBefore = (trace: RequestTrace) =>
+  (trace.credential?.decision === 'refused' && !!trace.credential.counterfactual) ||
+  trace.calls.some((call) => call.counterfactual)
+
+/** How the request ended; its counterfactual unless the credential or a call gave it already. */
+function Outcome({ outcome, said }: { outcome: RequestTrace['outcome']; said: boolean }) {
   return (
     <div className="log-outcome" data-testid="trace-outcome">
       <p>
@@ -242,6 +253,9 @@ function Outcome({ outcome }: { outcome: RequestTrace['outcome'] }) {
           covers the endpoint, but not the bucket or key the call touched (
           <code>outside_limit</code>, not <code>missing_ability</code>).
         </p>
+      )}
+      {!said && outcome.counterfactual && (
+        <CounterfactualNote counterfactual={outcome.counterfactual} />
       )}
     </div>
   )

@@ -155,6 +155,11 @@ describe('LogView', () => {
       'keyv.get?bucket=users&prefix=alice/ covers keyv.get, but not bucket users with key bob/1: the call is outside its key-value limits',
     )
     expect(within(limited).getByTestId('outside-limit-note')).toBeTruthy()
+    // The smallest change that would have let it in, on the call it refused, said once.
+    expect(within(refused!).getByTestId('counterfactual').textContent).toMatch(
+      /^What would have let it in: keyv\.get\?bucket=users&prefix=alice\/ widened to keyv\.get\?bucket=users would reach/,
+    )
+    expect(within(limited).getAllByTestId('counterfactual')).toHaveLength(1)
     expect(within(limited).getByTestId('wire-error').textContent).toBe(
       'Error message: authorization does not have the ability to access service keyv.get',
     )
@@ -188,6 +193,10 @@ describe('LogView', () => {
     expect(within(detail).getByText('No endpoint was called', { exact: false })).toBeTruthy()
     const outcome = within(detail).getByTestId('trace-outcome')
     expect(outcome.textContent).toContain('401 Unauthorized Authorization expired, code expired')
+    expect(within(credential).getByTestId('counterfactual').textContent).toMatch(
+      /^What would have let it in: called before \S+ \(virtual clock\) it would have passed; or mint it again with a later expiry or a longer ttl$/,
+    )
+    expect(within(outcome).queryByTestId('counterfactual')).toBeNull()
     // No word said twice in a row; numbers may be (`2026-11-23 23:10`, on the 23rd at 23h).
     expect(detail.textContent).not.toMatch(/\b([a-z]+) \1\b/i)
   })

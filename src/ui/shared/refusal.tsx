@@ -1,4 +1,5 @@
 import type { RequestTrace } from '../../engine'
+import { counterfactualOf, CounterfactualNote } from './counterfactual'
 import { describeError, EndpointError } from './endpoint-call'
 import { useLoggedExchange } from './exchange-log'
 import { codeLabel, reasonLabel } from './labels'
@@ -55,11 +56,13 @@ export const warningsOf = (trace: RequestTrace): string[] =>
 
 /**
  * The engine's reason for a refusal, from the decision trace: the code (`outside_limit`), its
- * heading, and the engine's sentence, which names the limit and what the call touched.
+ * heading, and the engine's sentence, which names the limit and what the call touched; then
+ * the smallest change that would have let it in.
  */
 export function RefusalReason({ trace }: { trace: RequestTrace }) {
   const refusal = refusalOf(trace)
   if (!refusal) return null
+  const counterfactual = counterfactualOf(trace)
   return (
     <div className="refusal" data-testid="refusal-reason">
       <p className="refusal-code">
@@ -80,6 +83,7 @@ export function RefusalReason({ trace }: { trace: RequestTrace }) {
           what the call touched.
         </p>
       )}
+      {counterfactual && <CounterfactualNote counterfactual={counterfactual} />}
     </div>
   )
 }

@@ -8,6 +8,7 @@ export const VIEW_LIST = [
   { id: 'authorizations', label: 'Authorizations' },
   { id: 'console', label: 'Console' },
   { id: 'log', label: 'Exchange log' },
+  { id: 'coverage', label: 'Coverage' },
   { id: 'keyv', label: 'Key-value' },
   { id: 'procedures', label: 'Procedures' },
   { id: 'settings', label: 'Settings' },

@@ -19,3 +19,4 @@ export {
   type CredentialKind,
   type Dimension,
 } from './tally'
+export { COVERAGE_BODY_LIMIT, readCoverageRequest, type CoverageRequest } from './request'
