@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { expect, test as base, type PlaygroundConfig } from './fixtures'
+import { expect, playgroundUrl, test as base, type PlaygroundConfig } from './fixtures'
 
 /** A real server at the base URL's origin, counting every request that reaches it. */
 interface RealOrigin {
@@ -55,6 +55,29 @@ test('a call made as the page starts waits for the engine instead of leaving', a
   await app.reload()
   expect(await app.page.evaluate(() => window.early)).toBe('401 authorization is missing')
   expect(origin.hits).toEqual([])
+})
+
+test('a first visit that meets the worker while it activates opens once, controlled', async ({
+  page,
+  context,
+  config,
+  origin,
+}) => {
+  // The worker index.html registers is slow to activate (as on a cold machine): the page's
+  // scripts find it active but not yet controlling the page.
+  await context.route('**/app-worker.js', async (route) => {
+    const response = await route.fetch()
+    const slow = `addEventListener('activate', (event) =>
+      event.waitUntil(new Promise((resolve) => setTimeout(resolve, 1500))))\n`
+    await route.fulfill({ response, body: slow + (await response.text()) })
+  })
+  let loads = 0
+  page.on('load', () => (loads += 1))
+  await page.goto(playgroundUrl(config))
+  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+  expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+  await expect(page.getByRole('navigation', { name: 'Views' })).toBeVisible()
+  expect([loads, origin.hits]).toEqual([1, []])
 })
 
 test('after the browser stops the worker, calls are held until the page re-activates it', async ({

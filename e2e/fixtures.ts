@@ -187,8 +187,11 @@ export const test = base.extend<Fixtures>({
   ],
 
   async app({ page, config }, use) {
-    const ready = () =>
-      expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+    const ready = async () => {
+      await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+      // Ready means the worker answers the base URL: nothing the page sends may leave before.
+      expect(await page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+    }
     await page.goto(playgroundUrl(config))
     await ready()
     await use({

@@ -39,25 +39,28 @@ export async function startPlaygroundService(options: PlaygroundServiceOptions):
       before: createReplayHandlers({ baseUrl, serviceName, exchangeLog }),
       ...(options.onRestart ? { onRestart: options.onRestart } : {}),
       ...(options.onNotRunning ? { onNotRunning: options.onNotRunning } : {}),
-    }).then(() => performance.mark('playground:worker started')),
+    })
+      .then(claimed)
+      .then(() => performance.mark('playground:worker started')),
   ])
 }
 
-/** How long the page waits for the worker index.html registered before MSW takes over. */
+/** How long the page waits for a worker to take it (install, or claim once MSW started). */
 const INSTALL_WAIT_MS = 10_000
 
 /**
  * Resolves once a worker the page registered early (index.html) controls the page. MSW, started
  * while a registration exists but the page is not controlled, reloads the page; a worker still
- * installing is waited for (it takes the page when it activates). Anything else, MSW handles:
- * no registration (it registers), an active worker that does not control this page (a hard
- * reload), a worker that failed to install.
+ * installing or activating is waited for (it takes the page when it activates). Anything else,
+ * MSW handles: no registration (it registers), an activated worker that does not control this
+ * page (a hard reload), a worker that failed to install.
  */
 async function controlled(): Promise<void> {
   const container = navigator.serviceWorker
   if (!container || container.controller) return
   const registration = await container.getRegistration()
-  const pending = registration?.installing ?? registration?.waiting
+  const activating = registration?.active?.state === 'activating' ? registration.active : null
+  const pending = registration?.installing ?? registration?.waiting ?? activating
   if (!pending) return
   await new Promise<void>((resolve) => {
     const done = () => {
@@ -67,5 +70,27 @@ async function controlled(): Promise<void> {
     const timer = setTimeout(done, INSTALL_WAIT_MS)
     container.addEventListener('controllerchange', done, { once: true })
     pending.addEventListener('statechange', () => pending.state === 'redundant' && done())
+  })
+}
+
+/**
+ * Resolves once a worker controls the page. MSW's start resolves when its worker is active,
+ * which on a first visit can come before the worker's `clients.claim()` reaches this page: a
+ * request sent in between would leave for the network instead of the engine. A page that stays
+ * uncontrolled (a hard reload) is MSW's to handle; after the wait it goes on as before.
+ */
+async function claimed(): Promise<void> {
+  const container = navigator.serviceWorker
+  if (!container || container.controller) return
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, INSTALL_WAIT_MS)
+    container.addEventListener(
+      'controllerchange',
+      () => {
+        clearTimeout(timer)
+        resolve()
+      },
+      { once: true },
+    )
   })
 }
