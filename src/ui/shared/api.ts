@@ -5,6 +5,7 @@ import type {
   SecretView,
   TokenReport,
 } from '../../engine'
+import type { EndpointInfo, ParamSpec } from '../../engine/operator/control-routes'
 import type { ProcRecord } from '../../engine/store'
 import { ControlError, controlClient } from '../../client/control'
 
@@ -50,22 +51,8 @@ export async function control<T>(
   }
 }
 
-/** A declared input or argument, as `GET /_account/endpoints` describes it. */
-export interface ParamSpec {
-  type: string
-  required?: boolean
-  default?: unknown
-  doc?: string
-}
-
-/** One endpoint of the engine's own catalogue. */
-export interface EndpointInfo {
-  name: string
-  summary: string
-  insecure: boolean
-  input: ParamSpec | null
-  args: Record<string, ParamSpec>
-}
+/** A declared input or argument, and one endpoint of the catalogue, as the control plane says. */
+export type { EndpointInfo, ParamSpec }
 
 export interface ClockView {
   /** Unix seconds on the engine's virtual clock. */
