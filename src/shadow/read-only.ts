@@ -26,12 +26,6 @@ const READS = [
 /** Endpoints that run what they are given. */
 const RUNNERS = ['core.exec', 'enum.map']
 
-/**
- * Endpoints that write; `{service}` is the service's own package. Listed so that the catalogue
- * test finds every endpoint placed.
- */
-export const WRITES = ['keyv.set', 'keyv.delete', 'auth.create', 'core.deploy', '{service}']
-
 const within = (name: string, list: readonly string[], serviceName: string) =>
   list.some((entry) => {
     const named = entry.replace('{service}', serviceName)
