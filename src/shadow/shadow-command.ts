@@ -87,7 +87,7 @@ export async function shadowCommand(
   })
   try {
     const against = `the upstream (${upstream.baseUrl})`
-    const { redact } = shadow.twins
+    const redact = (text: string) => shadow.twins.redact(text)
     context.out(redact(kind === 'verify' ? stepReport(against, results) : table(against, results)))
     if (flags.junit) {
       const suite = kind === 'verify' ? 'contract' : 'conformance'
