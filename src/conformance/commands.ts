@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { CaseFileError } from './cases'
+import { CaseFileError, type Case } from './cases'
 import { loadCases } from './load-cases'
 import { loadContracts } from './contract/load'
 import { coverageCommand } from './coverage-command'
@@ -17,6 +17,7 @@ import { PreflightError, preflight } from './preflight'
 import { junit, stepReport, table } from './report'
 import { runCases, type CaseResult, type Target } from './run'
 import { baseUrlTarget, handleTarget, mswTarget, SERVICE_NAME, serveTarget } from './targets'
+import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../shadow/shadow-command'
 
 export const EXIT = { passed: 0, failed: 1, usage: 2, preflight: 3 } as const
 
@@ -35,6 +36,10 @@ const targetFlags = {
   secret: { type: 'string' },
   'service-name': { type: 'string', default: SERVICE_NAME },
   'control-token': { type: 'string' },
+  // Shadow mode (src/shadow): the upstream at this URL, the engine beside it.
+  shadow: { type: 'string' },
+  'shadow-report': { type: 'string' },
+  'upstream-secret-file': { type: 'string' },
 } as const
 
 interface TargetFlags {
@@ -43,6 +48,39 @@ interface TargetFlags {
   secret?: string
   'service-name': string
   'control-token'?: string
+  shadow?: string
+  'shadow-report'?: string
+  'upstream-secret-file'?: string
+}
+
+/**
+ * `--shadow URL`: the cases played against the upstream there, each step answered by the
+ * engine too and compared (src/shadow); `undefined` without the flag.
+ */
+function shadowRun(
+  kind: 'conformance' | 'verify',
+  cases: readonly Case[],
+  flags: TargetFlags & { junit?: string },
+  context: CommandContext,
+): Promise<number> | undefined {
+  const { shadow } = flags
+  if (shadow === undefined) {
+    for (const flag of ['shadow-report', 'upstream-secret-file'] as const) {
+      if (flags[flag] !== undefined) throw new UsageError(`--${flag} goes with --shadow URL`)
+    }
+    return undefined
+  }
+  const stray = NOT_WITH_SHADOW.filter((flag) => flags[flag] !== undefined)
+  if (stray.length > 0) {
+    throw new UsageError(
+      `${stray.map((f) => `--${f}`).join(', ')} do${stray.length === 1 ? 'es' : ''} not go with --shadow: the upstream is --shadow's URL, and the engine answers beside it in this process`,
+    )
+  }
+  return shadowCommand(kind, cases, { ...flags, shadow } as ShadowFlags, {
+    out: context.out ?? ((text: string) => console.log(text)),
+    usage: (message) => new UsageError(message),
+    writeFile: (path, text) => writeFileSync(path, text),
+  })
 }
 
 type Opened = Target & { close?: () => unknown }
@@ -148,6 +186,8 @@ export function conformanceCommand(args: string[], context: CommandContext = {})
     })
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`)
     const cases = loadCases().filter((c) => !values.filter || c.id.includes(values.filter))
+    const shadowed = shadowRun('conformance', cases, values, context)
+    if (shadowed) return shadowed
     const target = await openTarget(values, context.root ?? process.cwd())
     const results = await play(target, () => runCases(target, cases))
     out(table(target.name, results))
@@ -179,6 +219,8 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
       throw new UsageError('name the contracts to verify: verify contracts/*.json [--target ...]')
     }
     const contracts = loadContracts(positionals)
+    const shadowed = shadowRun('verify', contracts, values, context)
+    if (shadowed) return shadowed
     const target = await openTarget(values, context.root ?? process.cwd())
     const results = await play(target, () => verifyContracts(target, contracts))
     out(stepReport(target.name, results))

@@ -88,6 +88,8 @@ export interface RunOptions {
    * would have let it in (its counterfactual), and say it with the difference.
    */
   counterfactuals?: boolean
+  /** Told of each step before it runs (shadow mode names its exchanges by case and step). */
+  onStep?: (c: Case, index: number, step: Step) => void
 }
 
 class Skip extends Error {}
@@ -269,6 +271,7 @@ export async function runCase(
   for (const [offset, step] of steps.entries()) {
     const index = offset + 1
     let outcome: StepResult
+    options.onStep?.(c, index, step)
     try {
       outcome = await run.step(step, index, c.format)
     } catch (error) {

@@ -21,11 +21,15 @@ commands:
   serve         the whole service over HTTP on 127.0.0.1
                   --port 8787 --service-name NAME --secret KEY --control-token T
                   --data FILE --journal N --max-accounts N --strict --rate-limit ...
+                or, in front of the real service, comparing the engine's answers with its:
+                  --upstream URL --upstream-secret-file FILE [--shadow-report DIR]
   conformance   play the conformance cases against a target
                   --base-url URL --secret KEY [--service-name NAME] [--control-token T]
                   --target handle|msw|serve|base-url  [--junit FILE] [--filter TEXT]
   verify        replay contracts (JSON files recorded by the kit's helpers) against a target
                   contracts/*.json [the same target flags as conformance]
+                conformance and verify against the real service, the engine compared beside it:
+                  --shadow URL --upstream-secret-file FILE [--shadow-report DIR]
   coverage      the authorization coverage of your tests: a table, report.json and report.html
                   service-coverage.json | exchanges.json | contracts/*.json
                   [--min PERCENT] [--out DIR] [--service-name NAME]

@@ -3,6 +3,9 @@
  * [--rate-limit] [--strict] [--control-token T] [--control-token-file FILE] [--allowed-host NAME]...
  * [--data FILE|postgres://…] [--import FILE] [--export-on-exit FILE] [--journal N]
  * [--max-accounts N] [--base-url URL]`: the whole service over HTTP until SIGINT, SIGTERM or SIGHUP.
+ * `serve --upstream URL [--upstream-secret-file FILE] [--shadow-report DIR]` is shadow mode
+ * instead (`src/shadow/serve-shadow.ts`): every request goes to the upstream, and the engine's
+ * answer beside it is compared.
  *
  * Exit codes: 0 after a clean stop; 2 when the command line is wrong (an unknown flag, a bad
  * value, flags that contradict each other); 1 when it is right but the service cannot start
@@ -37,6 +40,12 @@ import {
   type OpenedData,
 } from '../storage/sql/open-store'
 import { DataFileError } from '../storage/sql/sqlite-store'
+import {
+  DEFAULT_REPORT_DIR,
+  shadowFlagProblem,
+  startShadow,
+  type ShadowServeConfig,
+} from '../shadow/serve-shadow'
 
 /** How long requests in flight may take to be answered once `serve` is asked to stop. */
 export const STOP_GRACE_MS = 5_000
@@ -75,6 +84,8 @@ export interface ServeConfig {
    * (`https://proc.run` gives `proc.run/lib/<name>:dev`); `http://<host>:<port>` unless given.
    */
   baseUrl?: string
+  /** `--upstream`: shadow mode, in front of the service at this base URL. */
+  shadow?: ShadowServeConfig
 }
 
 /** The path a file will have, through any symbolic links in its folder. */
@@ -90,9 +101,11 @@ function canonical(path: string): string {
 /** Reads the flags; throws a `FlagError` that says what to change. Touches no file. */
 export function configure(args: string[]): ServeConfig {
   let values
+  let tokens
   try {
-    ;({ values } = parseArgs({
+    ;({ values, tokens } = parseArgs({
       args,
+      tokens: true,
       options: {
         port: { type: 'string', default: '8787' },
         host: { type: 'string', default: '127.0.0.1' },
@@ -109,6 +122,10 @@ export function configure(args: string[]): ServeConfig {
         journal: { type: 'string', default: '0' },
         'max-accounts': { type: 'string', default: String(DEFAULT_MAX_ACCOUNTS) },
         'base-url': { type: 'string' },
+        upstream: { type: 'string' },
+        'upstream-secret': { type: 'string' },
+        'upstream-secret-file': { type: 'string' },
+        'shadow-report': { type: 'string' },
       },
     }))
   } catch (error) {
@@ -129,6 +146,10 @@ export function configure(args: string[]): ServeConfig {
     if (!SECRET_KEY_PATTERN.test(key)) {
       throw new FlagError('--secret must be 8 to 256 characters of A-Z, a-z, 0-9, - and _')
     }
+  }
+  if (values.upstream !== undefined) return configureShadow(values.upstream, values, tokens)
+  for (const flag of ['upstream-secret', 'upstream-secret-file', 'shadow-report'] as const) {
+    if (values[flag] !== undefined) throw new FlagError(`--${flag} goes with --upstream URL`)
   }
   const given = values['control-token']
   if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
@@ -167,6 +188,55 @@ export function configure(args: string[]): ServeConfig {
     maxAccounts: wholeNumber('--max-accounts', values['max-accounts'], 100_000),
     ...(controlTokenFile === undefined ? {} : { controlTokenFile }),
     ...(values['base-url'] === undefined ? {} : { baseUrl: readBaseUrl(values['base-url']) }),
+  }
+}
+
+/** `serve --upstream`: shadow mode's flags, checked; the secret is read when it starts. */
+function configureShadow(
+  upstream: string,
+  values: {
+    port: string
+    host: string
+    'service-name': string
+    'allowed-host': string[]
+    'upstream-secret'?: string
+    'upstream-secret-file'?: string
+    'shadow-report'?: string
+  },
+  tokens: Array<{ kind: string; name?: string }>,
+): ServeConfig {
+  const named = tokens.flatMap((token) =>
+    token.kind === 'option' && token.name ? [token.name] : [],
+  )
+  const problem = shadowFlagProblem(upstream, values.host, named)
+  if (problem) throw new FlagError(problem)
+  const port = Number(values.port)
+  const shadow: ShadowServeConfig = {
+    upstream,
+    port,
+    host: values.host,
+    allowedHosts: values['allowed-host'],
+    serviceName: values['service-name'],
+    reportDir: values['shadow-report'] ?? DEFAULT_REPORT_DIR,
+    secret: {
+      ...(values['upstream-secret'] === undefined ? {} : { given: values['upstream-secret'] }),
+      ...(values['upstream-secret-file'] === undefined
+        ? {}
+        : { file: values['upstream-secret-file'] }),
+    },
+  }
+  return {
+    port,
+    host: values.host,
+    serviceName: values['service-name'],
+    secrets: [],
+    rateLimit: false,
+    strict: false,
+    controlToken: '',
+    allowedHosts: values['allowed-host'],
+    journal: 0,
+    maxAccounts: 0,
+    shadow,
   }
 }
 
@@ -477,8 +547,9 @@ export async function main(args: string[]): Promise<void> {
   }
   // Listened for before anything starts, so that no signal finds the default action (an exit
   // with no export) however early it comes.
-  const state: { running?: Running; stopping?: string } = {}
-  const stop = (running: Running) => void running.stop().then((code) => process.exit(code), fail(1))
+  const state: { running?: Pick<Running, 'stop'>; stopping?: string } = {}
+  const stop = (running: Pick<Running, 'stop'>) =>
+    void running.stop().then((code) => process.exit(code), fail(1))
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
       if (state.stopping) {
@@ -493,7 +564,9 @@ export async function main(args: string[]): Promise<void> {
       stop(state.running)
     })
   }
-  const running = await start(config).catch(fail(1))
+  const running = await (
+    config.shadow ? startShadow(config.shadow, STOP_GRACE_MS) : start(config)
+  ).catch(fail(1))
   if (!running) return
   state.running = running
   if (state.stopping) {

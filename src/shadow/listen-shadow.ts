@@ -1,0 +1,103 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { TooLargeError } from '../engine/errors'
+import { refusal } from '../engine/wire/response'
+import { checkHost } from '../server/gate'
+import { nodeCall } from '../server/node-call'
+import { writeReply } from '../server/write-reply'
+import type { Listener } from '../server/http'
+import type { Shadow } from './shadow'
+import { UpstreamError } from './upstream'
+
+/** The largest body the shadow reads to pass on (the service itself refuses far less). */
+export const SHADOW_MAX_BODY_BYTES = 16 * 1024 * 1024
+
+export interface ShadowListenOptions {
+  /** 0 picks a free port. */
+  port: number
+  /** Default `127.0.0.1`. */
+  host?: string
+  /** Names besides the loopback ones the `Host` header may give. */
+  allowedHosts?: string[]
+}
+
+/** Statuses whose answer has no body, nor a length of one. */
+const NO_BODY = new Set([204, 304])
+
+/**
+ * Serves the shadow over `node:http`: each request read whole, passed to the upstream through
+ * `shadow.exchange`, and its answer written back as it came — status, headers (but those about
+ * the connection), body byte for byte. When the upstream gives no answer, the client's
+ * connection is closed too: it meets what it would have met.
+ */
+export async function listenShadow(
+  shadow: Shadow,
+  { port, host = '127.0.0.1', allowedHosts = [] }: ShadowListenOptions,
+): Promise<Listener> {
+  const foreign = checkHost({ host, allowedHosts })
+  const server = createServer((req, res) => {
+    const call = nodeCall(req)
+    const refused = call
+      ? foreign(req.headers.host ?? '')
+      : refusal(400, `the request target \`${req.url}' is not a URL this server reads`)
+    if (refused || !call) return writeReply(req, res, refused!)
+    void (async () => {
+      let body: Uint8Array
+      try {
+        body = await call.body(SHADOW_MAX_BODY_BYTES)
+      } catch (error) {
+        if (error instanceof TooLargeError) {
+          return writeReply(
+            req,
+            res,
+            refusal(413, `the shadow passes on bodies of at most ${SHADOW_MAX_BODY_BYTES} bytes`),
+          )
+        }
+        return void req.socket.destroy()
+      }
+      const headers: Array<[string, string]> = []
+      for (let i = 0; i < req.rawHeaders.length; i += 2) {
+        headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!])
+      }
+      try {
+        const answer = await shadow.exchange({
+          method: call.method,
+          pathname: call.pathname,
+          search: call.search,
+          headers,
+          body,
+        })
+        if (res.destroyed) return
+        const written = answer.headers.flat()
+        const hasLength = answer.headers.some(([name]) => name.toLowerCase() === 'content-length')
+        if (!hasLength && !NO_BODY.has(answer.status) && call.method !== 'HEAD') {
+          written.push('content-length', String(answer.body.length))
+        }
+        res.writeHead(answer.status, answer.statusMessage, written)
+        res.end(answer.body)
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) console.error('shadow fault:', error)
+        req.socket.destroy()
+      }
+    })()
+  })
+  const origin = host.includes(':') ? `[${host}]` : host
+  const stop = (graceMs: number) =>
+    new Promise<void>((done, fail) => {
+      const cut = setTimeout(() => server.closeAllConnections(), graceMs)
+      server.close((error) => {
+        clearTimeout(cut)
+        if (error) fail(error)
+        else done()
+      })
+      server.closeIdleConnections()
+    })
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      const { port } = server.address() as AddressInfo
+      resolve({ url: `http://${origin}:${port}`, port, close: () => stop(1000), stop })
+    })
+  })
+}

@@ -1,0 +1,104 @@
+/**
+ * `verify CONTRACTS --shadow URL` and `conformance --shadow URL`, with the upstream's secret
+ * (`--secret`, `--upstream-secret-file`, `SERVICE_PLAYGROUND_UPSTREAM_SECRET`) or, for an
+ * upstream of ours, `--control-token`; `--shadow-report DIR`. Prints how the upstream met what
+ * the cases expect, then the parity report; writes the report and the differences' contracts.
+ * Exit code 1 when the engine differs from the upstream anywhere.
+ */
+import { junit, stepReport, table } from '../conformance/report'
+import type { Case } from '../conformance/cases'
+import { preflight } from '../conformance/preflight'
+import { baseUrlTarget } from '../conformance/targets'
+import { DEFAULT_REPORT_DIR, readUpstreamSecret } from './serve-shadow'
+import { runShadow } from './shadow-run'
+import { httpUpstream } from './upstream'
+
+export interface ShadowFlags {
+  shadow: string
+  secret?: string
+  'upstream-secret-file'?: string
+  'control-token'?: string
+  'service-name': string
+  'shadow-report'?: string
+  junit?: string
+}
+
+export interface ShadowCommandContext {
+  out: (text: string) => void
+  /** Makes the error for a command line that is wrong (exit 2). */
+  usage: (message: string) => Error
+  writeFile: (path: string, text: string) => void
+  env?: NodeJS.ProcessEnv
+}
+
+/** The flags `--shadow` does not take with it. */
+export const NOT_WITH_SHADOW = ['target', 'base-url'] as const
+
+export async function shadowCommand(
+  kind: 'conformance' | 'verify',
+  cases: readonly Case[],
+  flags: ShadowFlags,
+  context: ShadowCommandContext,
+): Promise<number> {
+  let url: URL
+  try {
+    url = new URL(flags.shadow)
+  } catch {
+    throw context.usage(
+      `--shadow ${flags.shadow} is not an absolute URL (such as https://proc.run)`,
+    )
+  }
+  let secret: string | undefined
+  try {
+    secret = await readUpstreamSecret({
+      ...(flags.secret === undefined ? {} : { given: flags.secret }),
+      ...(flags['upstream-secret-file'] === undefined
+        ? {}
+        : { file: flags['upstream-secret-file'] }),
+      ...(context.env ? { env: context.env } : {}),
+    })
+  } catch (error) {
+    throw context.usage((error as Error).message)
+  }
+  const controlToken = flags['control-token']
+  if (secret === undefined && controlToken === undefined) {
+    throw context.usage(
+      "--shadow needs the upstream's secret (--upstream-secret-file FILE, SERVICE_PLAYGROUND_UPSTREAM_SECRET or --secret S), or --control-token T for an upstream of ours",
+    )
+  }
+  const serviceName = flags['service-name']
+  await preflight(
+    baseUrlTarget(url.toString().replace(/\/+$/, ''), {
+      serviceName,
+      ...(secret === undefined ? {} : { secret }),
+      ...(controlToken === undefined ? {} : { controlToken }),
+    }),
+  )
+  const reportDir = flags['shadow-report'] ?? DEFAULT_REPORT_DIR
+  const upstream = httpUpstream(flags.shadow)
+  const { results, shadow } = await runShadow(cases, {
+    upstream,
+    serviceName,
+    reportDir,
+    log: context.out,
+    allSteps: kind === 'verify',
+    ...(secret === undefined ? {} : { secret }),
+    ...(controlToken === undefined ? {} : { controlToken }),
+  })
+  try {
+    const against = `the upstream (${upstream.baseUrl})`
+    const redact = (text: string) => shadow.twins.redact(text)
+    context.out(redact(kind === 'verify' ? stepReport(against, results) : table(against, results)))
+    if (flags.junit) {
+      const suite = kind === 'verify' ? 'contract' : 'conformance'
+      context.writeFile(flags.junit, redact(junit('shadow', results, suite)))
+    }
+    const files = await shadow.writeReport()
+    context.out('')
+    context.out(redact(shadow.report.text()))
+    context.out(`report: ${files.join(', ')}`)
+    return shadow.report.differences > 0 ? 1 : 0
+  } finally {
+    await shadow.close()
+  }
+}
