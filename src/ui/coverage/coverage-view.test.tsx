@@ -33,13 +33,15 @@ function send(service: Service, name: string, token: string | null, body = '', q
 function watchCoverageRequests(): number[] & { bodies: string[] } {
   const sent = Object.assign([] as number[], { bodies: [] as string[] })
   const original = globalThis.fetch
-  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    if (url.endsWith('/_account/coverage') && typeof init?.body === 'string') {
-      sent.push((JSON.parse(init.body) as { entries: unknown[] }).entries.length)
-      sent.bodies.push(init.body)
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    // The control client sends a Request; code in the page may send a URL and an init.
+    const request = new Request(input, init)
+    if (request.url.endsWith('/_account/coverage')) {
+      const body = await request.clone().text()
+      sent.push((JSON.parse(body) as { entries: unknown[] }).entries.length)
+      sent.bodies.push(body)
     }
-    return original(input, init)
+    return original(request)
   })
   return sent
 }
