@@ -6,6 +6,7 @@ import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
 import { createSystemClock, nowSeconds } from './clock'
 import { InvalidError, MethodError, UndefinedError } from './errors'
+import { createCheckpoints, type Checkpoints } from './operator/checkpoints'
 import { createControlPlane } from './operator/control-plane'
 import { ExchangeDraft } from './operator/exchange-log'
 import { faultAfter, faultBefore, type FaultRule } from './operator/faults'
@@ -91,6 +92,11 @@ export interface Engine {
    * configured with an empty window, an empty journal.
    */
   reset(): Promise<void>
+  /**
+   * The account's state as a stack of frames: `checkpoint()`, `restore(id)` (decision 065);
+   * `capture()` and `load(state)` copy the whole state into another engine.
+   */
+  checkpoints: Checkpoints
   account: Account
   operator: OperatorState
   registry: Registry
@@ -167,6 +173,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (startingSecrets) await ensureSecrets(startingSecrets)
   }
 
+  const checkpoints = createCheckpoints({ account, operator, store, clock })
   const control = createControlPlane({
     account,
     registry,
@@ -174,6 +181,7 @@ export function createEngine(options: EngineOptions): Engine {
     maxBodyBytes: limits.maxBodyBytes,
     operator,
     reset,
+    checkpoints,
   })
 
   // The stages of an endpoint call, in the order decision 001 sets.
@@ -366,6 +374,7 @@ export function createEngine(options: EngineOptions): Engine {
     route: (pathname) => routeOf(pathname, basePath),
     start,
     reset,
+    checkpoints,
     account,
     operator,
     registry,

@@ -30,4 +30,11 @@ export type { Hmac, HmacFactory } from './auth/hmac'
 export type { Reply } from './wire/response'
 export type { FaultRule, FaultKind } from './operator/faults'
 export { createLocalOperator, type LocalOperator } from './operator/local'
-export type { OperatorModes, OperatorState, OperatorView, RateWindow } from './operator/state'
+export type {
+  OperatorCapture,
+  OperatorModes,
+  OperatorState,
+  OperatorView,
+  RateWindow,
+} from './operator/state'
+export type { AccountState, Checkpoint, Checkpoints } from './operator/checkpoints'

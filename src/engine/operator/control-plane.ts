@@ -6,6 +6,7 @@ import type { Json } from '../store'
 import { decodeText, parseJson, readBody } from '../wire/body'
 import { errorResponse, resultResponse } from '../wire/response'
 import type { Account } from '../account/account'
+import type { Checkpoints } from './checkpoints'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
@@ -29,6 +30,8 @@ type Route = (
  *
  * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
  * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
+ * - `POST checkpoint` → `{ id, depth, at }`, `POST restore` `{ id }` → `{ depth }` (the state at
+ *   that checkpoint back; it and every later one removed), `GET checkpoints`
  * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
  * - `GET faults`, `POST faults` `{ kind?, status?, count?, once?, endpoint?, token?,
  *   probability?, delayMs?, retryAfter? }`, `POST faults/clear`, `POST faults/<id>/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
@@ -46,6 +49,7 @@ export function createControlPlane({
   maxBodyBytes,
   operator,
   reset,
+  checkpoints,
 }: {
   account: Account
   registry: Registry
@@ -54,6 +58,7 @@ export function createControlPlane({
   operator: OperatorState
   /** The engine's one reset: see `Engine.reset`. */
   reset: () => Promise<void>
+  checkpoints: Checkpoints
 }) {
   const { faults, journal } = operator
   const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
@@ -71,6 +76,9 @@ export function createControlPlane({
       async (body) => ({ now: await account.advanceClock(required(body, 'advance', 'number')) }),
     ],
     ['POST', /^reset$/, async () => (await reset(), { ok: true })],
+    ['POST', /^checkpoint$/, () => checkpoints.checkpoint()],
+    ['POST', /^restore$/, (body) => checkpoints.restore(required(body, 'id', 'string'))],
+    ['GET', /^checkpoints$/, async () => checkpoints.list()],
     ['GET', /^faults$/, () => faults.list()],
     ['POST', /^faults$/, async (body) => (await faults.add(readFaultRule(body)), faults.list())],
     ['POST', /^faults\/clear$/, async () => (await faults.clear(), [])],

@@ -170,6 +170,10 @@ export function createFaults() {
     clear(): void {
       rules = []
     },
+    /** Puts back rules as listed (ids and calls left included), in place of every rule. */
+    replace(given: readonly FaultRule[]): void {
+      rules = given.map((rule) => ({ ...rule }))
+    },
     /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
     take(endpoint: string, token: string | null): FaultRule | undefined {
       const rule = rules.find((r) => meets(r, endpoint, token))
