@@ -1,10 +1,14 @@
 import type { HttpHandler } from 'msw'
 import type { SetupServer } from 'msw/node'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import {
   createEngine,
+  createSystemClock,
   defaultLimits,
+  type Checkpoint,
   type Clock,
   type Engine,
+  type LocalOperator,
   type FaultRule,
   type Limits,
   type SecretView,
@@ -108,13 +112,58 @@ export interface Service {
   /**
    * Back to the state the service started in: the same secret keys, the clock where it started,
    * no keys or procedures, no faults, strict mode and the rate limit as configured with an empty
-   * window, an empty journal.
+   * window, an empty journal. Checkpoints are kept.
    */
   reset(): Promise<void>
+  /** Keeps the whole state as it stands on top of the stack of checkpoints (decision 065). */
+  checkpoint(): Promise<Checkpoint>
+  /** Puts back the state at checkpoint `id`; it and every later one are removed. */
+  restore(id: string): Promise<void>
+  /**
+   * Wraps `fn` so that, while it runs, this service answers it alone from a copy of the service
+   * as it stood when the wrapped function was called: its requests, and every method of this
+   * object called from inside it, reach the copy; other code running at the same time (a
+   * concurrent test) does not see it, and it sees nothing of theirs. The copy is dropped when
+   * `fn` ends. As msw's `server.boundary`: `it.concurrent('…', service.isolated(async () => …))`.
+   */
+  isolated<Args extends unknown[], R>(
+    fn: (...args: Args) => R,
+  ): (...args: Args) => Promise<Awaited<R>>
   /** The msw handlers, to put in a server of your own. */
   handlers: HttpHandler[]
   /** Stops answering `baseUrl`; a server you passed is left running, with our handlers. */
   stop(): void
+}
+
+const OPTIONS: ReadonlySet<string> = new Set([
+  'baseUrl',
+  'serviceName',
+  'secrets',
+  'clock',
+  'store',
+  'limits',
+  'strict',
+  'journal',
+  'server',
+] satisfies Array<keyof StartServiceOptions>)
+
+/** Refuses options a function does not know: a misspelt one would otherwise do nothing. */
+export function checkOptions(where: string, given: object, known: ReadonlySet<string>): void {
+  const unknown = Object.keys(given).filter((key) => !known.has(key))
+  if (unknown.length > 0) {
+    throw new Error(
+      `${where}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `\`${key}'`).join(', ')}; it takes ${[...known].join(', ')}`,
+    )
+  }
+}
+
+/** The base URLs answered by a service in this process, to refuse a second one. */
+const answering = new Set<string>()
+
+/** One engine with its in-process operator: the root service, or a copy made by `isolated`. */
+interface Bound {
+  engine: Engine
+  here: LocalOperator['here']
 }
 
 /**
@@ -122,6 +171,7 @@ export interface Service {
  * any client built on it) reaches it, every other request goes to the network.
  */
 export async function startService(options: StartServiceOptions = {}): Promise<Service> {
+  checkOptions('startService', options, OPTIONS)
   const {
     secrets,
     server: given,
@@ -129,12 +179,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     journal = DEFAULT_JOURNAL,
     ...settings
   } = options
-  // Kept in this process, so that faults and the journal answer at once.
-  const operator = createLocalOperator({
+  const modes = {
     strict: settings.strict ?? false,
     journal,
     rateLimit: { ...defaultLimits.rateLimit, ...settings.limits?.rateLimit },
-  })
+  }
+  // Kept in this process, so that faults and the journal answer at once.
+  const operator = createLocalOperator(modes)
   const engine = createEngine({
     hmac: nodeHmac,
     ...settings,
@@ -143,13 +194,42 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     operator,
     ...(secrets && secrets.length > 0 ? { secrets } : {}),
   })
-  const { account } = engine
-  const { faults, journal: kept } = operator.here
+  const { baseUrl, serviceName } = engine.settings
+  if (answering.has(baseUrl)) {
+    throw new Error(
+      `startService: a service already answers ${baseUrl} in this process; stop it first (service.stop()), or give this one another baseUrl`,
+    )
+  }
   const keys = await engine.start()
-  const handlers = createHandlers(engine)
+  const root: Bound = { engine, here: operator.here }
+  const scope = new AsyncLocalStorage<Bound>()
+  const current = () => scope.getStore() ?? root
+  const handlers = createHandlers({
+    settings: engine.settings,
+    handle: (request) => current().engine.handle(request),
+  })
+  answering.add(baseUrl)
   const server = given ?? joinSharedServer(handlers)
   given?.use(...handlers)
-  const { baseUrl, serviceName } = engine.settings
+
+  /** A copy of the service as it stands now, in memory, on a clock of its own. */
+  async function copy(): Promise<Bound> {
+    const from = current().engine
+    const state = await from.checkpoints.capture()
+    const clock = from.settings.clock
+    const forkOperator = createLocalOperator(modes)
+    const forked = createEngine({
+      hmac: nodeHmac,
+      ...settings,
+      clock: clock.fork?.() ?? createSystemClock(clock.now() - Date.now()),
+      store: createMemoryStore(),
+      exchangeLog: journal,
+      operator: forkOperator,
+      secrets: keys,
+    })
+    await forked.checkpoints.load(state)
+    return { engine: forked, here: forkOperator.here }
+  }
 
   return {
     baseUrl,
@@ -160,27 +240,42 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     secrets: keys,
     authorize: (abilities, authorizeOptions) =>
       authorizeThrough(
-        engine.handle,
+        current().engine.handle,
         { baseUrl, serviceName, token: keys[0]! },
         abilities,
         authorizeOptions,
       ),
-    createSecret: (key) => account.createSecret(key === undefined ? {} : { key }),
-    rollSecret: (id, at) => account.rollSecret(id, at === undefined ? {} : { at }),
-    listSecrets: () => account.listSecrets(),
-    advanceClock: (seconds) => account.advanceClock(seconds),
-    now: () => account.now(),
+    createSecret: (key) => current().engine.account.createSecret(key === undefined ? {} : { key }),
+    rollSecret: (id, at) => current().engine.account.rollSecret(id, at === undefined ? {} : { at }),
+    listSecrets: () => current().engine.account.listSecrets(),
+    advanceClock: (seconds) => current().engine.account.advanceClock(seconds),
+    now: () => current().engine.account.now(),
     // The same checks the control plane makes of a rule.
-    fault: (rule) => faults.add(readFaultRule({ ...rule })),
-    clearFaults: (id) => (id === undefined ? faults.clear() : faults.remove(id)),
+    fault: (rule) => current().here.faults.add(readFaultRule({ ...rule })),
+    clearFaults: (id) => {
+      const { faults } = current().here
+      if (id === undefined) faults.clear()
+      else faults.remove(id)
+    },
     requests: (filter) => {
-      const all = kept.list().reverse().map(describeExchange)
+      const all = current().here.journal.list().reverse().map(describeExchange)
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
-    clearRequests: () => kept.clear(),
-    reset: () => engine.reset(),
+    clearRequests: () => current().here.journal.clear(),
+    reset: () => current().engine.reset(),
+    checkpoint: () => current().engine.checkpoints.checkpoint(),
+    restore: async (id) => {
+      await current().engine.checkpoints.restore(id)
+    },
+    isolated:
+      <Args extends unknown[], R>(fn: (...args: Args) => R) =>
+      async (...args: Args): Promise<Awaited<R>> => {
+        const bound = await copy()
+        return scope.run(bound, async (): Promise<Awaited<R>> => await fn(...args))
+      },
     handlers,
     stop: () => {
+      if (!answering.delete(baseUrl)) return
       if (!given) leaveSharedServer(handlers)
     },
   }
