@@ -1,4 +1,5 @@
-import type { ExchangeRecord, FaultRule, SecretView } from '../engine'
+import type { Checkpoint, ExchangeRecord, FaultRule, SecretView } from '../engine'
+import { checkDuration, checkMoment } from '../client/times'
 import type { FaultOptions } from '../node'
 import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
 import {
@@ -26,6 +27,10 @@ export interface RemoteService {
   requests(filter?: RequestFilter): Promise<ReceivedRequest[]>
   /** Back to the state the service started in (see the Node API's `reset`). */
   reset(): Promise<void>
+  /** Keeps the whole state as it stands on top of the stack of checkpoints (decision 065). */
+  checkpoint(): Promise<Checkpoint>
+  /** Puts back the state at checkpoint `id`; it and every later one are removed. */
+  restore(id: string): Promise<void>
   /** Sends a control-plane request: `GET` without a body, `POST` with one. */
   control<T>(path: string, body?: unknown): Promise<T>
 }
@@ -74,12 +79,16 @@ export function remoteService({
     control,
     authorize: (abilities, options) =>
       authorizeThrough(send, { baseUrl, serviceName, token: secret }, abilities, options),
-    advanceClock: async (seconds) =>
-      (await control<{ now: number }>('clock', { advance: seconds })).now,
+    advanceClock: async (seconds) => {
+      checkDuration('advanceClock', seconds)
+      return (await control<{ now: number }>('clock', { advance: seconds })).now
+    },
     now: async () => (await control<{ now: number }>('clock')).now,
     createSecret: (key) => control('secrets', key === undefined ? {} : { key }),
-    rollSecret: (id, at) =>
-      control(`secrets/${encodeURIComponent(id)}/roll`, at === undefined ? {} : { at }),
+    rollSecret: async (id, at) => {
+      checkMoment('at', at)
+      return control(`secrets/${encodeURIComponent(id)}/roll`, at === undefined ? {} : { at })
+    },
     listSecrets: () => control('secrets'),
     async fault(options) {
       const rules = await control<FaultRule[]>('faults', options)
@@ -98,6 +107,10 @@ export function remoteService({
     },
     async reset() {
       await control('reset', {})
+    },
+    checkpoint: () => control('checkpoint', {}),
+    async restore(id) {
+      await control('restore', { id })
     },
   }
 }

@@ -26,6 +26,7 @@ import {
   type RequestFilter,
 } from '../client/journal'
 import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
+import { checkDuration, checkMoment } from '../client/times'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
@@ -248,7 +249,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     createSecret: (key) => current().engine.account.createSecret(key === undefined ? {} : { key }),
     rollSecret: (id, at) => current().engine.account.rollSecret(id, at === undefined ? {} : { at }),
     listSecrets: () => current().engine.account.listSecrets(),
-    advanceClock: (seconds) => current().engine.account.advanceClock(seconds),
+    advanceClock: (seconds) => {
+      checkDuration('advanceClock', seconds)
+      return current().engine.account.advanceClock(seconds)
+    },
     now: () => current().engine.account.now(),
     // The same checks the control plane makes of a rule.
     fault: (rule) => current().here.faults.add(readFaultRule({ ...rule })),

@@ -14,6 +14,8 @@ export interface Checkpoint {
   depth: number
   /** Unix seconds on the account's clock when it was taken. */
   at: number
+  /** The newest exchange's id in the journal then (0: none): what came after is the frame's. */
+  journal: number
 }
 
 /**
@@ -66,7 +68,8 @@ export function createCheckpoints({
   return {
     capture,
     load,
-    list: (): Checkpoint[] => frames.map(({ id, depth, at }) => ({ id, depth, at })),
+    list: (): Checkpoint[] =>
+      frames.map(({ id, depth, at, journal }) => ({ id, depth, at, journal })),
     async checkpoint(): Promise<Checkpoint> {
       if (frames.length >= MAX_CHECKPOINTS) {
         throw new ConflictError(
@@ -78,10 +81,11 @@ export function createCheckpoints({
         id: toBase64Url(randomBytes(9)),
         depth: frames.length + 1,
         at: await account.now(),
+        journal: state.operator.journalMark,
         state,
       }
       frames.push(frame)
-      return { id: frame.id, depth: frame.depth, at: frame.at }
+      return { id: frame.id, depth: frame.depth, at: frame.at, journal: frame.journal }
     },
     /** Puts back the state at checkpoint `id`; it and every later one are removed. */
     async restore(id: string): Promise<{ depth: number }> {
