@@ -247,7 +247,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
         authorizeOptions,
       ),
     createSecret: (key) => current().engine.account.createSecret(key === undefined ? {} : { key }),
-    rollSecret: (id, at) => current().engine.account.rollSecret(id, at === undefined ? {} : { at }),
+    rollSecret: async (id, at) => {
+      checkMoment('at', at)
+      return current().engine.account.rollSecret(id, at === undefined ? {} : { at })
+    },
     listSecrets: () => current().engine.account.listSecrets(),
     advanceClock: (seconds) => {
       checkDuration('advanceClock', seconds)

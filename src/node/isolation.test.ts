@@ -98,3 +98,29 @@ describe('what startService refuses', () => {
     again.stop()
   })
 })
+
+describe('times that look like milliseconds', () => {
+  it('are refused for a moment and flagged for a length of time', async () => {
+    const service = await startService({ baseUrl: 'https://millis.example.test' })
+    try {
+      const [secret] = await service.listSecrets()
+      await expect(service.rollSecret(secret!.id, Date.now() + 60_000)).rejects.toThrow(
+        /`at' \d+ looks like milliseconds.*give \d+ \(seconds\)/,
+      )
+      await expect(service.authorize(['core'], { expiry: Date.now() + 60_000 })).rejects.toThrow(
+        /`expiry' \d+ looks like milliseconds/,
+      )
+      const warnings: string[] = []
+      const listen = (warning: Error) => warnings.push(warning.message)
+      process.on('warning', listen)
+      await service.advanceClock(3_600_000)
+      await new Promise((resolve) => setImmediate(resolve))
+      process.off('warning', listen)
+      expect(warnings.join('\n')).toMatch(
+        /advanceClock\(3600000\).*if you meant milliseconds, give 3600/,
+      )
+    } finally {
+      service.stop()
+    }
+  })
+})
