@@ -257,7 +257,15 @@ export async function openPgOperator(
         db.query<{ mark: string }>(sql.journalMark),
       ])
       const { strict, journal, rateLimit, window } = view
-      return { strict, journal, rateLimit, window, faults, report, journalMark: Number(marked!.mark) }
+      return {
+        strict,
+        journal,
+        rateLimit,
+        window,
+        faults,
+        report,
+        journalMark: Number(marked!.mark),
+      }
     },
     async restore(capture) {
       const { faults, report } = capture
