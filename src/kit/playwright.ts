@@ -217,7 +217,17 @@ export const test = base.extend<
           controlToken: serviceAccount.controlToken,
         })
         const serviceName = options.serviceName ?? (await serviceNameOf(first))
-        const remote = { ...first, serviceName, send: (request: Request) => fetch(request) }
+        const send = (request: Request) => fetch(request)
+        const remote = {
+          ...remoteService({
+            baseUrl: serviceAccount.baseUrl,
+            serviceName,
+            secret: serviceAccount.secret,
+            send,
+            controlToken: serviceAccount.controlToken,
+          }),
+          send,
+        }
         await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
         return use(remote)
       }
@@ -271,14 +281,14 @@ export const test = base.extend<
       const serviceName = options.serviceName ?? remote.serviceName
       const shown = { ...remote, serviceName, ...(own ? { baseUrl: own } : {}) }
       const frame = await remote.checkpoint()
+      // The page's requests are answered from this process even over `serve`: a page on a
+      // public origin may not reach 127.0.0.1 itself (Chromium's private network access).
       const stop =
         own && own !== remote.baseUrl
           ? await routeTo(context, own, (request) =>
               send(new Request(request.url.replace(own, remote.baseUrl), request)),
             )
-          : !serviceAccount
-            ? await routeTo(context, remote.baseUrl, send)
-            : undefined
+          : await routeTo(context, remote.baseUrl, send)
       const source = contractSource(remote, remote.baseUrl)
       const scoped: RemoteService = {
         ...shown,

@@ -280,7 +280,13 @@ function overServe(options: UseServiceOptions, target: ServeTarget): ServeServic
       controlToken: account.controlToken,
     })
     const serviceName = options.serviceName ?? (await serviceNameOf(first))
-    remote = { ...first, serviceName }
+    remote = remoteService({
+      baseUrl: account.baseUrl,
+      serviceName,
+      secret: account.secret,
+      send: (request) => fetch(request),
+      controlToken: account.controlToken,
+    })
     await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
     return remote
   })()
