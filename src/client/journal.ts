@@ -1,5 +1,6 @@
-import { decode } from '@msgpack/msgpack'
-import type { ExchangeRecord, LoggedBody } from '../engine'
+import type { ExchangeRecord } from '../engine'
+import type { Counterfactual } from '../engine/insight/counterfactual'
+import { headerOf, readSent, type SentFormat } from './exchange'
 
 /** How many exchanges a service started for tests keeps by default. */
 export const DEFAULT_JOURNAL = 1000
@@ -14,7 +15,7 @@ export interface ReceivedRequest {
   url: string
   status: number
   /** How the body was sent: by its content type, `none` when there was no body. */
-  format: 'text' | 'json' | 'tuples' | 'msgpack' | 'none' | 'other'
+  format: SentFormat
   /** What the bearer token was: `unknown` when it was never read (a fault answered first). */
   token: 'secret' | 'authorization' | 'none' | 'unknown'
   /** Why the token was refused (`expired`, `secret_rolled`, …), `null` when it was not. */
@@ -29,6 +30,8 @@ export interface ReceivedRequest {
   message: string | null
   /** The kind or status of a fault that answered, from `x-fault`. */
   fault: string | null
+  /** For an answer other than 200: the smallest change that would have let it in. */
+  counterfactual: Counterfactual | null
   /** The whole exchange: request, answer and decision trace. */
   exchange: ExchangeRecord
 }
@@ -100,46 +103,6 @@ function shown(value: unknown): string {
   return text.length > 120 ? `${text.slice(0, 117)}…` : text
 }
 
-function bodyBytes(body: LoggedBody): Uint8Array {
-  return body.encoding === 'text'
-    ? new TextEncoder().encode(body.data)
-    : new Uint8Array(Buffer.from(body.data, 'base64'))
-}
-
-function formatOf(contentType: string | undefined, body: LoggedBody | null) {
-  if (!body) return 'none' as const
-  const type = (contentType ?? 'text/plain').split(';')[0]!.trim().toLowerCase()
-  if (type === 'text/plain' || type === '') return 'text' as const
-  if (type === 'application/json') return 'json' as const
-  if (/^application\/vnd\.[^+]+\+json$/.test(type)) return 'tuples' as const
-  if (/^application\/vnd\.[^+]+\+msgpack$/.test(type)) return 'msgpack' as const
-  return 'other' as const
-}
-
-/** The input and arguments a body carried, as plain values; what cannot be read is left out. */
-function readCall(
-  format: ReceivedRequest['format'],
-  body: LoggedBody | null,
-): { input?: unknown; args: Record<string, unknown> } {
-  if (!body || body.truncated) return { args: {} }
-  try {
-    if (format === 'text') return { input: body.data, args: {} }
-    if (format === 'json') return { input: JSON.parse(body.data) as unknown, args: {} }
-    if (format !== 'tuples' && format !== 'msgpack') return { args: {} }
-    const tuples =
-      format === 'tuples' ? (JSON.parse(body.data) as unknown) : decode(bodyBytes(body))
-    const call: { input?: unknown; args: Record<string, unknown> } = { args: {} }
-    for (const tuple of Array.isArray(tuples) ? tuples : []) {
-      if (!Array.isArray(tuple)) continue
-      if (tuple[0] === '>>') call.input = tuple[1]
-      if (tuple[0] === '$$' && typeof tuple[1] === 'string') call.args[tuple[1]] = tuple[2]
-    }
-    return call
-  } catch {
-    return { args: {} }
-  }
-}
-
 function errorMessage(record: ExchangeRecord): string | null {
   if (record.response.status === 200) return null
   return record.trace.outcome.message
@@ -147,10 +110,8 @@ function errorMessage(record: ExchangeRecord): string | null {
 
 /** A journal record as a test reads it. */
 export function describeExchange(record: ExchangeRecord): ReceivedRequest {
-  const header = (name: string, headers: Array<[string, string]>) =>
-    headers.find(([key]) => key.toLowerCase() === name)?.[1]
-  const format = formatOf(header('content-type', record.request.headers), record.request.body)
-  const call = readCall(format, record.request.body)
+  const sent = readSent(record)
+  const call = sent.call ?? { args: {} }
   const query = Object.fromEntries(new URL(record.request.url).searchParams)
   const credential = record.trace.credential
   return {
@@ -159,14 +120,16 @@ export function describeExchange(record: ExchangeRecord): ReceivedRequest {
     method: record.request.method,
     url: record.request.url,
     status: record.response.status,
-    format,
+    format: sent.format,
     token: credential ? (credential.kind === 'unknown' ? 'unknown' : credential.kind) : 'unknown',
     tokenRefused: credential?.decision === 'refused' ? credential.reason : null,
     abilities: credential?.abilities ?? null,
     ...('input' in call ? { input: call.input } : {}),
     args: { ...call.args, ...query },
     message: errorMessage(record),
-    fault: header('x-fault', record.response.headers) ?? null,
+    fault: headerOf(record.response.headers, 'x-fault') ?? null,
+    counterfactual:
+      record.response.status === 200 ? null : (record.trace.outcome.counterfactual ?? null),
     exchange: record,
   }
 }
@@ -177,9 +140,6 @@ export interface Mismatch {
   expected: string
   received: string
 }
-
-const headerOf = (request: ReceivedRequest, name: string) =>
-  request.exchange.request.headers.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1]
 
 /** The raw request body as text (`undefined` when there was none or it is binary). */
 export function bodyText(request: ReceivedRequest): string | undefined {
@@ -216,7 +176,7 @@ export function mismatches(request: ReceivedRequest, filter: RequestFilter): Mis
     differ('fault', fault ? 'a fault' : 'no fault', request.fault ?? 'none')
   if (headers !== undefined) {
     for (const [name, value] of Object.entries(headers)) {
-      const had = headerOf(request, name)
+      const had = headerOf(request.exchange.request.headers, name)
       if (!valueMatches(had, value)) differ(`headers.${name.toLowerCase()}`, value, had)
     }
   }
@@ -293,7 +253,10 @@ const line = (request: ReceivedRequest, differs: Mismatch[]) => {
   const diff = differs.map(
     (d) => `\n      ${d.field}: expected ${d.expected}, received ${d.received}`,
   )
-  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}${diff.join('')}`
+  const instead = request.counterfactual
+    ? `\n      it would have passed with: ${request.counterfactual.sentence}`
+    : ''
+  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}${diff.join('')}${instead}`
 }
 
 /**

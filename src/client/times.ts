@@ -20,8 +20,18 @@ export function checkMoment(name: string, seconds: number | undefined): void {
  */
 export function checkDuration(name: string, seconds: number): void {
   if (!Number.isFinite(seconds) || seconds < 1e6 || seconds % 1000 !== 0) return
-  process.emitWarning(
+  warn(
     `${name}(${seconds}) moves the clock ${(seconds / 86_400).toFixed(1)} days: if you meant milliseconds, give ${seconds / 1000} (seconds)`,
-    { code: 'SERVICE_PLAYGROUND_MILLISECONDS' },
   )
 }
+
+/** Node's process warning (shown once per run by the test runners), the console elsewhere. */
+function warn(message: string): void {
+  const { process } = globalThis as {
+    process?: { emitWarning?: (text: string, options: { code: string }) => void }
+  }
+  if (process?.emitWarning) process.emitWarning(message, { code: WARNING_CODE })
+  else console.warn(message)
+}
+
+const WARNING_CODE = 'SERVICE_PLAYGROUND_MILLISECONDS'

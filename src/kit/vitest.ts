@@ -10,25 +10,26 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { afterAll, aroundEach, beforeAll, expect, type TestContext } from 'vitest'
-import type { FaultRule, SecretView } from '../engine'
 import {
   checkOptions,
   checkReceived,
   DEFAULT_JOURNAL,
   startService,
-  type AuthorizeOptions,
-  type FaultOptions,
   type ReceivedExpectation,
   type ReceivedRequest,
   type RequestFilter,
   type Service,
+  type ServiceControls,
   type StartServiceOptions,
 } from '../node'
 import { openAccount, type ServeAccount } from '../client/open-account'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
 import { saveContract, type ContractRecorder, type ContractSource } from './contract'
+import { coverageCollector } from './coverage-collect'
+import { registerInsight, type InsightSource } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
 import { frameDescribeBlocks, sharedFrame, type Framed } from './vitest-frames'
+import './vitest-insight'
 
 export type { ContractRecorder } from './contract'
 
@@ -46,51 +47,46 @@ export interface UseServiceOptions extends StartServiceOptions {
    */
   contract?: string
   /**
+   * Tallies the authorization coverage of every test (decision 057) into this file (relative to
+   * Vitest's root), added up across the files and workers of the run:
+   * `coverage: 'service-coverage.json'`, read by `npx service-playground coverage`.
+   */
+  coverage?: string
+  /**
    * An account of its own for this file on a running `serve`, in place of a service in this
-   * process: only `serviceName` (learnt from the server when not given), `journal` and
-   * `contract` apply then. `await service.ready` before reading `baseUrl` or `secret`.
+   * process: only `serviceName` (learnt from the server when not given), `journal`,
+   * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
    */
   serve?: ServeTarget
 }
 
+/**
+ * What both modes add to `ServiceControls`. `reset()` goes back to the state the service
+ * started in (the file's setup too): one call away. `fault` holds for the rest of the test (a
+ * test's faults are undone when it ends); `requests` gives the requests received in this test so
+ * far (its `beforeEach` hooks included), oldest first.
+ */
 interface Common {
   /** Resolves once the service is up: from then on `baseUrl`, `secret` and `secrets` are known. */
   readonly ready: Promise<void>
-  readonly baseUrl: string
-  readonly serviceName: string
   /** The first secret key; known at once when `secrets` is given, otherwise once `ready`. */
   readonly secret: string
   readonly secrets: string[]
-  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
-  advanceClock(seconds: number): Promise<number>
-  now(): Promise<number>
-  createSecret(key?: string): Promise<SecretView>
-  rollSecret(id: string, at?: number): Promise<SecretView>
-  listSecrets(): Promise<SecretView[]>
-  /** Back to the state the service started in (the file's setup too): one call away. */
-  reset(): Promise<void>
   /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
   readonly contract: ContractRecorder
 }
 
 /** The service of one test file, in this process: usable in tests and hooks. */
-export interface ServiceHandle extends Common {
+export interface ServiceHandle extends ServiceControls<true>, Common {
   /** The running service (Node API), from `beforeAll` on. */
   readonly service: Service
-  /** Adds a fault for the rest of this test (a test's faults are undone when it ends). */
-  fault(options: FaultOptions): FaultRule
-  clearFaults(id?: string): void
-  /** The requests received in this test so far (its `beforeEach` hooks included), oldest first. */
-  requests(filter?: RequestFilter): ReceivedRequest[]
 }
 
-/** The service of one test file, as an account on a running `serve`. */
-export interface ServeServiceHandle extends Common {
-  fault(options: FaultOptions): Promise<FaultRule>
-  clearFaults(id?: string): Promise<void>
-  /** The requests received in this test so far, oldest first: `await expect(service).toHaveReceived(…)`. */
-  requests(filter?: RequestFilter): Promise<ReceivedRequest[]>
-}
+/**
+ * The service of one test file, as an account on a running `serve`: everything is a promise;
+ * `await expect(service).toHaveReceived(…)`.
+ */
+export interface ServeServiceHandle extends ServiceControls<false>, Common {}
 
 const HANDLE = Symbol.for('service-playground.handle')
 const KNOWN = new Set([
@@ -104,6 +100,7 @@ const KNOWN = new Set([
   'journal',
   'server',
   'contract',
+  'coverage',
   'serve',
 ])
 
@@ -130,21 +127,42 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle | Ser
 }
 
 /** The frames every test gets, and the contract it records: the same in both modes. */
-function frameTests(
-  framed: () => Promise<Framed>,
-  contract: string | undefined,
-  source: () => Promise<ContractSource>,
-  concurrent: (run: () => Promise<void>) => Promise<void>,
-  scope: AsyncLocalStorage<TestScope>,
-) {
+function frameTests({
+  framed,
+  options: { contract, coverage },
+  source,
+  concurrent,
+  scope,
+  insight,
+}: {
+  framed: () => Promise<Framed>
+  options: UseServiceOptions
+  source: () => Promise<ContractSource>
+  concurrent: (run: () => Promise<void>) => Promise<void>
+  scope: AsyncLocalStorage<TestScope>
+  insight: InsightSource
+}) {
+  let root = process.cwd()
+  const collector = coverageCollector(coverage, () => root)
+  let unregister: (() => void) | undefined
   // Vitest reads the first parameter as the fixtures it needs: none; the file is the second.
   // eslint-disable-next-line no-empty-pattern
   beforeAll(async ({}, file) => {
+    unregister = registerInsight(insight)
     await frameDescribeBlocks(file as never, framed)
+  })
+  afterAll(async () => {
+    unregister?.()
+    await collector.flush()
   })
   aroundEach(async (runTest, context) => {
     const test = testOf(context)
+    // At the test's end, before its frame is undone: its journal is still there to read.
     const record = async (after: number) => {
+      if (coverage) {
+        root = test.root
+        collector.take((await (await source()).journal(after || undefined)).exchanges)
+      }
       if (contract && context.task.result?.state === 'pass') {
         await saveContract(await source(), { ...test, ...(after ? { after } : {}) }, contract, true)
       }
@@ -171,7 +189,7 @@ function frameTests(
 }
 
 function inProcess(options: UseServiceOptions): ServiceHandle {
-  const { contract, serve: _serve, ...serviceOptions } = options
+  const { contract: _contract, coverage: _coverage, serve: _serve, ...serviceOptions } = options
   let running: Service | undefined
   const scope = new AsyncLocalStorage<TestScope>()
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
@@ -209,14 +227,19 @@ function inProcess(options: UseServiceOptions): ServiceHandle {
     }),
     secrets: () => service().listSecrets(),
   })
-  frameTests(
-    async () => service(),
-    contract,
+  frameTests({
+    framed: async () => service(),
+    options,
     source,
     // A copy of its own for each concurrent test: msw answers it alone from the copy.
-    (run) => service().isolated(run)(),
+    concurrent: (run) => service().isolated(run)(),
     scope,
-  )
+    insight: {
+      reach: (token, at) => service().reach(token, at),
+      simulate: (token, calls, at) => service().simulate(token, calls, at),
+      diff: (a, b, at) => service().diff(a, b, at),
+    },
+  })
   afterAll(() => {
     running?.stop()
     running = undefined
@@ -251,6 +274,11 @@ function inProcess(options: UseServiceOptions): ServiceHandle {
     clearFaults: (id) => service().clearFaults(id),
     requests,
     reset: () => service().reset(),
+    checkpoint: () => service().checkpoint(),
+    restore: (id) => service().restore(id),
+    reach: (token, at) => service().reach(token, at),
+    simulate: (token, calls, at) => service().simulate(token, calls, at),
+    diff: (a, b, at) => service().diff(a, b, at),
     contract: recorder(scope, source),
   } as ServiceHandle
 }
@@ -266,7 +294,6 @@ async function serviceNameOf(remote: RemoteService): Promise<string> {
 }
 
 function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
-  const { contract } = options
   const scope = new AsyncLocalStorage<TestScope>()
   let account: ServeAccount | undefined
   let remote: RemoteService | undefined
@@ -316,7 +343,18 @@ function overServe(options: UseServiceOptions, target: ServeTarget): ServeServic
       secrets: () => opened.listSecrets(),
     }
   }
-  frameTests(service, contract, source, sharedFrame(service), scope)
+  frameTests({
+    framed: service,
+    options,
+    source,
+    concurrent: sharedFrame(service),
+    scope,
+    insight: {
+      reach: async (token, at) => (await service()).reach(token, at),
+      simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+      diff: async (a, b, at) => (await service()).diff(a, b, at),
+    },
+  })
   afterAll(async () => {
     await opening.catch(() => undefined)
     await account?.close()
@@ -348,6 +386,11 @@ function overServe(options: UseServiceOptions, target: ServeTarget): ServeServic
     clearFaults: async (id) => (await service()).clearFaults(id),
     requests,
     reset: async () => (await service()).reset(),
+    checkpoint: async () => (await service()).checkpoint(),
+    restore: async (id) => (await service()).restore(id),
+    reach: async (token, at) => (await service()).reach(token, at),
+    simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+    diff: async (a, b, at) => (await service()).diff(a, b, at),
     contract: recorder(scope, source),
   } as ServeServiceHandle
 }

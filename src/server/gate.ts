@@ -1,4 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Reply } from '../engine'
+import { refusal } from '../engine/wire/response'
 
 export interface GateOptions {
   /**
@@ -28,19 +30,6 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected))
 }
 
-/** The token of `bearer <token>`, and nothing else on the line; `undefined` otherwise. */
-export function bearerToken(header: string | null): string | undefined {
-  return /^bearer +([^\s]+) *$/i.exec(header ?? '')?.[1]
-}
-
-/** An answer of the server's own, in the engine's JSON error format. */
-export function refuse(status: number, message: string, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ error: { message } }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
-}
-
 /** The name in a `Host` header, without its port and brackets, lowercased. */
 function hostName(header: string): string {
   const name = header.startsWith('[') ? header.slice(1, header.indexOf(']')) : header.split(':')[0]!
@@ -58,24 +47,30 @@ export function hostAllowed({
 }: Pick<GateOptions, 'host' | 'allowedHosts'>): (header: string) => boolean {
   const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
   const check = !WILDCARD.includes(host) || allowedHosts.length > 0
-  return (header) => !check || names.has(hostName(header))
+  // A client sends the same Host on every request: the last one's reading is kept.
+  let last: { header: string; allowed: boolean } | undefined
+  return (header) => {
+    if (!check) return true
+    if (last?.header !== header) last = { header, allowed: names.has(hostName(header)) }
+    return last.allowed
+  }
 }
 
 /**
  * What `serve` checks before anything else: the `Host` names this server, so a page that
- * rebinds its own name to 127.0.0.1 gets nothing. The control token is the host's to check
- * (`host.ts`), on the same reading of the path the engine routes on.
+ * rebinds its own name to 127.0.0.1 gets nothing (403, saying how to allow the name). The
+ * control token is the host's to check (`host.ts`), on the same reading of the path the engine
+ * routes on.
  */
 export function checkHost(
   options: Pick<GateOptions, 'host' | 'allowedHosts'>,
-): (request: Request) => Response | undefined {
+): (header: string) => Reply | undefined {
   const allowed = hostAllowed(options)
-  return (request) => {
-    const header = request.headers.get('host') ?? ''
-    if (allowed(header)) return undefined
-    return refuse(
-      403,
-      `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
-    )
-  }
+  return (header) =>
+    allowed(header)
+      ? undefined
+      : refusal(
+          403,
+          `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
+        )
 }

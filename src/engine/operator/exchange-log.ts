@@ -2,6 +2,8 @@ import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
 import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
 import type { Presented } from '../auth/credentials'
+import type { Call } from '../wire/call'
+import type { Reply } from '../wire/response'
 
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024
@@ -35,67 +37,141 @@ export interface ExchangeRecord {
   trace: RequestTrace
 }
 
-/** What the engine gathers while it answers one request, when the log is on. */
+/**
+ * A record to keep, or what a request left to make it from when it is first read (see
+ * `ExchangeDraft`).
+ */
+export type KeptExchange = Omit<ExchangeRecord, 'id'> | { record(): Omit<ExchangeRecord, 'id'> }
+
+/** The record itself, made now if it was kept to be made later. */
+export const recordOf = (kept: KeptExchange): Omit<ExchangeRecord, 'id'> =>
+  'record' in kept ? kept.record() : kept
+
+/**
+ * What the engine gathers while it answers one request, when the journal is on. The record is
+ * made from it when the journal is read, not while the client waits: the request keeps only
+ * what it already had (its headers, body and answer, what its token turned out to be, the calls
+ * traced), and the times.
+ */
 export class ExchangeDraft {
   readonly tracer = new CallTracer()
   readonly startedAt: number
   body: Uint8Array | undefined
-  /** The answer's body, when the engine made the response of it: read then from no clone. */
-  answered: string | Uint8Array | undefined
-  credential: RequestTrace['credential'] = null
+  presented: Presented | undefined
 
   constructor(
-    readonly request: Request,
+    readonly call: Call,
     readonly endpoint: string | null,
-    private readonly clock: Clock,
+    readonly clock: Clock,
   ) {
     this.startedAt = realNow(clock)
   }
 
-  observe = (presented: Presented): void => {
-    this.credential = credentialTrace(presented)
+  observe(presented: Presented): void {
+    this.presented = presented
   }
 
-  /**
-   * The finished record, once the response is made (its body is `answered`, or read from a
-   * clone).
-   */
-  async finish(response: Response, error?: unknown): Promise<Omit<ExchangeRecord, 'id'>> {
-    const { request, tracer } = this
-    const answered =
-      typeof this.answered === 'string'
-        ? utf8(this.answered)
-        : (this.answered ?? new Uint8Array(await response.clone().arrayBuffer()))
+  /** The request and its reply, as the client met it (or did not), to be made a record. */
+  finish(reply: Reply, error?: unknown): KeptExchange {
+    const { call, clock, startedAt } = this
+    // Only what the record needs is kept: never the call itself, which holds the connection.
+    return new Finished(
+      call.method,
+      call.origin,
+      call.pathname,
+      call.search,
+      call.headers(),
+      // A copy (not `slice`, which for a Node Buffer is a view): the bytes may be a view of
+      // a larger buffer the request was read into.
+      this.body && this.body.length > 0 ? new Uint8Array(this.body) : undefined,
+      reply.status,
+      // A copy: an adapter may add its own headers (a length) to the reply as it writes it.
+      { ...reply.headers },
+      reply.body,
+      startedAt,
+      clock.now() / 1000,
+      Math.max(0, realNow(clock) - startedAt),
+      this.endpoint,
+      this.presented,
+      this.tracer,
+      error,
+    )
+  }
+}
+
+/**
+ * A request answered, kept as the request left it (one object, few beside it: the journal
+ * keeps many), and made a record when first asked for.
+ */
+class Finished {
+  private made: Omit<ExchangeRecord, 'id'> | undefined
+
+  constructor(
+    private readonly method: string,
+    private readonly origin: string,
+    private readonly pathname: string,
+    private readonly search: string,
+    private readonly requestHeaders: Iterable<[string, string]>,
+    private readonly sent: Uint8Array | undefined,
+    private readonly status: number,
+    private readonly responseHeaders: Record<string, string>,
+    private readonly answered: string | Uint8Array,
+    private readonly startedAt: number,
+    private readonly at: number,
+    private readonly durationMs: number,
+    private readonly endpoint: string | null,
+    private readonly presented: Presented | undefined,
+    private readonly tracer: CallTracer,
+    private readonly error: unknown,
+  ) {}
+
+  record(): Omit<ExchangeRecord, 'id'> {
+    return (this.made ??= this.make())
+  }
+
+  private make(): Omit<ExchangeRecord, 'id'> {
+    const { sent, status, answered, tracer, presented } = this
+    const credential = presented ? credentialTrace(presented) : null
+    const requestHeaders = [...this.requestHeaders].sort(byName)
+    const responseHeaders = Object.entries(this.responseHeaders).sort(byName)
     return {
       startedAt: this.startedAt,
-      at: this.clock.now() / 1000,
-      durationMs: Math.max(0, realNow(this.clock) - this.startedAt),
+      at: this.at,
+      durationMs: this.durationMs,
       request: {
-        method: request.method,
-        url: request.url,
-        headers: [...request.headers],
-        body: this.body && this.body.length > 0 ? logged(this.body, request.headers) : null,
+        method: this.method,
+        url: `${this.origin}${this.pathname}${this.search}`,
+        headers: requestHeaders,
+        body: sent ? logged(sent, requestHeaders) : null,
       },
       response: {
-        status: response.status,
-        headers: [...response.headers],
-        body: answered.length > 0 ? logged(answered, response.headers) : null,
+        status,
+        headers: responseHeaders,
+        body: answered.length > 0 ? logged(bytesOf(answered), responseHeaders) : null,
       },
       trace: {
         endpoint: this.endpoint,
-        credential: this.credential,
+        credential,
         calls: tracer.calls,
         droppedCalls: tracer.dropped,
-        outcome: outcomeOf(response.status, error),
+        outcome: outcomeOf(status, this.error, credential),
       },
     }
   }
 }
 
+const bytesOf = (body: string | Uint8Array) => (typeof body === 'string' ? utf8(body) : body)
+
+const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0)
+
 /** The last `capacity` exchanges, kept in this process; ids from 1, for its life. */
 export function createJournal(capacity: number) {
-  let records: ExchangeRecord[] = []
+  let kept: Array<{ id: number; exchange: KeptExchange }> = []
   let nextId = 1
+  /** Only the last `capacity` count; older ones are let go in batches, not one per request. */
+  const trim = () => {
+    if (kept.length > capacity) kept = kept.slice(kept.length - capacity)
+  }
   return {
     /** How many exchanges it keeps; 0 keeps none. */
     get capacity() {
@@ -104,17 +180,25 @@ export function createJournal(capacity: number) {
     /** Keeps this many from now on (the newest, when it shrinks). */
     setCapacity(next: number): void {
       capacity = next
-      if (records.length > capacity) records = records.slice(records.length - capacity)
+      trim()
     },
-    add(record: Omit<ExchangeRecord, 'id'>): void {
+    add(exchange: KeptExchange): void {
       if (capacity === 0) return
-      records.push({ id: nextId++, ...record })
-      if (records.length > capacity) records = records.slice(records.length - capacity)
+      kept.push({ id: nextId++, exchange })
+      if (kept.length >= 2 * capacity + 64) trim()
     },
     /** Newest first; only those after `after` when given. */
-    list: (after = 0): ExchangeRecord[] => records.filter((record) => record.id > after).reverse(),
+    list(after = 0): ExchangeRecord[] {
+      trim()
+      const records: ExchangeRecord[] = []
+      for (let i = kept.length - 1; i >= 0 && kept[i]!.id > after; i--) {
+        const { id, exchange } = kept[i]!
+        records.push({ id, ...recordOf(exchange) })
+      }
+      return records
+    },
     clear(): void {
-      records = []
+      kept = []
     },
     /** The newest id given so far (0: none). */
     get mark(): number {
@@ -122,7 +206,7 @@ export function createJournal(capacity: number) {
     },
     /** Removes every exchange after `id`; ids go on from where they were. */
     dropAfter(id: number): void {
-      records = records.filter((record) => record.id <= id)
+      kept = kept.filter((entry) => entry.id <= id)
     },
   }
 }
@@ -131,10 +215,11 @@ export type Journal = ReturnType<typeof createJournal>
 
 const realNow = (clock: Clock) => clock.now() - clock.offset
 
-function logged(bytes: Uint8Array, headers: Headers): LoggedBody {
+function logged(bytes: Uint8Array, headers: Array<[string, string]>): LoggedBody {
   const kept = bytes.subarray(0, MAX_LOGGED_BODY_BYTES)
   const truncated = kept.length < bytes.length
-  const binary = /msgpack/i.test(headers.get('content-type') ?? '')
+  const type = headers.find(([name]) => name === 'content-type')?.[1]
+  const binary = /msgpack/i.test(type ?? '')
   if (!binary) {
     try {
       // A cut may split a character: `stream` leaves its last bytes out instead of failing.

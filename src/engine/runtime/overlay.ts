@@ -4,6 +4,11 @@ import type { BucketCount, Json, Mutation, ProcRecord, ScanOptions, Store } from
 export interface Overlay extends Store {
   /** Commits every buffered write in one atomic commit; nothing when none were made. */
   flush(): Promise<void>
+  /**
+   * Marks the writes made so far; the function it returns forgets every write made since, so
+   * that one step of a request (an object `core.deploy` runs) can fail alone.
+   */
+  savepoint(): () => void
 }
 
 type Pending<T> = { value: T } | null
@@ -83,28 +88,41 @@ export function createOverlay(
       return store.getProc(name)
     },
     async commit(mutations) {
-      for (const mutation of mutations) {
-        switch (mutation.op) {
-          case 'setKey':
-            bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
-            break
-          case 'deleteKey':
-            bucketOf(mutation.bucket).set(mutation.key, null)
-            break
-          case 'putProc':
-            procs.set(mutation.proc.name, { value: mutation.proc })
-            break
-          case 'deleteProc':
-            procs.set(mutation.name, null)
-            break
-          default:
-            throw new Error(`a request may not ${mutation.op} while it runs`)
-        }
-      }
+      buffer(mutations)
       log.push(...mutations)
+    },
+    savepoint() {
+      const at = log.length
+      return () => {
+        log.length = at
+        keys.clear()
+        procs.clear()
+        buffer(log)
+      }
     },
     async flush() {
       if (log.length > 0) await commit(log)
     },
+  }
+
+  function buffer(mutations: readonly Mutation[]): void {
+    for (const mutation of mutations) {
+      switch (mutation.op) {
+        case 'setKey':
+          bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
+          break
+        case 'deleteKey':
+          bucketOf(mutation.bucket).set(mutation.key, null)
+          break
+        case 'putProc':
+          procs.set(mutation.proc.name, { value: mutation.proc })
+          break
+        case 'deleteProc':
+          procs.set(mutation.name, null)
+          break
+        default:
+          throw new Error(`a request may not ${mutation.op} while it runs`)
+      }
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { CLOCK_OFFSET } from '../../engine/account/snapshot'
-import type { ExchangeRecord } from '../../engine/operator/exchange-log'
+import { recordOf, type ExchangeRecord } from '../../engine/operator/exchange-log'
 import { faultId, meets, type FaultRule } from '../../engine/operator/faults'
 import type { OperatorModes, OperatorState, RateWindow } from '../../engine/operator/state'
 import type { StrictEntry } from '../../engine/operator/strict'
@@ -221,7 +221,7 @@ export async function openPgOperator(
         await db.query(sql.setCapacity, [capacity])
       },
       async add(record) {
-        await db.query(sql.keep, [JSON.stringify(record)])
+        await db.query(sql.keep, [JSON.stringify(recordOf(record))])
       },
       async list(after = 0) {
         const rows = await db.query<{ id: string; record: string }>(sql.exchanges, [after])
