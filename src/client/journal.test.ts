@@ -38,6 +38,30 @@ describe('toHaveReceived cannot pass by mistake', () => {
     expect(() => checkReceived(requests, 'keyv.set', { times: -1 })).toThrow(/whole number/)
   })
 
+  it('picks faulted requests by kind, or by the status a status fault answered', async () => {
+    service.fault({ kind: 'network', endpoint: 'core.ping' })
+    await fetch(`${BASE}/core/ping`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.secret}` },
+    }).catch(() => undefined)
+    service.fault({ status: 503, endpoint: 'core.ping' })
+    await fetch(`${BASE}/core/ping`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.secret}` },
+    })
+    const requests = service.requests()
+    expect(
+      checkReceived(requests, 'core.ping', { fault: 'network', status: 0, times: 1 }).pass,
+    ).toBe(true)
+    expect(checkReceived(requests, 'core.ping', { fault: '503', times: 1 }).pass).toBe(true)
+    const missed = checkReceived(requests, 'core.ping', { fault: 'hang' })
+    expect(missed.pass).toBe(false)
+    expect(missed.message).toMatch(
+      /^expected at least 1 request\(s\) to core.ping met by a hang fault, received 0/,
+    )
+    expect(missed.message).toContain('fault: expected "hang", received "network"')
+  })
+
   it('lets asymmetric matchers stand anywhere inside args and input', () => {
     const requests = service.requests()
     expect(

@@ -46,8 +46,11 @@ export interface RequestFilter {
   /** These arguments, with these values (others may be there too). */
   args?: Record<string, unknown>
   input?: unknown
-  /** Whether a fault answered. */
-  fault?: boolean
+  /**
+   * Whether a fault met the request (`true`, `false`), or which: its kind (`'network'`) or, for a
+   * `status` fault, its status as text (`'503'`), as `x-fault` says.
+   */
+  fault?: boolean | string
   /** Request headers (names in any case), each equal to a text, a pattern or a matcher. */
   headers?: Record<string, unknown>
   /** The raw request body as text: equal, a pattern, or a matcher (`expect.stringContaining`). */
@@ -172,8 +175,13 @@ export function mismatches(request: ReceivedRequest, filter: RequestFilter): Mis
   }
   if ('input' in filter && !valueMatches(request.input, filter.input))
     differ('input', filter.input, request.input)
-  if (fault !== undefined && (request.fault !== null) !== fault)
-    differ('fault', fault ? 'a fault' : 'no fault', request.fault ?? 'none')
+  if (
+    fault !== undefined &&
+    (typeof fault === 'string' ? request.fault !== fault : (request.fault !== null) !== fault)
+  ) {
+    const asked = typeof fault === 'string' ? fault : fault ? 'a fault' : 'no fault'
+    differ('fault', asked, request.fault ?? 'none')
+  }
   if (headers !== undefined) {
     for (const [name, value] of Object.entries(headers)) {
       const had = headerOf(request.exchange.request.headers, name)
@@ -237,7 +245,8 @@ function describeFilter(endpoint: string | RegExp, expected: ReceivedExpectation
   if ('input' in expected) parts.push(`with input ${shown(expected.input)}`)
   if (headers !== undefined) parts.push(`with headers ${shown(headers)}`)
   if ('body' in expected) parts.push(`with body ${shown(expected.body)}`)
-  if (fault !== undefined) parts.push(fault ? 'answered by a fault' : 'not answered by a fault')
+  if (typeof fault === 'string') parts.push(`met by a ${fault} fault`)
+  else if (fault !== undefined) parts.push(fault ? 'met by a fault' : 'not met by a fault')
   return parts.join(' ')
 }
 

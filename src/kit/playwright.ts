@@ -154,7 +154,12 @@ async function toRequest(route: Route, signal: AbortSignal): Promise<Request> {
   return new Request(request.url(), { method, headers, body, signal })
 }
 
-/** Answers a routed request from the engine: its answer, or a dropped or reset connection. */
+/**
+ * Answers a routed request as the service did: its answer, or the failure a page meets when
+ * the connection drops (`network`, `hang`: `fetch` rejects) or breaks mid-body (`reset`:
+ * Playwright can fulfil a request only whole, so the page's `fetch` rejects as for a reset
+ * connection).
+ */
 async function answer(route: Route, response: Response): Promise<void> {
   if (response.type === 'error') return route.abort('failed')
   let body: Buffer
@@ -170,20 +175,35 @@ async function answer(route: Route, response: Response): Promise<void> {
   })
 }
 
-/** Routes `baseUrl` in every page of the context to `handle`; returns how to stop. */
+/**
+ * Routes `baseUrl` in every page of the context to `handle` (an engine's, or `fetch` to a
+ * `serve` account); returns how to stop. A forwarded request that gets no answer (the server
+ * dropped the connection: a `network` or `hang` fault) reaches the page as the network error
+ * it is, never as a failure of the test.
+ */
 async function routeTo(
   context: BrowserContext,
   baseUrl: string,
   handle: (request: Request) => Promise<Response>,
 ): Promise<() => Promise<void>> {
   const pending = new AbortController()
+  const settled = (error: unknown) =>
+    pending.signal.aborted || /closed|disposed|already handled/i.test(String(error))
   await context.route(inside(baseUrl), async (route) => {
+    let response: Response
     try {
-      await answer(route, await handle(await toRequest(route, pending.signal)))
+      response = await handle(await toRequest(route, pending.signal))
+    } catch (error) {
+      if (settled(error)) return
+      return route.abort('failed').catch((late: unknown) => {
+        if (!settled(late)) throw late
+      })
+    }
+    try {
+      await answer(route, response)
     } catch (error) {
       // The page went away, or the test ended, while the answer was on its way.
-      if (!pending.signal.aborted && !/closed|disposed|already handled/i.test(String(error)))
-        throw error
+      if (!settled(error)) throw error
     }
   })
   return async () => {

@@ -111,11 +111,10 @@ const OPTIONS: ReadonlySet<string> = new Set([
 /** Refuses options a function does not know: a misspelt one would otherwise do nothing. */
 export function checkOptions(where: string, given: object, known: ReadonlySet<string>): void {
   const unknown = Object.keys(given).filter((key) => !known.has(key))
-  if (unknown.length > 0) {
-    throw new Error(
-      `${where}: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `\`${key}'`).join(', ')}; it takes ${[...known].join(', ')}`,
-    )
-  }
+  if (unknown.length === 0) return
+  const named = unknown.map((key) => `\`${key}'`).join(', ')
+  const options = unknown.length > 1 ? 'options' : 'option'
+  throw new Error(`${where}: unknown ${options} ${named}; it takes ${[...known].join(', ')}`)
 }
 
 /** The base URLs answered by a service in this process, to refuse a second one. */
