@@ -53,23 +53,23 @@ const expectColumn = (target: FaultTarget, observed: Observed) =>
 kit.describe('a page under the Playwright fixture', () => {
   kit.use({ serviceOptions: { baseUrl: 'https://faults.page.test' } })
 
-  kit('meets each fault as the table says, with the engine in the test process', async ({
-    page,
-    service,
-  }) => {
-    await appPage(page)
-    const observed = await meetEveryKind(
-      page,
-      service.baseUrl,
-      service.secret,
-      (kind) => service.fault(FAULT_RULES[kind]),
-      async () => {
-        const last = (await service.requests()).at(-1)!
-        return { status: last.status, fault: last.fault }
-      },
-    )
-    expectColumn('page', observed)
-  })
+  kit(
+    'meets each fault as the table says, with the engine in the test process',
+    async ({ page, service }) => {
+      await appPage(page)
+      const observed = await meetEveryKind(
+        page,
+        service.baseUrl,
+        service.secret,
+        (kind) => service.fault(FAULT_RULES[kind]),
+        async () => {
+          const last = (await service.requests()).at(-1)!
+          return { status: last.status, fault: last.fault }
+        },
+      )
+      expectColumn('page', observed)
+    },
+  )
 })
 
 const overServe = kit.extend({
@@ -102,42 +102,43 @@ overServe(
   },
 )
 
-base('the playground meets each fault as the table says, through its service worker', async ({
-  page,
-}) => {
-  const { baseUrl } = defaultConfig
-  await page.goto(playgroundUrl(defaultConfig))
-  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
-  /** The page's own control plane, from inside the page as its views reach it. */
-  const control = (path: string, body?: object) =>
-    page.evaluate(
-      async ({ url, body }) => {
-        const response = await fetch(url, {
-          method: body ? 'POST' : 'GET',
-          ...(body
-            ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
-            : {}),
-        })
-        if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`)
-        return (await response.json()) as unknown
+base(
+  'the playground meets each fault as the table says, through its service worker',
+  async ({ page }) => {
+    const { baseUrl } = defaultConfig
+    await page.goto(playgroundUrl(defaultConfig))
+    await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+    /** The page's own control plane, from inside the page as its views reach it. */
+    const control = (path: string, body?: object) =>
+      page.evaluate(
+        async ({ url, body }) => {
+          const response = await fetch(url, {
+            method: body ? 'POST' : 'GET',
+            ...(body
+              ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+              : {}),
+          })
+          if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`)
+          return (await response.json()) as unknown
+        },
+        { url: `${baseUrl}/_account/${path}`, body },
+      )
+    const [secret] = (await control('secrets')) as Array<{ key: string }>
+    await control('exchanges', { capacity: 100 })
+    const observed = await meetEveryKind(
+      page,
+      baseUrl,
+      secret!.key,
+      (kind) => control('faults', FAULT_RULES[kind]),
+      async () => {
+        const { exchanges } = (await control('exchanges')) as {
+          exchanges: Array<{ response: { status: number; headers: Array<[string, string]> } }>
+        }
+        const { response } = exchanges[0]!
+        const fault = response.headers.find(([name]) => name === 'x-fault')?.[1] ?? null
+        return { status: response.status, fault }
       },
-      { url: `${baseUrl}/_account/${path}`, body },
     )
-  const [secret] = (await control('secrets')) as Array<{ key: string }>
-  await control('exchanges', { capacity: 100 })
-  const observed = await meetEveryKind(
-    page,
-    baseUrl,
-    secret!.key,
-    (kind) => control('faults', FAULT_RULES[kind]),
-    async () => {
-      const { exchanges } = (await control('exchanges')) as {
-        exchanges: Array<{ response: { status: number; headers: Array<[string, string]> } }>
-      }
-      const { response } = exchanges[0]!
-      const fault = response.headers.find(([name]) => name === 'x-fault')?.[1] ?? null
-      return { status: response.status, fault }
-    },
-  )
-  expectColumn('playground', observed)
-})
+    expectColumn('playground', observed)
+  },
+)
