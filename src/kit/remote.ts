@@ -3,7 +3,7 @@ import { authorizeThrough } from '../client/authorize'
 import { checkDuration, checkMoment } from '../client/times'
 import { ControlError, controlClient } from '../client/control'
 import { describeExchange, matches } from '../client/journal'
-import type { ServiceControls } from '../client/service-controls'
+import { respondRule, type ServiceControls } from '../client/service-controls'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
 export interface RemoteService extends ServiceControls<false> {
@@ -59,6 +59,12 @@ export function remoteService({
     listSecrets: () => said(client.get('secrets')),
     async fault(options) {
       const rules: FaultRule[] = await said(client.post('faults', options))
+      return rules.at(-1)!
+    },
+    async respond(endpoint, answer, options) {
+      const rules: FaultRule[] = await said(
+        client.post('faults', respondRule(endpoint, answer, options)),
+      )
       return rules.at(-1)!
     },
     async clearFaults(id) {

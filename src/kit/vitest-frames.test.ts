@@ -52,6 +52,11 @@ it('reads every key the file set up', async () => {
   await call('keyv.delete', { bucket: 'enum', key: '0' })
   await call('keyv.set', { bucket: 'enum', key: 'extra', value: 1 })
   service.fault({ kind: 'status', status: 503, endpoint: 'core.ping', count: null })
+  service.respond('type.string.reverse', {
+    headers: { 'content-type': 'application/vnd.service+json' },
+    body: [['<<', 'given in this test']],
+  })
+  expect(await call('type.string.reverse', {})).toBe('given in this test')
   await service.advanceClock(3600)
 })
 
@@ -59,6 +64,10 @@ it('finds them all again after a test deleted one and set another', async () => 
   expect(await scanAll('enum')).toHaveLength(275)
   expect(await call('keyv.get', { bucket: 'enum', key: '0' })).toBe(0)
   expect(await call('core.ping', {})).toBe(true)
+  // The answer given in the test before is gone with its frame, as its fault is.
+  await expect(call('type.string.reverse', {})).rejects.toThrow(
+    /does not accept an undefined input/,
+  )
   // The journal holds this test's requests alone, not the file's setup.
   expect(service.requests({ endpoint: 'keyv.set' })).toEqual([])
   expect(service).toHaveReceived('keyv.get', { times: 1 })

@@ -271,6 +271,8 @@ function inProcess(options: UseServiceOptions): ServiceHandle {
     rollSecret: (id, at) => service().rollSecret(id, at),
     listSecrets: () => service().listSecrets(),
     fault: (rule) => service().fault(rule),
+    respond: (endpoint, answer, respondOptions) =>
+      service().respond(endpoint, answer, respondOptions),
     clearFaults: (id) => service().clearFaults(id),
     requests,
     reset: () => service().reset(),
@@ -383,6 +385,8 @@ function overServe(options: UseServiceOptions, target: ServeTarget): ServeServic
     rollSecret: async (id, at) => (await service()).rollSecret(id, at),
     listSecrets: async () => (await service()).listSecrets(),
     fault: async (rule) => (await service()).fault(rule),
+    respond: async (endpoint, answer, respondOptions) =>
+      (await service()).respond(endpoint, answer, respondOptions),
     clearFaults: async (id) => (await service()).clearFaults(id),
     requests,
     reset: async () => (await service()).reset(),

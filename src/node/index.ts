@@ -18,14 +18,14 @@ import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
 import { DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
 import { authorizeThrough } from '../client/authorize'
-import type { ServiceControls } from '../client/service-controls'
+import { respondRule, type ServiceControls } from '../client/service-controls'
 import { checkDuration, checkMoment } from '../client/times'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { listen, type Listener, type ListenOptions } from '../server/http'
 export { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
-export type { Held, ServiceControls } from '../client/service-controls'
+export type { Held, RespondOptions, ServiceControls } from '../client/service-controls'
 export { openAccount, type ServeAccount } from '../client/open-account'
 export {
   runServe,
@@ -218,6 +218,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     now: () => current().engine.account.now(),
     // The same checks the control plane makes of a rule.
     fault: (rule) => current().here.faults.add(readFaultRule({ ...rule })),
+    respond: (endpoint, answer, respondOptions) =>
+      current().here.faults.add(
+        readFaultRule({ ...respondRule(endpoint, answer, respondOptions) }),
+      ),
     clearFaults: (id) => {
       const { faults } = current().here
       if (id === undefined) faults.clear()

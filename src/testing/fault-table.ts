@@ -23,6 +23,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'reset',
   'truncate',
   'hang',
+  'respond',
 ]
 
 /** How long `delay` and `hang` wait in the probes: long enough to tell, short enough to run. */
@@ -36,10 +37,16 @@ export const FAULT_RULES: Record<FaultKind, FaultOptions> = {
   reset: { kind: 'reset', endpoint: 'core.echo', once: true },
   truncate: { kind: 'truncate', endpoint: 'core.echo', once: true },
   hang: { kind: 'hang', delayMs: PROBE_WAIT_MS, endpoint: 'core.echo', once: true },
+  respond: {
+    kind: 'respond',
+    answer: { status: 202, body: { given: true } },
+    endpoint: 'core.echo',
+    once: true,
+  },
 }
 
 /** What a client meets, in a few words a test compares. */
-export type Met = 'error answer' | 'answer' | 'half' | 'broken body' | 'no answer'
+export type Met = 'error answer' | 'answer' | 'half' | 'broken body' | 'no answer' | 'given answer'
 
 /** What each kind looks like, wherever it is met. */
 const EVERYWHERE: Record<FaultKind, Met> = {
@@ -49,6 +56,7 @@ const EVERYWHERE: Record<FaultKind, Met> = {
   reset: 'broken body',
   truncate: 'half',
   hang: 'no answer',
+  respond: 'given answer',
 }
 
 /**
@@ -79,6 +87,7 @@ export function cellText(kind: FaultKind, met: Met): string {
     half: 'the real status, half the body',
     'broken body': 'the real status, then reading the body rejects',
     'no answer': `\`fetch\` rejects${late}`,
+    'given answer': 'the answer given, in place of the real one',
   }
   return said[met]
 }
@@ -91,6 +100,7 @@ export const JOURNALED: Record<FaultKind, { status: number; fault: string }> = {
   reset: { status: 200, fault: 'reset' },
   truncate: { status: 200, fault: 'truncate' },
   hang: { status: 0, fault: 'hang' },
+  respond: { status: 202, fault: 'respond' },
 }
 
 /** The body the probe sends to `core.echo`, which answers it back. */
@@ -149,6 +159,7 @@ export function metOf(kind: FaultKind, { status, fault, text, error }: Observati
   if (!marked) return `${status} without x-fault: ${kind}`
   if (text === null) return error === 'TypeError' && status === 200 ? 'broken body' : `${error}`
   if (status === 503 && /service unavailable/.test(text)) return 'error answer'
+  if (status === 202 && text === '{"given":true}') return 'given answer'
   if (status === 200 && text === PROBE_BODY) return 'answer'
   if (status === 200 && text === PROBE_BODY.slice(0, PROBE_BODY.length / 2)) return 'half'
   return `${status} ${JSON.stringify(text)}`
