@@ -460,9 +460,31 @@ export async function start(config: ServeConfig): Promise<Running> {
 }
 
 /**
- * Runs `serve` until a signal. Every signal to the process group (Ctrl+C, `docker stop`) and
- * any forwarded by `npm` lead to one stop: later ones are noted and ignored, so the export
- * always finishes.
+ * How often `serve` looks whether the process that started it is still there: a launcher such
+ * as `npx` passes a signal to the shell it runs `serve` in, which dies without passing it on.
+ */
+const PARENT_WATCH_MS = 250
+
+/**
+ * Calls `gone` once the process that started this one has ended (this one is then adopted by
+ * another), so that `npx service-playground serve & kill $!` leaves no server listening. Not
+ * when started by the init process itself (a container's entry point).
+ */
+function watchParent(gone: () => void): void {
+  const parent = process.ppid
+  if (parent <= 1) return
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    gone()
+  }, PARENT_WATCH_MS)
+  timer.unref()
+}
+
+/**
+ * Runs `serve` until a signal, or until the process that started it ends. Every signal to the
+ * process group (Ctrl+C, `docker stop`) and any forwarded by `npm` lead to one stop: later ones
+ * are noted and ignored, so the export always finishes.
  */
 export async function main(args: string[]): Promise<void> {
   const fail = (code: number) => (error: unknown) => {
@@ -479,20 +501,22 @@ export async function main(args: string[]): Promise<void> {
   // with no export) however early it comes.
   const state: { running?: Running; stopping?: string } = {}
   const stop = (running: Running) => void running.stop().then((code) => process.exit(code), fail(1))
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      if (state.stopping) {
-        console.log(`${signal}: already stopping`)
-        return
-      }
-      state.stopping = signal
-      if (!state.running) return
-      console.log(
-        `${signal}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
-      )
-      stop(state.running)
-    })
+  const stopFor = (why: string) => {
+    if (state.stopping) {
+      console.log(`${why}: already stopping`)
+      return
+    }
+    state.stopping = why
+    if (!state.running) return
+    console.log(
+      `${why}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
+    )
+    stop(state.running)
   }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => stopFor(signal))
+  }
+  watchParent(() => stopFor('its parent process ended'))
   const running = await start(config).catch(fail(1))
   if (!running) return
   state.running = running
