@@ -15,6 +15,7 @@ import { coverageCommand } from './coverage-command'
 import { verifyContracts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'
 import { junit, stepReport, table } from './report'
+import { CONFORMANCE_USAGE, VERIFY_USAGE } from './usage'
 import { runCases, type CaseResult, type Target } from './run'
 import { baseUrlTarget, handleTarget, mswTarget, SERVICE_NAME, serveTarget } from './targets'
 
@@ -35,6 +36,7 @@ const targetFlags = {
   secret: { type: 'string' },
   'service-name': { type: 'string', default: SERVICE_NAME },
   'control-token': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const
 
 interface TargetFlags {
@@ -146,6 +148,10 @@ export function conformanceCommand(args: string[], context: CommandContext = {})
       },
       allowPositionals: true,
     })
+    if (values.help) {
+      out(CONFORMANCE_USAGE)
+      return EXIT.passed
+    }
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`)
     const cases = loadCases().filter((c) => !values.filter || c.id.includes(values.filter))
     const target = await openTarget(values, context.root ?? process.cwd())
@@ -175,6 +181,10 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
       },
       allowPositionals: true,
     })
+    if (values.help) {
+      out(VERIFY_USAGE)
+      return EXIT.passed
+    }
     if (positionals.length === 0) {
       throw new UsageError('name the contracts to verify: verify contracts/*.json [--target ...]')
     }

@@ -99,6 +99,13 @@ describe('the packed kit', () => {
 
     const help = await run('npx', ['service-playground', 'help'], dir)
     expect(help.stdout).toMatch(/^usage: service-playground <command>/)
+    for (const command of ['serve', 'conformance', 'verify', 'coverage']) {
+      const flags = await run('npx', ['service-playground', command, '--help'], dir)
+      expect([flags.code, flags.stdout.split('\n')[0]]).toEqual([
+        0,
+        expect.stringMatching(new RegExp(`^usage: service-playground ${command} `)),
+      ])
+    }
     const data = await run(
       'npx',
       ['service-playground', 'serve', '--port', '0', '--data', join(dir, 'x.db')],

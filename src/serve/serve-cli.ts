@@ -37,6 +37,7 @@ import {
   type OpenedData,
 } from '../storage/sql/open-store'
 import { DataFileError } from '../storage/sql/sqlite-store'
+import { SERVE_USAGE } from './serve-usage'
 
 /** How long requests in flight may take to be answered once `serve` is asked to stop. */
 export const STOP_GRACE_MS = 5_000
@@ -490,6 +491,11 @@ export async function main(args: string[]): Promise<void> {
   const fail = (code: number) => (error: unknown) => {
     console.error(`error: ${reason(error)}`)
     process.exit(code)
+  }
+  // No flag takes a value that could read as these (none is that short).
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(SERVE_USAGE)
+    return
   }
   let config: ServeConfig
   try {
