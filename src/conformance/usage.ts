@@ -25,12 +25,18 @@ flags:
 export const VERIFY_USAGE = `usage: service-playground verify CONTRACT.json|DIR... [flags]
 
 Replays contracts (recorded by the kit's helpers or the playground) against a target.
-Exit codes: 0 all passed, 1 a contract differs, 2 a wrong command line or contract,
-3 the target is unusable.
+With --base-url and a serve's --control-token, each contract runs in an account of its own
+that verify makes (POST /_accounts) and deletes after it: no account already there is
+touched. Exit codes: 0 all passed, 1 a contract differs, 2 a wrong command line or contract,
+3 the target is unusable, 4 every contract was skipped (nothing was verified).
 
 ${TARGET_FLAGS}
 
 flags:
+  --reset-account            run the contracts in the account at --base-url instead,
+                             RESETTING IT (erasing its keys, procedures, secrets and
+                             authorizations) before each contract
+  --allow-skipped            exit 0 even when every contract was skipped
   --fail-on-strict           exit 1 when strict mode would refuse a request
   --junit FILE               the JUnit report (default contract-results.xml)
   -h, --help                 this text
