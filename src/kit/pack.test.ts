@@ -320,11 +320,11 @@ describe('the packed kit', () => {
         JSON.parse(readFileSync(join(ROOT, 'examples/proc-client/coverage.expected.json'), 'utf8')),
       )
       const args = ['service-playground', 'coverage', 'proc-client/service-coverage.json']
-      const passed = await run('npx', [...args, '--min', '50'], dir)
+      const passed = await run('npx', [...args, '--min', '45'], dir)
       expect(passed.code, shown(passed)).toBe(0)
-      expect(passed.stdout).toMatch(/^authorization coverage: 50% /)
+      expect(passed.stdout).toMatch(/^authorization coverage: 45\.4% /)
       const failed = await run('npx', [...args, '--min', '90'], dir)
-      expect([failed.code, failed.stderr.trim()]).toEqual([1, 'coverage 50% is below --min 90%'])
+      expect([failed.code, failed.stderr.trim()]).toEqual([1, 'coverage 45.4% is below --min 90%'])
       expect(readFileSync(join(dir, 'service-coverage/report.html'), 'utf8')).toMatch(/^<!doctype/)
     }, 300_000)
 
