@@ -3,7 +3,16 @@
 // an import), CommonJS builds of the Node API and the Playwright fixture beside them, type
 // declarations from tsc, and the conformance cases.
 import { execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
 import { build } from 'esbuild'
 
@@ -23,6 +32,7 @@ await build({
     index: 'src/kit/index.ts',
     vitest: 'src/kit/vitest.ts',
     playwright: 'src/kit/playwright.ts',
+    jest: 'src/kit/jest.ts',
   },
   outdir: 'kit',
   format: 'esm',
@@ -41,7 +51,11 @@ await build({
   ...shared,
   packages: undefined,
   external: imported,
-  entryPoints: { index: 'src/kit/index.ts', playwright: 'src/kit/playwright.ts' },
+  entryPoints: {
+    index: 'src/kit/index.ts',
+    playwright: 'src/kit/playwright.ts',
+    jest: 'src/kit/jest.ts',
+  },
   outdir: 'kit',
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
@@ -56,4 +70,42 @@ chmodSync('kit/cli.js', 0o755)
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.kit.json'], {
   stdio: 'inherit',
 })
+declarationsForEveryResolution('kit/types')
 cpSync('conformance/cases', 'kit/cases', { recursive: true })
+
+/**
+ * tsc writes relative imports in declarations as the sources have them, without extensions:
+ * fine under `moduleResolution: bundler`, unresolvable under `node16`/`nodenext`, where every
+ * type the kit exports then silently becomes `any`. Each `.d.ts` gets full paths (`./x.js`,
+ * `./x/index.js`), and a `.d.cts` twin with `.cjs` paths for CommonJS consumers (the package
+ * is `"type": "module"`, so a `.d.ts` reads as an ES module).
+ */
+function declarationsForEveryResolution(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue
+    const file = join(entry.parentPath, entry.name)
+    const text = readFileSync(file, 'utf8').replaceAll('"playwright/test"', '"@playwright/test"')
+    const rewrite = (extension) =>
+      text.replace(
+        /(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\2/g,
+        (_whole, lead, quote, specifier) => {
+          const base = join(dirname(file), specifier)
+          const path = existsSync(`${base}.d.ts`)
+            ? `${specifier}.${extension}`
+            : existsSync(join(base, 'index.d.ts'))
+              ? `${specifier.replace(/\/$/, '')}/index.${extension}`
+              : undefined
+          if (!path) throw new Error(`${file}: cannot resolve ${specifier}`)
+          return `${lead}${quote}${path}${quote}`
+        },
+      )
+    writeFileSync(file, rewrite('js'))
+    // msw's own types are ES modules that CommonJS under node16 cannot load: read them as such.
+    const cjs = rewrite('cjs').replace(
+      /^import (type )?\{ ?(type )?([^}]*)\} from '(msw(?:\/node)?)';$/gm,
+      (_whole, _type, _inner, names, specifier) =>
+        `import type { ${names.trim()} } from '${specifier}' with { 'resolution-mode': 'import' };`,
+    )
+    writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), cjs)
+  }
+}

@@ -15,8 +15,27 @@ const defaultBaseUrl = () => globalThis.process?.env?.PROC_BASE_URL ?? 'https://
 export function connect(token, { baseUrl = defaultBaseUrl(), serviceName = 'proc' } = {}) {
   if (!token) throw new Error('connect needs a token: is the secret set?')
   const type = `application/vnd.${serviceName}+json`
-  return {
+  const client = {
+    /** Every key of a bucket, page by page, following `x-cursor` as the real clients do. */
+    async scan(bucket, { prefix, count = 100 } = {}) {
+      const keys = []
+      let cursor = ''
+      do {
+        const { value, headers } = await client.send('keyv.scan', undefined, {
+          bucket,
+          count,
+          ...(prefix ? { prefix } : {}),
+          ...(cursor ? { cursor } : {}),
+        })
+        keys.push(...value)
+        cursor = headers.get('x-cursor') ?? ''
+      } while (cursor)
+      return keys
+    },
     async call(name, input, args = {}) {
+      return (await client.send(name, input, args)).value
+    },
+    async send(name, input, args = {}) {
       const tuples = [
         ...(input === undefined ? [] : [['>>', input]]),
         ...Object.entries(args).map(([key, value]) => ['$$', key, value]),
@@ -28,7 +47,8 @@ export function connect(token, { baseUrl = defaultBaseUrl(), serviceName = 'proc
       })
       const [[marker, value]] = await response.json()
       if (marker === '!!') throw new ProcError(response.status, value.message)
-      return value
+      return { value, headers: response.headers }
     },
   }
+  return client
 }

@@ -1,3 +1,5 @@
+import { checkMoment } from './times'
+
 export interface AuthorizeOptions {
   /** Seconds from now until it expires. */
   ttl?: number
@@ -40,6 +42,7 @@ export async function authorizeThrough(
   abilities: string[],
   options: AuthorizeOptions = {},
 ): Promise<string> {
+  checkMoment('expiry', options.expiry)
   const response = await send(
     new Request(`${baseUrl}/auth/create`, {
       method: 'POST',

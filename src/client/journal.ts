@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util'
 import type { ExchangeRecord } from '../engine'
 import type { Counterfactual } from '../engine/insight/counterfactual'
 import { headerOf, readSent, type SentFormat } from './exchange'
@@ -47,8 +46,64 @@ export interface RequestFilter {
   /** These arguments, with these values (others may be there too). */
   args?: Record<string, unknown>
   input?: unknown
-  /** Whether a fault answered. */
-  fault?: boolean
+  /**
+   * Whether a fault met the request (`true`, `false`), or which: its kind (`'network'`) or, for a
+   * `status` fault, its status as text (`'503'`), as `x-fault` says.
+   */
+  fault?: boolean | string
+  /** Request headers (names in any case), each equal to a text, a pattern or a matcher. */
+  headers?: Record<string, unknown>
+  /** The raw request body as text: equal, a pattern, or a matcher (`expect.stringContaining`). */
+  body?: unknown
+}
+
+/** An asymmetric matcher (`expect.any(Number)`, `expect.stringMatching(…)`, …) of Vitest or Jest. */
+interface Asymmetric {
+  asymmetricMatch(other: unknown): boolean
+  toString(): string
+}
+
+const isAsymmetric = (value: unknown): value is Asymmetric =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { asymmetricMatch?: unknown }).asymmetricMatch === 'function'
+
+/**
+ * Whether `actual` is `expected`: deep equality where plain values are given, the matcher's
+ * own judgement wherever an asymmetric matcher stands (at any depth), a pattern's test for a
+ * RegExp given where the value is a text.
+ */
+export function valueMatches(actual: unknown, expected: unknown): boolean {
+  if (isAsymmetric(expected)) return expected.asymmetricMatch(actual)
+  if (expected instanceof RegExp && typeof actual === 'string') return expected.test(actual)
+  if (Object.is(actual, expected)) return true
+  if (typeof expected !== 'object' || expected === null) return false
+  if (typeof actual !== 'object' || actual === null) return false
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(actual) &&
+      actual.length === expected.length &&
+      expected.every((item, index) => valueMatches(actual[index], item))
+    )
+  }
+  if (Array.isArray(actual)) return false
+  const want = Object.entries(expected)
+  const have = actual as Record<string, unknown>
+  return (
+    want.length === Object.keys(have).length &&
+    want.every(([key, value]) => key in have && valueMatches(have[key], value))
+  )
+}
+
+/** A value as a near-miss line shows it: a matcher by its own name. */
+function shown(value: unknown): string {
+  if (isAsymmetric(value)) return value.toString()
+  if (value instanceof RegExp) return String(value)
+  if (value === undefined) return 'nothing'
+  const text = JSON.stringify(value, (_key, inner: unknown) =>
+    isAsymmetric(inner) ? `<${inner.toString()}>` : inner instanceof RegExp ? String(inner) : inner,
+  )
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text
 }
 
 function errorMessage(record: ExchangeRecord): string | null {
@@ -82,28 +137,59 @@ export function describeExchange(record: ExchangeRecord): ReceivedRequest {
   }
 }
 
-/** The fields of `filter` that `request` does not match. */
-export function mismatches(request: ReceivedRequest, filter: RequestFilter): string[] {
-  const wrong: string[] = []
-  const { endpoint, status, token, format, args, fault } = filter
+/** One field of a filter that a request does not match: what was asked, what it had. */
+export interface Mismatch {
+  field: string
+  expected: string
+  received: string
+}
+
+/** The raw request body as text (`undefined` when there was none or it is binary). */
+export function bodyText(request: ReceivedRequest): string | undefined {
+  const body = request.exchange.request.body
+  return body && body.encoding === 'text' ? body.data : undefined
+}
+
+/** The fields of `filter` that `request` does not match, each with what was asked and what it had. */
+export function mismatches(request: ReceivedRequest, filter: RequestFilter): Mismatch[] {
+  const wrong: Mismatch[] = []
+  const differ = (field: string, expected: unknown, received: unknown) =>
+    wrong.push({ field, expected: shown(expected), received: shown(received) })
+  const { endpoint, status, token, format, args, fault, headers } = filter
   if (endpoint !== undefined) {
     const name = request.endpoint ?? ''
     if (typeof endpoint === 'string' ? name !== endpoint : !endpoint.test(name))
-      wrong.push('endpoint')
+      differ('endpoint', endpoint, request.endpoint)
   }
   if (status !== undefined) {
     const statuses = typeof status === 'number' ? [status] : status
-    if (!statuses.includes(request.status)) wrong.push('status')
+    if (!statuses.includes(request.status)) differ('status', status, request.status)
   }
-  if (token !== undefined && request.token !== token) wrong.push('token')
-  if (format !== undefined && request.format !== format) wrong.push('format')
+  if (token !== undefined && request.token !== token) differ('token', token, request.token)
+  if (format !== undefined && request.format !== format) differ('format', format, request.format)
   if (args !== undefined) {
     for (const [name, value] of Object.entries(args)) {
-      if (!isDeepStrictEqual(request.args[name], value)) wrong.push(`args.${name}`)
+      if (!valueMatches(request.args[name], value))
+        differ(`args.${name}`, value, request.args[name])
     }
   }
-  if ('input' in filter && !isDeepStrictEqual(request.input, filter.input)) wrong.push('input')
-  if (fault !== undefined && (request.fault !== null) !== fault) wrong.push('fault')
+  if ('input' in filter && !valueMatches(request.input, filter.input))
+    differ('input', filter.input, request.input)
+  if (
+    fault !== undefined &&
+    (typeof fault === 'string' ? request.fault !== fault : (request.fault !== null) !== fault)
+  ) {
+    const asked = typeof fault === 'string' ? fault : fault ? 'a fault' : 'no fault'
+    differ('fault', asked, request.fault ?? 'none')
+  }
+  if (headers !== undefined) {
+    for (const [name, value] of Object.entries(headers)) {
+      const had = headerOf(request.exchange.request.headers, name)
+      if (!valueMatches(had, value)) differ(`headers.${name.toLowerCase()}`, value, had)
+    }
+  }
+  if ('body' in filter && !valueMatches(bodyText(request), filter.body))
+    differ('body', filter.body, bodyText(request))
   return wrong
 }
 
@@ -118,29 +204,68 @@ export interface ReceivedExpectation extends Omit<RequestFilter, 'endpoint'> {
   atMost?: number
 }
 
+/** The keys `toHaveReceived` reads; any other is a mistake it names. */
+const EXPECTATION_KEYS = [
+  'times',
+  'atLeast',
+  'atMost',
+  'status',
+  'token',
+  'format',
+  'args',
+  'input',
+  'fault',
+  'headers',
+  'body',
+] as const
+
+function checkExpectation(expected: object): void {
+  const known: readonly string[] = EXPECTATION_KEYS
+  const unknown = Object.keys(expected).filter((key) => !known.includes(key))
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `toHaveReceived: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `\`${key}'`).join(', ')}; it reads ${known.join(', ')}`,
+    )
+  }
+  for (const key of ['times', 'atLeast', 'atMost'] as const) {
+    const value = (expected as Record<string, unknown>)[key]
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0)) {
+      throw new TypeError(`toHaveReceived: \`${key}' must be a whole number, 0 or more`)
+    }
+  }
+}
+
 function describeFilter(endpoint: string | RegExp, expected: ReceivedExpectation): string {
   const parts = [typeof endpoint === 'string' ? endpoint : String(endpoint)]
-  const { status, token, format, args, fault } = expected
+  const { status, token, format, args, fault, headers } = expected
   if (status !== undefined) parts.push(`with status ${[status].flat().join(' or ')}`)
   if (token !== undefined) parts.push(`with ${token === 'none' ? 'no token' : `a ${token}`}`)
   if (format !== undefined) parts.push(`as ${format}`)
-  if (args !== undefined) parts.push(`with arguments ${JSON.stringify(args)}`)
-  if ('input' in expected) parts.push(`with input ${JSON.stringify(expected.input)}`)
-  if (fault !== undefined) parts.push(fault ? 'answered by a fault' : 'not answered by a fault')
+  if (args !== undefined) parts.push(`with arguments ${shown(args)}`)
+  if ('input' in expected) parts.push(`with input ${shown(expected.input)}`)
+  if (headers !== undefined) parts.push(`with headers ${shown(headers)}`)
+  if ('body' in expected) parts.push(`with body ${shown(expected.body)}`)
+  if (typeof fault === 'string') parts.push(`met by a ${fault} fault`)
+  else if (fault !== undefined) parts.push(fault ? 'met by a fault' : 'not met by a fault')
   return parts.join(' ')
 }
 
-const line = (request: ReceivedRequest, differs: string[]) => {
+const line = (request: ReceivedRequest, differs: Mismatch[]) => {
   const who = request.token === 'none' ? 'no token' : request.token
   const args = Object.keys(request.args).length > 0 ? ` args ${JSON.stringify(request.args)}` : ''
   const input = 'input' in request ? ` input ${JSON.stringify(request.input)}` : ''
   const message = request.message ? ` "${request.message}"` : ''
+  const fields = differs.map((d) => d.field)
   const off =
-    differs.length > 0 ? `  ← ${differs.join(', ')} differ${differs.length === 1 ? 's' : ''}` : ''
+    differs.length > 0 ? `  ← ${fields.join(', ')} differ${differs.length === 1 ? 's' : ''}` : ''
+  // Per field, what was asked against what arrived (WireMock's near-miss diff).
+  const diff = differs.map(
+    (d) => `\n      ${d.field}: expected ${d.expected}, received ${d.received}`,
+  )
   const instead = request.counterfactual
     ? `\n      it would have passed with: ${request.counterfactual.sentence}`
     : ''
-  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}${instead}`
+  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}${diff.join('')}${instead}`
 }
 
 /**
@@ -153,6 +278,7 @@ export function checkReceived(
   endpoint: string | RegExp,
   expected: ReceivedExpectation = {},
 ): { pass: boolean; message: string } {
+  checkExpectation(expected)
   const { times, atLeast, atMost, ...fields } = expected
   const filter: RequestFilter = { ...fields, endpoint }
   const found = requests.filter((request) => matches(request, filter))

@@ -1,10 +1,23 @@
-import type { FaultOptions, FaultRule, SecretView } from '../engine'
+import type { AnswerOptions, Checkpoint, FaultOptions, FaultRule, SecretView } from '../engine'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
 import type { AuthorizeOptions } from './authorize'
 import type { ReceivedRequest, RequestFilter } from './journal'
 
 /** `T` where the service runs in this process (answered at once), a promise of it over the wire. */
 export type Held<InProcess extends boolean, T> = InProcess extends true ? T : Promise<T>
+
+/** Which calls a given answer meets, and how often (as a fault's rule says). */
+export type RespondOptions = Pick<
+  FaultOptions,
+  'once' | 'count' | 'token' | 'delayMs' | 'probability'
+>
+
+/** The rule `respond` adds. */
+export const respondRule = (
+  endpoint: string,
+  answer: AnswerOptions,
+  options: RespondOptions = {},
+): FaultOptions => ({ ...options, kind: 'respond', endpoint, answer })
 
 /**
  * A service a test controls, declared once for wherever it runs: the Node API's `Service` and
@@ -30,16 +43,34 @@ export interface ServiceControls<InProcess extends boolean> {
   now(): Promise<number>
   /** Adds a fault; the next matching calls meet it. Returns the rule, with its `id`. */
   fault(options: FaultOptions): Held<InProcess, FaultRule>
-  /** Removes every fault (or the one with this id). */
+  /**
+   * Answers calls to `endpoint` (an endpoint, or every endpoint of a package) with `answer` in
+   * place of the real one, as msw's `server.use` does: every matching call until the test's
+   * frame ends (or `clearFaults`), or `{ once: true }`. `answer.body`: a text as it is, any
+   * other value as JSON. A rule like a fault's (kind `respond`), journaled with `x-fault: respond`.
+   */
+  respond(
+    endpoint: string,
+    answer: AnswerOptions,
+    options?: RespondOptions,
+  ): Held<InProcess, FaultRule>
+  /** Removes every fault and given answer (or the one with this id). */
   clearFaults(id?: string): Held<InProcess, void>
   /** The requests the service received, oldest first, those matching `filter` when given. */
   requests(filter?: RequestFilter): Held<InProcess, ReceivedRequest[]>
   /**
    * Back to the state the service started in: the same secret keys, the clock where it started,
    * no keys or procedures, no faults, strict mode and the rate limit as configured with an empty
-   * window, an empty journal.
+   * window, an empty journal. Checkpoints are kept.
    */
   reset(): Promise<void>
+  /**
+   * Keeps the whole state (keys, procedures, secrets, clock, faults, strict mode, rate window,
+   * journal) on top of the account's stack of checkpoints (decision 065).
+   */
+  checkpoint(): Promise<Checkpoint>
+  /** Puts back the state at checkpoint `id`; it and every later one are removed. */
+  restore(id: string): Promise<void>
   /** What `token` can do, at `at` (Unix seconds on the service's clock) or now (decision 055). */
   reach(token: string, at?: number): Promise<ReachReport>
   /** The decision for each call as a real call would meet it, writing nothing. */

@@ -4,7 +4,8 @@
  * `service-playground` command both call these.
  *
  * Exit codes: 0 everything passed; 1 a case failed or a contract differs; 2 the command line
- * or a file is wrong; 3 the pre-flight check found the target unusable.
+ * or a file is wrong; 3 the pre-flight check found the target unusable; 4 (verify) every
+ * contract was skipped, so nothing was verified.
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -12,14 +13,15 @@ import { CaseFileError, type Case } from './cases'
 import { loadCases } from './load-cases'
 import { loadContracts } from './contract/load'
 import { coverageCommand } from './coverage-command'
-import { verifyContracts } from './contract/verify'
+import { verifyContracts, verifyInNewAccounts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'
 import { junit, stepReport, table } from './report'
+import { CONFORMANCE_USAGE, VERIFY_USAGE } from './usage'
 import { runCases, type CaseResult, type Target } from './run'
 import { baseUrlTarget, handleTarget, mswTarget, SERVICE_NAME, serveTarget } from './targets'
 import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../shadow/shadow-command'
 
-export const EXIT = { passed: 0, failed: 1, usage: 2, preflight: 3 } as const
+export const EXIT = { passed: 0, failed: 1, usage: 2, preflight: 3, nothingVerified: 4 } as const
 
 export interface CommandContext {
   /** Where `--target serve` starts `serve` (the project's root). */
@@ -40,6 +42,7 @@ const targetFlags = {
   shadow: { type: 'string' },
   'shadow-report': { type: 'string' },
   'upstream-secret-file': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
 } as const
 
 interface TargetFlags {
@@ -184,6 +187,10 @@ export function conformanceCommand(args: string[], context: CommandContext = {})
       },
       allowPositionals: true,
     })
+    if (values.help) {
+      out(CONFORMANCE_USAGE)
+      return EXIT.passed
+    }
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`)
     const cases = loadCases().filter((c) => !values.filter || c.id.includes(values.filter))
     const shadowed = shadowRun('conformance', cases, values, context)
@@ -199,9 +206,12 @@ export function conformanceCommand(args: string[], context: CommandContext = {})
 
 /**
  * `verify CONTRACT.json... [--target handle|msw|serve|base-url] [--base-url URL] [--secret S]
- * [--control-token T] [--service-name proc] [--junit FILE] [--fail-on-strict]`: replays every
- * contract, prints each step that differed with the request and the answer, writes JUnit,
- * exits 1 on any difference (or, with --fail-on-strict, on a request strict mode refuses).
+ * [--control-token T] [--service-name proc] [--reset-account] [--allow-skipped] [--junit FILE]
+ * [--fail-on-strict]`: replays every contract, prints each step that differed with the request
+ * and the answer, writes JUnit, exits 1 on any difference (or, with --fail-on-strict, on a
+ * request strict mode refuses). With a base URL and a control token each contract runs in an
+ * account it makes and deletes; `--reset-account` runs them in the named account, reset before
+ * each. A run in which every contract was skipped exits 4, unless `--allow-skipped`.
  */
 export function verifyCommand(args: string[], context: CommandContext = {}): Promise<number> {
   return guarded(context, async () => {
@@ -212,24 +222,70 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
         ...targetFlags,
         junit: { type: 'string', default: 'contract-results.xml' },
         'fail-on-strict': { type: 'boolean', default: false },
+        'reset-account': { type: 'boolean', default: false },
+        'allow-skipped': { type: 'boolean', default: false },
       },
       allowPositionals: true,
     })
+    if (values.help) {
+      out(VERIFY_USAGE)
+      return EXIT.passed
+    }
     if (positionals.length === 0) {
       throw new UsageError('name the contracts to verify: verify contracts/*.json [--target ...]')
+    }
+    const hosted = values['base-url'] !== undefined && values['control-token'] !== undefined
+    if (values['reset-account'] && !hosted) {
+      throw new UsageError(
+        '--reset-account goes with --base-url URL --control-token T: it resets the account there before each contract',
+      )
     }
     const contracts = loadContracts(positionals)
     const shadowed = shadowRun('verify', contracts, values, context)
     if (shadowed) return shadowed
     const target = await openTarget(values, context.root ?? process.cwd())
-    const results = await play(target, () => verifyContracts(target, contracts))
+    let results: CaseResult[]
+    if (hosted && !values['reset-account']) {
+      out(`each contract in an account of its own on ${target.baseUrl}, deleted after it`)
+      const host = {
+        url: target.baseUrl,
+        controlToken: values['control-token']!,
+        serviceName: target.serviceName,
+      }
+      results = await verifyInNewAccounts(host, contracts)
+    } else {
+      if (hosted) {
+        out(`the account at ${target.baseUrl} is reset before each contract (--reset-account)`)
+      }
+      results = await play(target, () => verifyContracts(target, contracts))
+    }
     out(stepReport(target.name, results))
     writeFileSync(values.junit!, junit(target.name, results, 'contract'))
     out(`JUnit XML: ${values.junit}`)
     const refused = results.some((r) => r.stepResults.some((s) => s.strict?.length))
     const failed = results.some((r) => r.status === 'failed')
-    return failed || (values['fail-on-strict'] && refused) ? EXIT.failed : EXIT.passed
+    if (failed || (values['fail-on-strict'] && refused)) return EXIT.failed
+    if (results.every((r) => r.status === 'skipped') && !values['allow-skipped']) {
+      const err = context.err ?? ((text: string) => console.error(text))
+      err(nothingVerified(results))
+      return EXIT.nothingVerified
+    }
+    return EXIT.passed
   })
+}
+
+/** Why a run in which every contract was skipped verified nothing, and what to do. */
+function nothingVerified(results: readonly CaseResult[]): string {
+  const reasons = results.map((r) => `${r.id}: ${r.reason ?? 'skipped'}`)
+  if (reasons.length > 5) reasons.splice(5, Infinity, `and ${reasons.length - 5} more`)
+  const control = results.some((r) => /control plane/.test(r.reason ?? ''))
+  return [
+    `error: every contract was skipped (${results.length}), so nothing was verified:`,
+    ...reasons.map((reason) => `  ${reason}`),
+    control
+      ? 'give --control-token T of a serve (or --target handle|msw|serve) for the steps that need the control plane, or --allow-skipped to accept a run that verifies nothing'
+      : 'pass --allow-skipped to accept a run that verifies nothing',
+  ].join('\n')
 }
 
 /** `conformance ...` by default, `verify ...` and `coverage ...` as subcommands. */

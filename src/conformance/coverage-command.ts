@@ -24,6 +24,7 @@ import { CaseFileError, parseCaseFile, type Case } from './cases'
 import { controlOver, fromResponse, toRequest } from './fetch-target'
 import { runCases, type Target } from './run'
 import { SERVICE_NAME } from './targets'
+import { COVERAGE_USAGE } from './usage'
 
 const BASE_URL = 'https://coverage.proc.test'
 
@@ -114,9 +115,14 @@ export async function coverageCommand(
         min: { type: 'string' },
         out: { type: 'string', default: 'service-coverage' },
         'service-name': { type: 'string', default: SERVICE_NAME },
+        help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
     })
+    if (values.help) {
+      out(COVERAGE_USAGE)
+      return 0
+    }
     if (positionals.length === 0) {
       throw new UsageError(
         'name what to read: coverage service-coverage.json | exchanges.json | contracts/*.json [--min 80]',

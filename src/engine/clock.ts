@@ -12,6 +12,11 @@ export interface Clock {
   advance(ms: number): void
   /** Total milliseconds this clock has been advanced by. */
   readonly offset: number
+  /**
+   * A clock of the same kind that stands where this one stands (the same offset too) and moves
+   * on its own from then: what a copy of the service (`isolated`) runs on.
+   */
+  fork?(): Clock
 }
 
 /** Real time plus an offset: what the playground and `serve` use. */
@@ -27,6 +32,7 @@ export function createSystemClock(offset = 0): Clock {
     get offset() {
       return skew
     },
+    fork: () => createSystemClock(skew),
   }
 }
 
@@ -50,6 +56,11 @@ export function createManualClock(start = Date.UTC(2030, 0, 1)): Clock {
     },
     get offset() {
       return skew
+    },
+    fork() {
+      const copy = createManualClock(time - skew)
+      copy.advance(skew)
+      return copy
     },
   }
 }

@@ -87,8 +87,9 @@ function undefinedCall({ serviceName }: EngineParts, route: Route): UndefinedErr
 }
 
 /**
- * A fault the operator set up meets the call: a `status` fault answers in its place, a dropped
- * connection answers nothing, and the other kinds meet the call's own answer. What the fault
+ * A fault the operator set up meets the call: a `status` fault answers in its place, as does a
+ * `respond` rule's answer, a dropped connection answers nothing, and the other kinds meet the
+ * call's own answer. What the fault
  * does to the answer is `exchange.fault`, applied to whatever the call answers.
  */
 async function withFaults(
@@ -104,7 +105,12 @@ async function withFaults(
     : undefined
   if (rule) {
     exchange.fault = replyFault(rule)
-    if (!runsUnder(rule)) return { status: 0, headers: {}, body: '' }
+    if (!runsUnder(rule)) {
+      // A respond rule's answer stands in the endpoint's place; the other kinds answer nothing.
+      if (!rule.answer) return { status: 0, headers: {}, body: '' }
+      const { status, headers, body } = rule.answer
+      return { status, headers: { ...CORS_HEADERS, ...headers }, body }
+    }
   }
   return runPipeline(parts, exchange, view)
 }

@@ -3,6 +3,7 @@ import type { HmacFactory } from './auth/hmac'
 import { createSystemClock } from './clock'
 import { answer as door } from './door'
 import { createInsight, type Insight } from './insight'
+import { createCheckpoints, type Checkpoints } from './operator/checkpoints'
 import { createControlPlane } from './operator/control-plane'
 import { createLocalOperator } from './operator/local'
 import type { OperatorState } from './operator/state'
@@ -83,6 +84,11 @@ export interface Engine {
    * configured with an empty window, an empty journal.
    */
   reset(): Promise<void>
+  /**
+   * The account's state as a stack of frames: `checkpoint()`, `restore(id)` (decision 065);
+   * `capture()` and `load(state)` copy the whole state into another engine.
+   */
+  checkpoints: Checkpoints
   account: Account
   operator: OperatorState
   registry: Registry
@@ -148,6 +154,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (startingSecrets) await ensureSecrets(startingSecrets)
   }
 
+  const checkpoints = createCheckpoints({ account, operator, store, clock })
   const insight = createInsight({ account, registry, settings })
   const control = createControlPlane({
     account,
@@ -157,6 +164,7 @@ export function createEngine(options: EngineOptions): Engine {
     maxBodyBytes: limits.maxBodyBytes,
     operator,
     reset,
+    checkpoints,
   })
   const parts: EngineParts = {
     serviceName,
@@ -178,6 +186,7 @@ export function createEngine(options: EngineOptions): Engine {
     route: (pathname) => routeOf(pathname, basePath),
     start,
     reset,
+    checkpoints,
     account,
     operator,
     registry,

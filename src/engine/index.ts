@@ -29,9 +29,22 @@ export { urlOf, type Call } from './wire/call'
 export { callOf, responseOf } from './wire/fetch'
 export type { Hmac, HmacFactory } from './auth/hmac'
 export type { Reply, ReplyFault } from './wire/response'
-export type { FaultRule, FaultKind, FaultOptions } from './operator/faults'
+export type {
+  AnswerOptions,
+  CannedAnswer,
+  FaultRule,
+  FaultKind,
+  FaultOptions,
+} from './operator/faults'
 export { createLocalOperator, type LocalOperator } from './operator/local'
-export type { OperatorModes, OperatorState, OperatorView, RateWindow } from './operator/state'
+export type {
+  OperatorCapture,
+  OperatorModes,
+  OperatorState,
+  OperatorView,
+  RateWindow,
+} from './operator/state'
+export type { AccountState, Checkpoint, Checkpoints } from './operator/checkpoints'
 export type {
   Counterfactual,
   DiffItem,

@@ -34,6 +34,8 @@ commands:
                   service-coverage.json | exchanges.json | contracts/*.json
                   [--min PERCENT] [--out DIR] [--service-name NAME]
   help          this text
+
+\`service-playground <command> --help\` shows every flag of a command.
 `
 
 const [command, ...rest] = process.argv.slice(2)

@@ -18,6 +18,7 @@ export {
   type ReceivedExpectation,
   type ReceivedRequest,
   type RequestFilter,
+  type RespondOptions,
   type ServeAccount,
   type ServeProcess,
   type RunServeOptions,
@@ -27,6 +28,8 @@ export {
 } from '../node'
 export { createEngine, createManualClock, createSystemClock } from '../engine'
 export type {
+  AnswerOptions,
+  Checkpoint,
   Counterfactual,
   CoverageReport,
   DiffReport,

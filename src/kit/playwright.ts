@@ -17,7 +17,7 @@ import {
 } from '@playwright/test'
 import { createEngine, type Engine } from '../engine'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
-import type { StartServiceOptions } from '../node'
+import { startService, type StartServiceOptions } from '../node'
 import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../client/journal'
 import { openAccount, type ServeAccount } from '../client/open-account'
 import { createMemoryStore } from '../storage/memory-store'
@@ -98,8 +98,9 @@ function withContract(
   remote: RemoteService,
   source: ContractSource,
   testInfo: TestInfo,
+  after = 0,
 ): ServiceFixture {
-  const test = testOf(testInfo)
+  const test = { ...testOf(testInfo), ...(after ? { after } : {}) }
   return {
     ...remote,
     contract: { save: async (path) => (await saveContract(source, test, path))! },
@@ -109,16 +110,16 @@ function withContract(
 async function saveAtEnd(
   source: ContractSource,
   testInfo: TestInfo,
-  path: string | undefined,
-  coverage?: string,
+  { contract: path, coverage }: ServiceFixtureOptions,
+  after = 0,
 ): Promise<void> {
   if (coverage) {
-    // The journal holds this test alone: the service is new, or was reset after the last.
-    const { exchanges } = await source.journal()
+    // This test's exchanges alone: those after its checkpoint, or all of a new service's.
+    const { exchanges } = await source.journal(after || undefined)
     await addCoverage(coverage, testOf(testInfo).root, tallyCoverage(exchanges))
   }
   if (path && testInfo.status === 'passed' && testInfo.expectedStatus === 'passed') {
-    await saveContract(source, testOf(testInfo), path, true)
+    await saveContract(source, { ...testOf(testInfo), ...(after ? { after } : {}) }, path, true)
   }
 }
 
@@ -153,7 +154,12 @@ async function toRequest(route: Route, signal: AbortSignal): Promise<Request> {
   return new Request(request.url(), { method, headers, body, signal })
 }
 
-/** Answers a routed request from the engine: its answer, or a dropped or reset connection. */
+/**
+ * Answers a routed request as the service did: its answer, or the failure a page meets when
+ * the connection drops (`network`, `hang`: `fetch` rejects) or breaks mid-body (`reset`:
+ * Playwright can fulfil a request only whole, so the page's `fetch` rejects as for a reset
+ * connection).
+ */
 async function answer(route: Route, response: Response): Promise<void> {
   if (response.type === 'error') return route.abort('failed')
   let body: Buffer
@@ -169,20 +175,35 @@ async function answer(route: Route, response: Response): Promise<void> {
   })
 }
 
-/** Routes `baseUrl` in every page of the context to `handle`; returns how to stop. */
+/**
+ * Routes `baseUrl` in every page of the context to `handle` (an engine's, or `fetch` to a
+ * `serve` account); returns how to stop. A forwarded request that gets no answer (the server
+ * dropped the connection: a `network` or `hang` fault) reaches the page as the network error
+ * it is, never as a failure of the test.
+ */
 async function routeTo(
   context: BrowserContext,
   baseUrl: string,
   handle: (request: Request) => Promise<Response>,
 ): Promise<() => Promise<void>> {
   const pending = new AbortController()
+  const settled = (error: unknown) =>
+    pending.signal.aborted || /closed|disposed|already handled/i.test(String(error))
   await context.route(inside(baseUrl), async (route) => {
+    let response: Response
     try {
-      await answer(route, await handle(await toRequest(route, pending.signal)))
+      response = await handle(await toRequest(route, pending.signal))
+    } catch (error) {
+      if (settled(error)) return
+      return route.abort('failed').catch((late: unknown) => {
+        if (!settled(late)) throw late
+      })
+    }
+    try {
+      await answer(route, response)
     } catch (error) {
       // The page went away, or the test ended, while the answer was on its way.
-      if (!pending.signal.aborted && !/closed|disposed|already handled/i.test(String(error)))
-        throw error
+      if (!settled(error)) throw error
     }
   })
   return async () => {
@@ -191,12 +212,87 @@ async function routeTo(
   }
 }
 
+/** The worker's service, and how requests reach it (its engine, or `fetch` to its account). */
+export type WorkerService = RemoteService & { send(request: Request): Promise<Response> }
+
+/** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
+async function serviceNameOf(remote: RemoteService): Promise<string> {
+  const endpoints = await remote.control<Array<{ name: string; insecure: boolean }>>('endpoints')
+  const create = endpoints.find(
+    (endpoint) =>
+      endpoint.insecure && /^[^.]+\.create$/.test(endpoint.name) && endpoint.name !== 'auth.create',
+  )
+  return create ? create.name.split('.')[0]! : DEFAULT_SERVICE_NAME
+}
+
 export const test = base.extend<
   { service: ServiceFixture; serviceOptions: ServiceFixtureOptions },
-  { serviceAccount: ServeAccount | undefined; serveTarget: ServeTarget | undefined }
+  {
+    serviceAccount: ServeAccount | undefined
+    serveTarget: ServeTarget | undefined
+    workerServiceOptions: ServiceFixtureOptions
+    workerService: WorkerService
+  }
 >({
   serveTarget: [undefined, { option: true, scope: 'worker' }],
   serviceOptions: [{}, { option: true }],
+  workerServiceOptions: [{}, { option: true, scope: 'worker' }],
+
+  /**
+   * The worker's service, for `beforeAll` hooks: what they write there is the data every test
+   * of the worker starts from; each test's own writes are undone after it (`service` takes a
+   * checkpoint as the test begins and restores it as the test ends).
+   */
+  workerService: [
+    async ({ serviceAccount, workerServiceOptions }, use) => {
+      const options = workerServiceOptions
+      if (serviceAccount) {
+        const first = remoteService({
+          baseUrl: serviceAccount.baseUrl,
+          serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
+          secret: serviceAccount.secret,
+          send: (request) => fetch(request),
+          controlToken: serviceAccount.controlToken,
+        })
+        const serviceName = options.serviceName ?? (await serviceNameOf(first))
+        const send = (request: Request) => fetch(request)
+        const remote = {
+          ...remoteService({
+            baseUrl: serviceAccount.baseUrl,
+            serviceName,
+            secret: serviceAccount.secret,
+            send,
+            controlToken: serviceAccount.controlToken,
+          }),
+          send,
+        }
+        await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
+        return use(remote)
+      }
+      // In this worker's process, through msw too: a beforeAll hook's own client reaches it.
+      const started = await startService({
+        journal: options.journal ?? DEFAULT_JOURNAL,
+        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+        ...(options.serviceName ? { serviceName: options.serviceName } : {}),
+        ...(options.secrets?.length ? { secrets: options.secrets } : {}),
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...(options.limits ? { limits: options.limits } : {}),
+        ...(options.strict !== undefined ? { strict: options.strict } : {}),
+      })
+      const send = started.engine.handle
+      await use({
+        ...remoteService({
+          baseUrl: started.baseUrl,
+          serviceName: started.serviceName,
+          secret: started.secret,
+          send,
+        }),
+        send,
+      })
+      started.stop()
+    },
+    { scope: 'worker' },
+  ],
 
   serviceAccount: [
     async ({ serveTarget }, use) => {
@@ -209,51 +305,50 @@ export const test = base.extend<
     { scope: 'worker' },
   ],
 
-  service: async ({ context, serviceOptions, serviceAccount }, use, testInfo) => {
+  service: async ({ context, serviceOptions, serviceAccount, workerService }, use, testInfo) => {
     const options = { ...serviceOptions }
-    const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
-    if (serviceAccount) {
-      const account = serviceAccount
-      const remote = remoteService({
-        baseUrl: account.baseUrl,
-        serviceName,
-        secret: account.secret,
-        send: (request) => fetch(request),
-        controlToken: account.controlToken,
-      })
-      await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
-      const stop = options.baseUrl
-        ? await routeTo(context, options.baseUrl.replace(/\/+$/, ''), (request) =>
-            fetch(
-              new Request(
-                request.url.replace(options.baseUrl!.replace(/\/+$/, ''), account.baseUrl),
-                request,
-              ),
-            ),
-          )
-        : undefined
-      const source = contractSource(remote, account.baseUrl)
+    const engineOptions = ['secrets', 'clock', 'limits', 'strict'] as const
+    // With options of its own (or a worker service it cannot share), a test gets a fresh engine.
+    const fresh =
+      !serviceAccount &&
+      (engineOptions.some((name) => options[name] !== undefined) ||
+        (options.serviceName !== undefined && options.serviceName !== workerService.serviceName))
+    if (!fresh) {
+      const { send, ...remote } = workerService
+      const own = options.baseUrl?.replace(/\/+$/, '')
+      const serviceName = options.serviceName ?? remote.serviceName
+      const shown = { ...remote, serviceName, ...(own ? { baseUrl: own } : {}) }
+      const frame = await remote.checkpoint()
+      // The page's requests are answered from this process even over `serve`: a page on a
+      // public origin may not reach 127.0.0.1 itself (Chromium's private network access).
+      const stop =
+        own && own !== remote.baseUrl
+          ? await routeTo(context, own, (request) =>
+              send(new Request(request.url.replace(own, remote.baseUrl), request)),
+            )
+          : await routeTo(context, remote.baseUrl, send)
+      const source = contractSource(remote, remote.baseUrl)
+      const scoped: RemoteService = {
+        ...shown,
+        // This test's requests alone: those after its checkpoint.
+        requests: async (filter) =>
+          (await remote.requests(filter)).filter((request) => request.id > frame.journal),
+      }
       const unregister = insightOf(remote)
-      await use(
-        withContract(
-          options.baseUrl ? { ...remote, baseUrl: options.baseUrl.replace(/\/+$/, '') } : remote,
-          source,
-          testInfo,
-        ),
-      )
+      await use(withContract(scoped, source, testInfo, frame.journal))
       unregister()
-      await stop?.()
+      await stop()
       try {
-        await saveAtEnd(source, testInfo, options.contract, options.coverage)
+        await saveAtEnd(source, testInfo, options, frame.journal)
       } finally {
-        await remote.reset()
+        await remote.restore(frame.id)
       }
       return
     }
     const engine: Engine = createEngine({
       store: createMemoryStore(),
       baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
-      serviceName,
+      serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
       exchangeLog: options.journal ?? DEFAULT_JOURNAL,
       ...(options.secrets?.length ? { secrets: options.secrets } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
@@ -264,7 +359,7 @@ export const test = base.extend<
     const stop = await routeTo(context, engine.settings.baseUrl, engine.handle)
     const remote = remoteService({
       baseUrl: engine.settings.baseUrl,
-      serviceName,
+      serviceName: engine.settings.serviceName,
       secret: secret!,
       send: engine.handle,
     })
@@ -273,7 +368,7 @@ export const test = base.extend<
     await use(withContract(remote, source, testInfo))
     unregister()
     await stop()
-    await saveAtEnd(source, testInfo, options.contract, options.coverage)
+    await saveAtEnd(source, testInfo, options)
   },
 })
 

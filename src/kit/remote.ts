@@ -1,8 +1,9 @@
 import type { ExchangePage, FaultRule } from '../engine'
 import { authorizeThrough } from '../client/authorize'
+import { checkDuration, checkMoment } from '../client/times'
 import { ControlError, controlClient } from '../client/control'
 import { describeExchange, matches } from '../client/journal'
-import type { ServiceControls } from '../client/service-controls'
+import { respondRule, type ServiceControls } from '../client/service-controls'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
 export interface RemoteService extends ServiceControls<false> {
@@ -43,14 +44,27 @@ export function remoteService({
     control: (path, body) => said(client.request(path, body)),
     authorize: (abilities, options) =>
       authorizeThrough(send, { baseUrl, serviceName, token: secret }, abilities, options),
-    advanceClock: async (seconds) => (await said(client.post('clock', { advance: seconds }))).now,
+    advanceClock: async (seconds) => {
+      checkDuration('advanceClock', seconds)
+      return (await said(client.post('clock', { advance: seconds }))).now
+    },
     now: async () => (await said(client.get('clock'))).now,
     createSecret: (key) => said(client.post('secrets', key === undefined ? {} : { key })),
-    rollSecret: (id, at) =>
-      said(client.post(`secrets/${encodeURIComponent(id)}/roll`, at === undefined ? {} : { at })),
+    rollSecret: async (id, at) => {
+      checkMoment('at', at)
+      return said(
+        client.post(`secrets/${encodeURIComponent(id)}/roll`, at === undefined ? {} : { at }),
+      )
+    },
     listSecrets: () => said(client.get('secrets')),
     async fault(options) {
       const rules: FaultRule[] = await said(client.post('faults', options))
+      return rules.at(-1)!
+    },
+    async respond(endpoint, answer, options) {
+      const rules: FaultRule[] = await said(
+        client.post('faults', respondRule(endpoint, answer, options)),
+      )
       return rules.at(-1)!
     },
     async clearFaults(id) {
@@ -67,6 +81,10 @@ export function remoteService({
     },
     async reset() {
       await said(client.post('reset', {}))
+    },
+    checkpoint: () => said(client.post('checkpoint', {})),
+    async restore(id) {
+      await said(client.post('restore', { id }))
     },
     reach: (token, at) => said(client.post('reach', at === undefined ? { token } : { token, at })),
     simulate: (token, calls, at) =>

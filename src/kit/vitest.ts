@@ -1,33 +1,49 @@
 /**
- * `service-playground/vitest`: `useService(options)` starts the service for the test file it is
- * called in (msw answers its base URL in this process), brings it back to its starting state
- * after every test (faults, journal, clock, keys — the same secret keys), and stops it after
- * the file. `expect(service).toHaveReceived(endpoint, expected)` asserts on what arrived;
- * `service.contract.save(path)` (or the `contract` option) records what a test relied on.
+ * `service-playground/vitest`: `useService(options)` gives the test file the service — in this
+ * process by default (msw answers its base URL), or an account of its own on a running `serve`
+ * (`serve: { url, controlToken }`). Its state is a stack of frames: what the file's and a
+ * `describe`'s `beforeAll` write is there for every test inside; what a test (and its
+ * `beforeEach`) writes — keys, procedures, secrets, clock, faults, journal — is undone when the
+ * test ends. A concurrent test gets a copy of its own in process, or shares one frame with its
+ * concurrent siblings over `serve`. `expect(service).toHaveReceived(endpoint, expected)` asserts
+ * on what arrived; `service.contract.save(path)` (or `contract`) records what a test relied on.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, expect, type TestContext } from 'vitest'
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { afterAll, aroundEach, beforeAll, expect, type TestContext } from 'vitest'
 import {
+  checkOptions,
   checkReceived,
+  DEFAULT_JOURNAL,
   startService,
   type ReceivedExpectation,
   type ReceivedRequest,
+  type RequestFilter,
   type Service,
   type ServiceControls,
   type StartServiceOptions,
 } from '../node'
+import { openAccount, type ServeAccount } from '../client/open-account'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
-import { saveContract, type ContractRecorder, type TestContract } from './contract'
+import { saveContract, type ContractRecorder, type ContractSource } from './contract'
 import { coverageCollector } from './coverage-collect'
-import { registerInsight } from './reach-matchers'
+import { registerInsight, type InsightSource } from './reach-matchers'
+import { remoteService, type RemoteService } from './remote'
+import { frameDescribeBlocks, sharedFrame, type Framed } from './vitest-frames'
 import './vitest-insight'
 
 export type { ContractRecorder } from './contract'
 
+/** A running `serve`: its URL and control token, as it printed them. */
+export interface ServeTarget {
+  url: string
+  controlToken: string
+}
+
 export interface UseServiceOptions extends StartServiceOptions {
   /**
    * Records every passing test of the file into this contract file (relative to Vitest's
-   * root), each as its own case, at the test's end before the reset; a test that made no
-   * request to the service is left out.
+   * root), each as its own case, at the test's end before its frame is undone; a test that
+   * made no request to the service is left out.
    */
   contract?: string
   /**
@@ -36,40 +52,70 @@ export interface UseServiceOptions extends StartServiceOptions {
    * `coverage: 'service-coverage.json'`, read by `npx service-playground coverage`.
    */
   coverage?: string
+  /**
+   * An account of its own for this file on a running `serve`, in place of a service in this
+   * process: only `serviceName` (learnt from the server when not given), `journal`,
+   * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
+   */
+  serve?: ServeTarget
 }
 
 /**
- * The service of one test file, usable in tests and hooks (`baseUrl` at once; see
- * `ServiceControls`). Faults are cleared, and the journal emptied, after each test.
+ * What both modes add to `ServiceControls`. `reset()` goes back to the state the service
+ * started in (the file's setup too): one call away. `fault` holds for the rest of the test (a
+ * test's faults are undone when it ends); `requests` gives the requests received in this test so
+ * far (its `beforeEach` hooks included), oldest first.
  */
-export interface ServiceHandle extends ServiceControls<true> {
-  /** The first secret key; known at once when `secrets` is given, otherwise from `beforeAll` on. */
+interface Common {
+  /** Resolves once the service is up: from then on `baseUrl`, `secret` and `secrets` are known. */
+  readonly ready: Promise<void>
+  /** The first secret key; known at once when `secrets` is given, otherwise once `ready`. */
   readonly secret: string
   readonly secrets: string[]
-  /** The running service (Node API), from `beforeAll` on. */
-  readonly service: Service
   /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
   readonly contract: ContractRecorder
-  /** What `token` can do (decision 055), at `at` (Unix seconds) or now. */
-  reach: Service['reach']
-  /** The decision for each call as a real call would meet it, writing nothing. */
-  simulate: Service['simulate']
-  /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
-  diff: Service['diff']
 }
 
+/** The service of one test file, in this process: usable in tests and hooks. */
+export interface ServiceHandle extends ServiceControls<true>, Common {
+  /** The running service (Node API), from `beforeAll` on. */
+  readonly service: Service
+}
+
+/**
+ * The service of one test file, as an account on a running `serve`: everything is a promise;
+ * `await expect(service).toHaveReceived(…)`.
+ */
+export interface ServeServiceHandle extends ServiceControls<false>, Common {}
+
 const HANDLE = Symbol.for('service-playground.handle')
+const KNOWN = new Set([
+  'baseUrl',
+  'serviceName',
+  'secrets',
+  'clock',
+  'store',
+  'limits',
+  'strict',
+  'journal',
+  'server',
+  'contract',
+  'coverage',
+  'serve',
+])
+
+/** What the running test sees: the journal's id before it began. */
+interface TestScope {
+  after: number
+  name: string
+  root: string
+}
 
 /** Starts the service for this test file; see the module's doc. */
-export function useService(options: UseServiceOptions = {}): ServiceHandle {
-  const { contract, coverage, ...serviceOptions } = options
-  let running: Service | undefined
-  let current: TestContract | undefined
-  let root = process.cwd()
-  const collector = coverageCollector(coverage, () => root)
-  let unregister: (() => void) | undefined
-  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
-  const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
+export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
+export function useService(options?: UseServiceOptions): ServiceHandle
+export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
+  checkOptions('useService', options, KNOWN)
   for (const key of options.secrets ?? []) {
     if (typeof key !== 'string' || key === '') {
       throw new Error(
@@ -77,54 +123,134 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
       )
     }
   }
+  return options.serve ? overServe(options, options.serve) : inProcess(options)
+}
 
-  beforeAll(async () => {
-    running = await startService(serviceOptions)
-    const service = running
-    unregister = registerInsight({
-      reach: (token, at) => service.reach(token, at),
-      simulate: (token, calls, at) => service.simulate(token, calls, at),
-      diff: (a, b, at) => service.diff(a, b, at),
-    })
-  })
-  // Registered before the file's own hooks: the test's exchanges are those from its own
-  // beforeEach hooks on, and its contract is saved after its afterEach hooks, before the reset.
-  beforeEach(async (context) => {
-    const after = await lastId(running)
-    current = { ...testOf(context), ...(after === undefined ? {} : { after }) }
-  })
-  afterEach(async (context) => {
-    try {
-      if (coverage && running && current) {
-        root = current.root
-        collector.take(await running.engine.operator.journal.list(current.after))
-      }
-      if (contract && running && current && context.task.result?.state === 'pass') {
-        await saveContract(contractSource(running), current, contract, true)
-      }
-    } finally {
-      current = undefined
-      await running?.reset()
-    }
+/** The frames every test gets, and the contract it records: the same in both modes. */
+function frameTests({
+  framed,
+  options: { contract, coverage },
+  source,
+  concurrent,
+  scope,
+  insight,
+}: {
+  framed: () => Promise<Framed>
+  options: UseServiceOptions
+  source: () => Promise<ContractSource>
+  concurrent: (run: () => Promise<void>) => Promise<void>
+  scope: AsyncLocalStorage<TestScope>
+  insight: InsightSource
+}) {
+  let root = process.cwd()
+  const collector = coverageCollector(coverage, () => root)
+  let unregister: (() => void) | undefined
+  // Vitest reads the first parameter as the fixtures it needs: none; the file is the second.
+  // eslint-disable-next-line no-empty-pattern
+  beforeAll(async ({}, file) => {
+    unregister = registerInsight(insight)
+    await frameDescribeBlocks(file as never, framed)
   })
   afterAll(async () => {
     unregister?.()
-    running?.stop()
-    running = undefined
     await collector.flush()
   })
+  aroundEach(async (runTest, context) => {
+    const test = testOf(context)
+    // At the test's end, before its frame is undone: its journal is still there to read.
+    const record = async (after: number) => {
+      if (coverage) {
+        root = test.root
+        collector.take((await (await source()).journal(after || undefined)).exchanges)
+      }
+      if (contract && context.task.result?.state === 'pass') {
+        await saveContract(await source(), { ...test, ...(after ? { after } : {}) }, contract, true)
+      }
+    }
+    if (context.task.concurrent) {
+      return concurrent(() =>
+        scope.run({ after: 0, ...test }, async () => {
+          await runTest()
+          await record(0)
+        }),
+      )
+    }
+    const service = await framed()
+    const frame = await service.checkpoint()
+    try {
+      await scope.run({ after: frame.journal, ...test }, async () => {
+        await runTest()
+        await record(frame.journal)
+      })
+    } finally {
+      await service.restore(frame.id)
+    }
+  })
+}
 
+function inProcess(options: UseServiceOptions): ServiceHandle {
+  const { contract: _contract, coverage: _coverage, serve: _serve, ...serviceOptions } = options
+  let running: Service | undefined
+  const scope = new AsyncLocalStorage<TestScope>()
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
+  const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
+  let started: Promise<Service> | undefined
+  const start = () => (started ??= startService(serviceOptions).then((s) => (running = s)))
+
+  beforeAll(async () => {
+    await start()
+  })
   const service = (): Service => {
     if (!running) {
       throw new Error(
-        'useService: the service starts in beforeAll; use it inside a test or a hook (only baseUrl, serviceName and given secrets are known before)',
+        'useService: the service starts in beforeAll; use it inside a test or a hook, or `await service.ready` first (only baseUrl, serviceName and given secrets are known before)',
       )
     }
     return running
   }
+  const requests = (filter?: RequestFilter) => {
+    const after = scope.getStore()?.after ?? 0
+    return service()
+      .requests(filter)
+      .filter((request) => request.id > after)
+  }
+  const source = async (): Promise<ContractSource> => ({
+    baseUrl: service().baseUrl,
+    serviceName: service().serviceName,
+    journal: async (after = 0) => ({
+      capacity: options.journal ?? DEFAULT_JOURNAL,
+      exchanges: service()
+        .requests()
+        .filter((request) => request.id > after)
+        .reverse()
+        .map((request) => request.exchange),
+    }),
+    secrets: () => service().listSecrets(),
+  })
+  frameTests({
+    framed: async () => service(),
+    options,
+    source,
+    // A copy of its own for each concurrent test: msw answers it alone from the copy.
+    concurrent: (run) => service().isolated(run)(),
+    scope,
+    insight: {
+      reach: (token, at) => service().reach(token, at),
+      simulate: (token, calls, at) => service().simulate(token, calls, at),
+      diff: (a, b, at) => service().diff(a, b, at),
+    },
+  })
+  afterAll(() => {
+    running?.stop()
+    running = undefined
+    started = undefined
+  })
 
   return {
     [HANDLE]: true,
+    get ready() {
+      return start().then(() => undefined)
+    },
     baseUrl,
     serviceName,
     get secret() {
@@ -145,37 +271,150 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
     rollSecret: (id, at) => service().rollSecret(id, at),
     listSecrets: () => service().listSecrets(),
     fault: (rule) => service().fault(rule),
+    respond: (endpoint, answer, respondOptions) =>
+      service().respond(endpoint, answer, respondOptions),
     clearFaults: (id) => service().clearFaults(id),
-    requests: (filter) => service().requests(filter),
+    requests,
     reset: () => service().reset(),
+    checkpoint: () => service().checkpoint(),
+    restore: (id) => service().restore(id),
     reach: (token, at) => service().reach(token, at),
     simulate: (token, calls, at) => service().simulate(token, calls, at),
     diff: (a, b, at) => service().diff(a, b, at),
-    contract: {
-      async save(path) {
-        if (!current) throw new Error('contract.save: call it inside a test (or its hooks)')
-        return (await saveContract(contractSource(service()), current, path))!
-      },
-    },
+    contract: recorder(scope, source),
   } as ServiceHandle
 }
 
-const lastId = async (service: Service | undefined) =>
-  (await service?.engine.operator.journal.list())?.[0]?.id
+/** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
+async function serviceNameOf(remote: RemoteService): Promise<string> {
+  const endpoints = await remote.control<Array<{ name: string; insecure: boolean }>>('endpoints')
+  const create = endpoints.find(
+    (endpoint) =>
+      endpoint.insecure && /^[^.]+\.create$/.test(endpoint.name) && endpoint.name !== 'auth.create',
+  )
+  return create ? create.name.split('.')[0]! : DEFAULT_SERVICE_NAME
+}
 
-/** The journal and secrets of a service in this process. */
-const contractSource = (service: Service) => ({
-  baseUrl: service.baseUrl,
-  serviceName: service.serviceName,
-  journal: async (after?: number) => ({
-    capacity: (await service.engine.operator.view()).journal,
-    exchanges: await service.engine.operator.journal.list(after),
-  }),
-  secrets: () => service.listSecrets(),
-})
+function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
+  const scope = new AsyncLocalStorage<TestScope>()
+  let account: ServeAccount | undefined
+  let remote: RemoteService | undefined
+  const opening = (async () => {
+    account = await openAccount(target)
+    const first = remoteService({
+      baseUrl: account.baseUrl,
+      serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
+      secret: account.secret,
+      send: (request) => fetch(request),
+      controlToken: account.controlToken,
+    })
+    const serviceName = options.serviceName ?? (await serviceNameOf(first))
+    remote = remoteService({
+      baseUrl: account.baseUrl,
+      serviceName,
+      secret: account.secret,
+      send: (request) => fetch(request),
+      controlToken: account.controlToken,
+    })
+    await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
+    return remote
+  })()
+  // Seen by the first hook or test that needs it; not an unhandled rejection meanwhile.
+  opening.catch(() => undefined)
+  const service = () => opening
+
+  const known = (): RemoteService => {
+    if (!remote) {
+      throw new Error(
+        'useService({ serve }): the account is being opened; `await service.ready` first, or use it inside a test or a hook',
+      )
+    }
+    return remote
+  }
+  const requests = async (filter?: RequestFilter) => {
+    const after = scope.getStore()?.after ?? 0
+    return (await (await service()).requests(filter)).filter((request) => request.id > after)
+  }
+  const source = async (): Promise<ContractSource> => {
+    const opened = await service()
+    return {
+      baseUrl: opened.baseUrl,
+      serviceName: opened.serviceName,
+      journal: (after) =>
+        opened.control(after === undefined ? 'exchanges' : `exchanges?after=${after}`),
+      secrets: () => opened.listSecrets(),
+    }
+  }
+  frameTests({
+    framed: service,
+    options,
+    source,
+    concurrent: sharedFrame(service),
+    scope,
+    insight: {
+      reach: async (token, at) => (await service()).reach(token, at),
+      simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+      diff: async (a, b, at) => (await service()).diff(a, b, at),
+    },
+  })
+  afterAll(async () => {
+    await opening.catch(() => undefined)
+    await account?.close()
+  })
+
+  return {
+    [HANDLE]: true,
+    ready: opening.then(() => undefined),
+    get baseUrl() {
+      return known().baseUrl
+    },
+    get serviceName() {
+      return known().serviceName
+    },
+    get secret() {
+      return known().secret
+    },
+    get secrets() {
+      return [known().secret]
+    },
+    authorize: async (abilities, authorizeOptions) =>
+      (await service()).authorize(abilities, authorizeOptions),
+    advanceClock: async (seconds) => (await service()).advanceClock(seconds),
+    now: async () => (await service()).now(),
+    createSecret: async (key) => (await service()).createSecret(key),
+    rollSecret: async (id, at) => (await service()).rollSecret(id, at),
+    listSecrets: async () => (await service()).listSecrets(),
+    fault: async (rule) => (await service()).fault(rule),
+    respond: async (endpoint, answer, respondOptions) =>
+      (await service()).respond(endpoint, answer, respondOptions),
+    clearFaults: async (id) => (await service()).clearFaults(id),
+    requests,
+    reset: async () => (await service()).reset(),
+    checkpoint: async () => (await service()).checkpoint(),
+    restore: async (id) => (await service()).restore(id),
+    reach: async (token, at) => (await service()).reach(token, at),
+    simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+    diff: async (a, b, at) => (await service()).diff(a, b, at),
+    contract: recorder(scope, source),
+  } as ServeServiceHandle
+}
+
+function recorder(
+  scope: AsyncLocalStorage<TestScope>,
+  source: () => Promise<ContractSource>,
+): ContractRecorder {
+  return {
+    async save(path) {
+      const test = scope.getStore()
+      if (!test) throw new Error('contract.save: call it inside a test (or its hooks)')
+      const { after, ...named } = test
+      return (await saveContract(await source(), { ...named, ...(after ? { after } : {}) }, path))!
+    },
+  }
+}
 
 /** The test's case name (its file, describe blocks and title) and its project's root. */
-function testOf({ task }: TestContext): Omit<TestContract, 'after'> {
+function testOf({ task }: TestContext): { name: string; root: string } {
   const titles = [task.name]
   for (let suite = task.suite; suite && suite !== task.file; suite = suite.suite) {
     titles.unshift(suite.name)
@@ -185,7 +424,7 @@ function testOf({ task }: TestContext): Omit<TestContract, 'after'> {
   return { name: [file, ...titles].join(' › '), root }
 }
 
-function isHandle(value: unknown): value is ServiceHandle {
+function isHandle(value: unknown): value is ServiceHandle | ServeServiceHandle {
   return typeof value === 'object' && value !== null && HANDLE in value
 }
 
@@ -200,9 +439,15 @@ expect.extend({
         message: () => 'toHaveReceived expects the service useService returned',
       }
     }
-    const requests = (received as { requests(): ReceivedRequest[] }).requests()
-    const { pass, message } = checkReceived(requests, endpoint, expected)
-    return { pass, message: () => message }
+    const found = (
+      received as { requests(): ReceivedRequest[] | Promise<ReceivedRequest[]> }
+    ).requests()
+    const judge = (requests: ReceivedRequest[]) => {
+      const { pass, message } = checkReceived(requests, endpoint, expected)
+      return { pass, message: () => message }
+    }
+    // Over `serve` the journal is read over HTTP: the assertion is then awaited.
+    return Array.isArray(found) ? judge(found) : found.then(judge)
   },
 })
 
@@ -212,7 +457,8 @@ declare module 'vitest' {
   interface Matchers<T = any> {
     /**
      * The service received requests to `endpoint` (a dotted name or a pattern) matching
-     * `expected`: at least one, or exactly `times`. Its failure lists what did arrive, nearest first.
+     * `expected`: at least one, or exactly `times`. Its failure lists what did arrive, nearest
+     * first. Over `serve`, await it.
      */
     toHaveReceived(endpoint: string | RegExp, expected?: ReceivedExpectation): T
   }

@@ -188,10 +188,11 @@ describe('a service under test', () => {
 
     const missing = checkReceived(service.requests(), 'keyv.set', { status: 200, times: 1 })
     expect(missing.pass).toBe(false)
-    expect(missing.message.split('\n').slice(0, 4)).toEqual([
+    expect(missing.message.split('\n').slice(0, 5)).toEqual([
       'expected 1 request(s) to keyv.set with status 200, received 0.',
       'Requests that did arrive, nearest first (3 of 3):',
       `  #${refused!.id} keyv.set → 401 "authorization does not have the ability to access proc \`keyv.set'" (authorization, tuples) args {"key":"bob","value":1}  ← status differs`,
+      '      status: expected 200, received 401',
       "      it would have passed with: an authorization holding `keyv.set' (or `keyv') would have been let in",
     ])
     expect(refused!.counterfactual).toMatchObject({ change: 'add_ability', ability: 'keyv.set' })

@@ -1,11 +1,14 @@
 import type { HttpHandler } from 'msw'
 import type { SetupServer } from 'msw/node'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import {
   createEngine,
+  createSystemClock,
   defaultLimits,
   type Clock,
   type Engine,
   type FaultOptions,
+  type LocalOperator,
   type Limits,
   type Store,
 } from '../engine'
@@ -15,13 +18,14 @@ import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
 import { DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
 import { authorizeThrough } from '../client/authorize'
-import type { ServiceControls } from '../client/service-controls'
+import { respondRule, type ServiceControls } from '../client/service-controls'
+import { checkDuration, checkMoment } from '../client/times'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { listen, type Listener, type ListenOptions } from '../server/http'
 export { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
-export type { Held, ServiceControls } from '../client/service-controls'
+export type { Held, RespondOptions, ServiceControls } from '../client/service-controls'
 export { openAccount, type ServeAccount } from '../client/open-account'
 export {
   runServe,
@@ -76,10 +80,50 @@ export interface Service extends ServiceControls<true> {
   secrets: string[]
   /** Empties the journal of requests. */
   clearRequests(): void
+  /**
+   * Wraps `fn` so that, while it runs, this service answers it alone from a copy of the service
+   * as it stood when the wrapped function was called: its requests, and every method of this
+   * object called from inside it, reach the copy; other code running at the same time (a
+   * concurrent test) does not see it, and it sees nothing of theirs. The copy is dropped when
+   * `fn` ends. As msw's `server.boundary`: `it.concurrent('…', service.isolated(async () => …))`.
+   */
+  isolated<Args extends unknown[], R>(
+    fn: (...args: Args) => R,
+  ): (...args: Args) => Promise<Awaited<R>>
   /** The msw handlers, to put in a server of your own. */
   handlers: HttpHandler[]
   /** Stops answering `baseUrl`; a server you passed is left running, with our handlers. */
   stop(): void
+}
+
+const OPTIONS: ReadonlySet<string> = new Set([
+  'baseUrl',
+  'serviceName',
+  'secrets',
+  'clock',
+  'store',
+  'limits',
+  'strict',
+  'journal',
+  'server',
+] satisfies Array<keyof StartServiceOptions>)
+
+/** Refuses options a function does not know: a misspelt one would otherwise do nothing. */
+export function checkOptions(where: string, given: object, known: ReadonlySet<string>): void {
+  const unknown = Object.keys(given).filter((key) => !known.has(key))
+  if (unknown.length === 0) return
+  const named = unknown.map((key) => `\`${key}'`).join(', ')
+  const options = unknown.length > 1 ? 'options' : 'option'
+  throw new Error(`${where}: unknown ${options} ${named}; it takes ${[...known].join(', ')}`)
+}
+
+/** The base URLs answered by a service in this process, to refuse a second one. */
+const answering = new Set<string>()
+
+/** One engine with its in-process operator: the root service, or a copy made by `isolated`. */
+interface Bound {
+  engine: Engine
+  here: LocalOperator['here']
 }
 
 /**
@@ -87,6 +131,7 @@ export interface Service extends ServiceControls<true> {
  * any client built on it) reaches it, every other request goes to the network.
  */
 export async function startService(options: StartServiceOptions = {}): Promise<Service> {
+  checkOptions('startService', options, OPTIONS)
   const {
     secrets,
     server: given,
@@ -94,12 +139,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     journal = DEFAULT_JOURNAL,
     ...settings
   } = options
-  // Kept in this process, so that faults and the journal answer at once.
-  const operator = createLocalOperator({
+  const modes = {
     strict: settings.strict ?? false,
     journal,
     rateLimit: { ...defaultLimits.rateLimit, ...settings.limits?.rateLimit },
-  })
+  }
+  // Kept in this process, so that faults and the journal answer at once.
+  const operator = createLocalOperator(modes)
   const engine = createEngine({
     hmac: nodeHmac,
     ...settings,
@@ -108,13 +154,42 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     operator,
     ...(secrets && secrets.length > 0 ? { secrets } : {}),
   })
-  const { account } = engine
-  const { faults, journal: kept } = operator.here
+  const { baseUrl, serviceName } = engine.settings
+  if (answering.has(baseUrl)) {
+    throw new Error(
+      `startService: a service already answers ${baseUrl} in this process; stop it first (service.stop()), or give this one another baseUrl`,
+    )
+  }
   const keys = await engine.start()
-  const handlers = createHandlers(engine)
+  const root: Bound = { engine, here: operator.here }
+  const scope = new AsyncLocalStorage<Bound>()
+  const current = () => scope.getStore() ?? root
+  const handlers = createHandlers({
+    settings: engine.settings,
+    handle: (request) => current().engine.handle(request),
+  })
+  answering.add(baseUrl)
   const server = given ?? joinSharedServer(handlers)
   given?.use(...handlers)
-  const { baseUrl, serviceName } = engine.settings
+
+  /** A copy of the service as it stands now, in memory, on a clock of its own. */
+  async function copy(): Promise<Bound> {
+    const from = current().engine
+    const state = await from.checkpoints.capture()
+    const clock = from.settings.clock
+    const forkOperator = createLocalOperator(modes)
+    const forked = createEngine({
+      hmac: nodeHmac,
+      ...settings,
+      clock: clock.fork?.() ?? createSystemClock(clock.now() - Date.now()),
+      store: createMemoryStore(),
+      exchangeLog: journal,
+      operator: forkOperator,
+      secrets: keys,
+    })
+    await forked.checkpoints.load(state)
+    return { engine: forked, here: forkOperator.here }
+  }
 
   return {
     baseUrl,
@@ -125,30 +200,55 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     secrets: keys,
     authorize: (abilities, authorizeOptions) =>
       authorizeThrough(
-        engine.handle,
+        current().engine.handle,
         { baseUrl, serviceName, token: keys[0]! },
         abilities,
         authorizeOptions,
       ),
-    createSecret: (key) => account.createSecret(key === undefined ? {} : { key }),
-    rollSecret: (id, at) => account.rollSecret(id, at === undefined ? {} : { at }),
-    listSecrets: () => account.listSecrets(),
-    advanceClock: (seconds) => account.advanceClock(seconds),
-    now: () => account.now(),
+    createSecret: (key) => current().engine.account.createSecret(key === undefined ? {} : { key }),
+    rollSecret: async (id, at) => {
+      checkMoment('at', at)
+      return current().engine.account.rollSecret(id, at === undefined ? {} : { at })
+    },
+    listSecrets: () => current().engine.account.listSecrets(),
+    advanceClock: (seconds) => {
+      checkDuration('advanceClock', seconds)
+      return current().engine.account.advanceClock(seconds)
+    },
+    now: () => current().engine.account.now(),
     // The same checks the control plane makes of a rule.
-    fault: (rule) => faults.add(readFaultRule({ ...rule })),
-    clearFaults: (id) => (id === undefined ? faults.clear() : faults.remove(id)),
+    fault: (rule) => current().here.faults.add(readFaultRule({ ...rule })),
+    respond: (endpoint, answer, respondOptions) =>
+      current().here.faults.add(
+        readFaultRule({ ...respondRule(endpoint, answer, respondOptions) }),
+      ),
+    clearFaults: (id) => {
+      const { faults } = current().here
+      if (id === undefined) faults.clear()
+      else faults.remove(id)
+    },
     requests: (filter) => {
-      const all = kept.list().reverse().map(describeExchange)
+      const all = current().here.journal.list().reverse().map(describeExchange)
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
-    clearRequests: () => kept.clear(),
-    reach: (token, at) => engine.insight.reach(token, at),
-    simulate: (token, calls, at) => engine.insight.simulate(token, calls, at),
-    diff: (a, b, at) => engine.insight.diff(a, b, at),
-    reset: () => engine.reset(),
+    clearRequests: () => current().here.journal.clear(),
+    reach: (token, at) => current().engine.insight.reach(token, at),
+    simulate: (token, calls, at) => current().engine.insight.simulate(token, calls, at),
+    diff: (a, b, at) => current().engine.insight.diff(a, b, at),
+    reset: () => current().engine.reset(),
+    checkpoint: () => current().engine.checkpoints.checkpoint(),
+    restore: async (id) => {
+      await current().engine.checkpoints.restore(id)
+    },
+    isolated:
+      <Args extends unknown[], R>(fn: (...args: Args) => R) =>
+      async (...args: Args): Promise<Awaited<R>> => {
+        const bound = await copy()
+        return scope.run(bound, async (): Promise<Awaited<R>> => await fn(...args))
+      },
     handlers,
     stop: () => {
+      if (!answering.delete(baseUrl)) return
       if (!given) leaveSharedServer(handlers)
     },
   }

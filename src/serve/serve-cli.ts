@@ -46,6 +46,7 @@ import {
   startShadow,
   type ShadowServeConfig,
 } from '../shadow/serve-shadow'
+import { SERVE_USAGE } from './serve-usage'
 
 /** How long requests in flight may take to be answered once `serve` is asked to stop. */
 export const STOP_GRACE_MS = 5_000
@@ -530,14 +531,43 @@ export async function start(config: ServeConfig): Promise<Running> {
 }
 
 /**
- * Runs `serve` until a signal. Every signal to the process group (Ctrl+C, `docker stop`) and
- * any forwarded by `npm` lead to one stop: later ones are noted and ignored, so the export
- * always finishes.
+ * How often `serve` looks whether the process that started it is still there: a launcher such
+ * as `npx` passes a signal to the shell it runs `serve` in, which dies without passing it on.
+ */
+const PARENT_WATCH_MS = 250
+
+/**
+ * Calls `gone` once the process that started this one has ended (this one is then adopted by
+ * another), so that `npx service-playground serve & kill $!` leaves no server listening. Only
+ * when npm started it (`npx`, `npm exec`, `npm run`: npm says so in `npm_command`), whose shell
+ * dies of a signal without passing it on; started any other way (`nohup … &`, a process
+ * manager, a container's entry point), `serve` ends only when it is signalled itself.
+ */
+function watchParent(gone: () => void): void {
+  const parent = process.ppid
+  if (parent <= 1 || process.env.npm_command === undefined) return
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return
+    clearInterval(timer)
+    gone()
+  }, PARENT_WATCH_MS)
+  timer.unref()
+}
+
+/**
+ * Runs `serve` until a signal, or until the process that started it ends. Every signal to the
+ * process group (Ctrl+C, `docker stop`) and any forwarded by `npm` lead to one stop: later ones
+ * are noted and ignored, so the export always finishes.
  */
 export async function main(args: string[]): Promise<void> {
   const fail = (code: number) => (error: unknown) => {
     console.error(`error: ${reason(error)}`)
     process.exit(code)
+  }
+  // No flag takes a value that could read as these (none is that short).
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(SERVE_USAGE)
+    return
   }
   let config: ServeConfig
   try {
@@ -550,20 +580,22 @@ export async function main(args: string[]): Promise<void> {
   const state: { running?: Pick<Running, 'stop'>; stopping?: string } = {}
   const stop = (running: Pick<Running, 'stop'>) =>
     void running.stop().then((code) => process.exit(code), fail(1))
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      if (state.stopping) {
-        console.log(`${signal}: already stopping`)
-        return
-      }
-      state.stopping = signal
-      if (!state.running) return
-      console.log(
-        `${signal}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
-      )
-      stop(state.running)
-    })
+  const stopFor = (why: string) => {
+    if (state.stopping) {
+      console.log(`${why}: already stopping`)
+      return
+    }
+    state.stopping = why
+    if (!state.running) return
+    console.log(
+      `${why}: stopping (requests in flight have ${STOP_GRACE_MS / 1000} s to be answered)`,
+    )
+    stop(state.running)
   }
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => stopFor(signal))
+  }
+  watchParent(() => stopFor('its parent process ended'))
   const running = await (
     config.shadow ? startShadow(config.shadow, STOP_GRACE_MS) : start(config)
   ).catch(fail(1))

@@ -4,9 +4,12 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { runServe } from './spawn-serve'
 import {
   callTuples,
   crash,
+  listening,
+  ROOT,
   serve,
   signalGroup,
   startServe,
@@ -79,6 +82,53 @@ describe('npm run serve --export-on-exit', () => {
       value: 'exported',
     })
     await crash(again)
+  }, 60_000)
+
+  it('stops when the process that started it ends without passing the signal on, as npx does (npx service-playground serve & kill $!)', async () => {
+    const file = join(dir, 'launcher.json')
+    // npx runs the command in a shell that waits for it; signalled, the shell dies and the
+    // server is left, adopted by another process.
+    const running = runServe(['--port', '0', '--secret', SECRET, '--export-on-exit', file], {
+      command: ['sh', '-c', 'node scripts/serve.mjs "$@"; true', 'sh'],
+      cwd: ROOT,
+      env: { ...process.env, npm_command: 'exec' },
+    })
+    const url = await listening(running)
+    expect(await set(url, 'k', 'kept')).toBe(200)
+    running.child.kill('SIGTERM')
+    const ended = await Promise.race([
+      running.ended.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(resolve, 15_000, 'still running')),
+    ])
+    try {
+      expect(ended).toBe('ended')
+      expect(await stillListening(url)).toBe(false)
+      expect(running.output.stdout).toMatch(/^its parent process ended: stopping/m)
+      expect(exportedKeys(file)).toEqual(['k'])
+    } finally {
+      await running.stop('SIGKILL')
+    }
+  }, 60_000)
+
+  it('started other than by npm, outlives the process that started it until it is signalled itself', async () => {
+    const env = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('npm_')),
+    )
+    const running = runServe(['--port', '0', '--secret', SECRET], {
+      command: ['sh', '-c', 'node scripts/serve.mjs "$@"; true', 'sh'],
+      cwd: ROOT,
+      env,
+    })
+    try {
+      const url = await listening(running)
+      running.child.kill('SIGTERM')
+      // Well past the moments at which a watched parent's end would have been seen.
+      await new Promise((resolve) => setTimeout(resolve, 1_500))
+      expect(await set(url, 'k', 'still here')).toBe(200)
+      expect(running.output.stdout).not.toMatch(/parent process ended/)
+    } finally {
+      await running.stop('SIGKILL')
+    }
   }, 60_000)
 
   it('finishes the export when the whole process group gets SIGINT, as Ctrl+C or docker stop sends', async () => {

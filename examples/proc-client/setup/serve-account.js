@@ -1,11 +1,10 @@
 // Before the test file is imported: an account of its own on the run's `serve`, whose secret
-// and base URL the suite reads from its environment, as it would in production. Every test
-// starts from the account's starting state.
-import { afterAll, afterEach, inject } from 'vitest'
-import { openAccount } from 'service-playground'
+// and base URL the suite reads from its environment, as it would in production. Frames as in
+// process: beforeAll data stays for the file's tests, each test's own writes are undone.
+import { inject } from 'vitest'
+import { useService } from 'service-playground/vitest'
 
-const account = await openAccount(inject('serve'))
-process.env.SECRET = account.secret
-process.env.PROC_BASE_URL = account.baseUrl
-afterEach(() => account.reset())
-afterAll(() => account.close())
+const service = useService({ serve: inject('serve') })
+await service.ready
+process.env.SECRET = service.secret
+process.env.PROC_BASE_URL = service.baseUrl

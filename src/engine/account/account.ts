@@ -5,7 +5,7 @@ import { secretsChanged, useHmac } from '../auth/secret-index'
 import { createSigner, type Signer } from '../auth/signer'
 import { MAX_CLOCK_ADVANCE, nowSeconds, type Clock } from '../clock'
 import { InvalidError } from '../errors'
-import type { BucketCount, Json, ProcRecord, Store } from '../store'
+import type { BucketCount, Json, ProcRecord, Store, StoreSnapshot } from '../store'
 import { update } from './update'
 import { usageRecord } from './usage'
 import { cancelRoll, createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
@@ -47,6 +47,11 @@ export interface Account {
   reset(): Promise<void>
   exportSnapshot(): Promise<AccountSnapshot>
   importSnapshot(snapshot: unknown): Promise<void>
+  /**
+   * Puts back a copy of the store as `Store.snapshot()` gave it (from this account, so not
+   * checked), with the clock where it was: `clockOffset` is the clock's own offset then.
+   */
+  restoreState(snapshot: StoreSnapshot, clockOffset: number): Promise<void>
   inspect(token: string): Promise<TokenReport>
   /** Every stored procedure, by name. */
   listProcedures(): Promise<ProcRecord[]>
@@ -171,6 +176,13 @@ export function createAccount(
       await store.commit([{ op: 'restore', snapshot }, secretsChanged(), usageRecord(snapshot)])
       cached = undefined
       await syncClock()
+    },
+    async restoreState(snapshot, clockOffset) {
+      await store.commit([{ op: 'restore', snapshot }, secretsChanged()])
+      cached = undefined
+      clock.advance(clockOffset - clock.offset)
+      const stored = snapshot.meta[CLOCK_OFFSET] ?? 0
+      followed = isClockOffset(stored) ? stored : 0
     },
     listProcedures: () => store.listProcs(),
     listBuckets: () => store.listBuckets(),

@@ -17,6 +17,7 @@ import {
   type Insight,
   type SimulateCall,
 } from '../insight'
+import type { Checkpoints } from './checkpoints'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
@@ -47,6 +48,7 @@ export function createControlPlane({
   maxBodyBytes,
   operator,
   reset,
+  checkpoints,
 }: {
   account: Account
   insight: Insight
@@ -56,6 +58,7 @@ export function createControlPlane({
   operator: OperatorState
   /** The engine's one reset: see `Engine.reset`. */
   reset: () => Promise<void>
+  checkpoints: Checkpoints
 }) {
   const { faults, journal } = operator
   const strictReport = async () => {
@@ -76,6 +79,9 @@ export function createControlPlane({
       now: await account.advanceClock(required(body, 'advance', 'number')),
     }),
     'POST reset': async () => (await reset(), { ok: true }),
+    'POST checkpoint': () => checkpoints.checkpoint(),
+    'POST restore': (body) => checkpoints.restore(required(body, 'id', 'string')),
+    'GET checkpoints': async () => checkpoints.list(),
     'GET faults': () => faults.list(),
     'POST faults': async (body) => (await faults.add(readFaultRule(body)), faults.list()),
     'POST faults/clear': async () => (await faults.clear(), []),

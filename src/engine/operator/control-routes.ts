@@ -5,6 +5,7 @@ import type { CoverageReport, CoverageTally } from '../insight/coverage'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../insight/types'
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
+import type { Checkpoint } from './checkpoints'
 import type { ExchangeRecord } from './exchange-log'
 import type { FaultOptions, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
@@ -55,6 +56,15 @@ export interface ControlRoutes {
   'POST clock': { body: { advance: number }; answer: { now: number } }
   /** Back to the state the account started in (see `Engine.reset`). */
   'POST reset': { body: Record<string, never>; answer: { ok: true } }
+  /**
+   * Keeps the account's whole state on top of its stack of frames (decision 065); answers the
+   * checkpoint to restore at the scope's end.
+   */
+  'POST checkpoint': { body: Record<string, never>; answer: Checkpoint }
+  /** The state at checkpoint `id` back; it and every later one removed. */
+  'POST restore': { body: { id: string }; answer: { depth: number } }
+  /** The checkpoints held, oldest first. */
+  'GET checkpoints': { answer: Checkpoint[] }
   /** Every fault still set, the first to match first. */
   'GET faults': { answer: FaultRule[] }
   /** Adds a rule; answers every rule, the new one last. */

@@ -200,6 +200,14 @@ export function createJournal(capacity: number) {
     clear(): void {
       kept = []
     },
+    /** The newest id given so far (0: none). */
+    get mark(): number {
+      return nextId - 1
+    },
+    /** Removes every exchange after `id`; ids go on from where they were. */
+    dropAfter(id: number): void {
+      kept = kept.filter((entry) => entry.id <= id)
+    },
   }
 }
 

@@ -9,9 +9,11 @@ import type { Reply, ReplyFault } from '../wire/response'
  * - `network`: no answer at all (a refused or dropped connection);
  * - `reset`: the real answer's status and headers, then the connection drops mid-body;
  * - `truncate`: the real answer cut in half (a malformed body that ends early);
- * - `hang`: nothing until the client gives up (or `delayMs` pass), then the connection drops.
+ * - `hang`: nothing until the client gives up (or `delayMs` pass), then the connection drops;
+ * - `respond`: the answer given (`answer`) in place of the endpoint's, as msw's `server.use`
+ *   gives one: not a failure, but scoped, counted and cleared as faults are.
  */
-export type FaultKind = 'status' | 'delay' | 'network' | 'reset' | 'truncate' | 'hang'
+export type FaultKind = 'status' | 'delay' | 'network' | 'reset' | 'truncate' | 'hang' | 'respond'
 
 export const FAULT_STATUSES = [408, 429, 500, 502, 503, 504] as const
 export type FaultStatus = (typeof FAULT_STATUSES)[number]
@@ -33,16 +35,48 @@ export interface FaultRule {
   delayMs: number
   /** The `retry-after` seconds of a 429. */
   retryAfter: number
+  /** What a `respond` rule answers. */
+  answer?: CannedAnswer
+}
+
+/** An answer a `respond` rule gives: its status, headers (lower-case names) and raw body. */
+export interface CannedAnswer {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+/**
+ * A `respond` rule's answer as given: `body` a text sent as it is (`text/plain` unless the
+ * headers say), or any other JSON value sent as JSON (`application/json`); `status` 200 unless
+ * given.
+ */
+export interface AnswerOptions {
+  status?: number
+  headers?: Record<string, string>
+  body?: unknown
 }
 
 /** A rule as the control plane and the helpers take it: without `kind`, a `status` answers in place. */
-export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count'>> & {
-  /** Calls it applies to (default 1); `null`: every matching call until cleared. */
+export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count' | 'answer'>> & {
+  /**
+   * Calls it applies to (default 1, or every call for `respond`); `null`: every matching call
+   * until cleared.
+   */
   count?: number | null
   once?: true
+  answer?: AnswerOptions
 }
 
-const KINDS: readonly FaultKind[] = ['status', 'delay', 'network', 'reset', 'truncate', 'hang']
+const KINDS: readonly FaultKind[] = [
+  'status',
+  'delay',
+  'network',
+  'reset',
+  'truncate',
+  'hang',
+  'respond',
+]
 const MAX_DELAY_MS = 30_000
 const MAX_HANG_MS = 600_000
 const DEFAULT_HANG_MS = 30_000
@@ -90,7 +124,12 @@ export function readFaultRule(body: Record<string, unknown>): Omit<FaultRule, 'i
     throw new InvalidError(`a ${kind} fault takes no \`status'`)
   }
   if (once !== undefined && once !== true) throw new InvalidError("`once' can only be true")
-  const count = once === true ? 1 : body.count === undefined ? 1 : body.count
+  const answer = kind === 'respond' ? readAnswer(body.answer) : undefined
+  if (kind !== 'respond' && body.answer !== undefined) {
+    throw new InvalidError(`a ${kind} fault takes no \`answer'; give one with kind respond`)
+  }
+  const count =
+    once === true ? 1 : body.count === undefined ? (kind === 'respond' ? null : 1) : body.count
   if (
     count !== null &&
     (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > 10_000)
@@ -132,7 +171,42 @@ export function readFaultRule(body: Record<string, unknown>): Omit<FaultRule, 'i
     probability,
     delayMs: delay,
     retryAfter,
+    ...(answer ? { answer } : {}),
   }
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/** A `respond` rule's answer, checked and made plain (see `AnswerOptions`). */
+function readAnswer(given: unknown): CannedAnswer {
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) {
+    throw new InvalidError(
+      "a respond rule needs an `answer': { status?, headers?, body? }, what the call is answered with",
+    )
+  }
+  const { status = 200, headers = {}, body = '', ...rest } = given as Record<string, unknown>
+  const unknown = Object.keys(rest)
+  if (unknown.length > 0) {
+    throw new InvalidError(`\`answer' takes status, headers and body, not ${unknown.join(', ')}`)
+  }
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
+    throw new InvalidError("`answer.status' must be a whole number from 200 to 599")
+  }
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+    throw new InvalidError("`answer.headers' must be an object of header names and texts")
+  }
+  const plain: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name) || typeof value !== 'string' || /[\r\n]/.test(value)) {
+      throw new InvalidError(
+        `\`answer.headers' must name headers with texts on one line: ${JSON.stringify(name)} is not`,
+      )
+    }
+    plain[name.toLowerCase()] = value
+  }
+  const text = typeof body === 'string'
+  plain['content-type'] ??= text ? 'text/plain; charset=utf-8' : 'application/json'
+  return { status, headers: plain, body: text ? body : JSON.stringify(body) }
 }
 
 /** The random draw a rule with a probability below 1 makes: a number in [0, 1). */
@@ -178,6 +252,10 @@ export function createFaults() {
     clear(): void {
       rules = []
     },
+    /** Puts back rules as listed (ids and calls left included), in place of every rule. */
+    replace(given: readonly FaultRule[]): void {
+      rules = given.map((rule) => ({ ...rule }))
+    },
     /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
     take(endpoint: string, token: string | null): FaultRule | undefined {
       const rule = rules.find((r) => meets(r, endpoint, token))
@@ -215,7 +293,7 @@ export function runsUnder(rule: FaultRule): boolean {
       rule.status === 429 ? { 'retry-after': String(rule.retryAfter) } : {}
     throw new InjectedFault(rule.status!, headers)
   }
-  return rule.kind !== 'network' && rule.kind !== 'hang'
+  return rule.kind !== 'network' && rule.kind !== 'hang' && rule.kind !== 'respond'
 }
 
 /**

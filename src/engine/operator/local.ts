@@ -63,6 +63,26 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
         return window
       },
     },
+    async capture() {
+      return {
+        strict,
+        journal: journal.capacity,
+        rateLimit: { ...rateLimit },
+        window: { ...window },
+        faults: faults.list(),
+        report: report.list(),
+        journalMark: journal.mark,
+      }
+    },
+    async restore(capture) {
+      strict = capture.strict
+      rateLimit = { ...capture.rateLimit }
+      window = { ...capture.window }
+      faults.replace(capture.faults)
+      report.replace(capture.report)
+      journal.setCapacity(capture.journal)
+      journal.dropAfter(capture.journalMark)
+    },
     async reset(configured) {
       faults.clear()
       report.clear()

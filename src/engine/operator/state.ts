@@ -84,4 +84,20 @@ export interface OperatorState {
   }
   /** No faults, an empty report, journal and window; strict mode and the rate limit as given. */
   reset(modes: Pick<OperatorModes, 'strict' | 'rateLimit'>): Promise<void>
+  /** Everything above as it stands, for a checkpoint (see `OperatorCapture`). */
+  capture(): Promise<OperatorCapture>
+  /** Back to a capture: its modes, window, faults (same ids, calls left) and report, in one step. */
+  restore(capture: OperatorCapture): Promise<void>
+}
+
+/**
+ * The operator's controls as a checkpoint keeps them. The journal is kept as a mark: restoring
+ * removes every exchange after it (ids go on increasing; what a reset removed stays removed).
+ */
+export interface OperatorCapture extends OperatorModes {
+  window: RateWindow
+  faults: FaultRule[]
+  report: StrictEntry[]
+  /** The newest exchange's id then (0: none). */
+  journalMark: number
 }

@@ -103,5 +103,8 @@ export function createStrictReport() {
     clear(): void {
       entries = []
     },
+    replace(given: readonly StrictEntry[]): void {
+      entries = given.map((entry) => ({ ...entry }))
+    },
   }
 }

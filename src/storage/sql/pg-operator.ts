@@ -100,6 +100,22 @@ function statements(s: string, prepared: boolean) {
          window_count = CASE WHEN $1::float8 - window_start >= $2::float8 THEN 1 ELSE window_count + 1 END
        RETURNING window_start, window_count`,
     ),
+    journalMark: named('op.journalMark', `SELECT journal_next - 1 AS mark FROM ${s}.operator`),
+    restoreModes: named(
+      'op.restoreModes',
+      `UPDATE ${s}.operator SET strict = $1, journal = $2, rate_limit = $3,
+         window_start = $4, window_count = $5`,
+    ),
+    restoreFaults: named(
+      'op.restoreFaults',
+      `INSERT INTO ${s}.faults (id, rule, remaining)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::integer[])`,
+    ),
+    restoreReport: named(
+      'op.restoreReport',
+      `INSERT INTO ${s}.strict_report (entry) SELECT * FROM unnest($1::text[])`,
+    ),
+    dropJournalAfter: named('op.dropJournalAfter', `DELETE FROM ${s}.journal WHERE id > $1`),
     reset: named(
       'op.reset',
       `WITH faults AS (DELETE FROM ${s}.faults),
@@ -152,7 +168,7 @@ export async function openPgOperator(
   const listFaults = async () =>
     (await db.query<{ id: string; rule: string; remaining: number | null }>(sql.faults)).map(rule)
 
-  return {
+  const operator: OperatorState = {
     async view() {
       const [row] = await db.query<ViewRow>(sql.view)
       if (!row) throw new Error(`the operator's controls are missing from ${db.where}`)
@@ -233,5 +249,51 @@ export async function openPgOperator(
     async reset({ strict, rateLimit }) {
       await db.query(sql.reset, [strict, JSON.stringify(rateLimit)])
     },
+    async capture() {
+      const [view, faults, report, [marked]] = await Promise.all([
+        operator.view(),
+        listFaults(),
+        operator.strict.report(),
+        db.query<{ mark: string }>(sql.journalMark),
+      ])
+      const { strict, journal, rateLimit, window } = view
+      return {
+        strict,
+        journal,
+        rateLimit,
+        window,
+        faults,
+        report,
+        journalMark: Number(marked!.mark),
+      }
+    },
+    async restore(capture) {
+      const { faults, report } = capture
+      await db.transact(async (client) => {
+        await client.query({ ...sql.clearFaults })
+        await client.query({ ...sql.setStrict, values: [capture.strict] })
+        await client.query({
+          ...sql.restoreModes,
+          values: [
+            capture.strict,
+            capture.journal,
+            JSON.stringify(capture.rateLimit),
+            capture.window.start,
+            capture.window.count,
+          ],
+        })
+        const rules = faults.map(({ id: _id, ...rule }) => JSON.stringify(rule))
+        await client.query({
+          ...sql.restoreFaults,
+          values: [faults.map((rule) => rule.id), rules, faults.map((rule) => rule.count)],
+        })
+        await client.query({
+          ...sql.restoreReport,
+          values: [report.map((entry) => JSON.stringify(entry))],
+        })
+        await client.query({ ...sql.dropJournalAfter, values: [capture.journalMark] })
+      })
+    },
   }
+  return operator
 }

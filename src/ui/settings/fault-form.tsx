@@ -16,7 +16,8 @@ import {
   type FaultRule,
 } from './operator-api'
 
-const KINDS: Record<FaultKind, string> = {
+/** The kinds the form sets; a canned answer (`respond`) is the kit's, set from a test. */
+const KINDS: Record<Exclude<FaultKind, 'respond'>, string> = {
   status: 'An error status',
   delay: 'The real answer, late',
   network: 'No answer: the connection drops',
@@ -41,6 +42,7 @@ const FAULT_WORDS: Record<FaultKind, string> = {
   network: 'a dropped connection',
   reset: 'a connection dropped mid-body',
   truncate: 'a body cut in half',
+  respond: 'an answer given in advance',
 }
 
 /** A fault in a line: `503 to keyv.get, with one token, next 2 calls, half of them`. */
@@ -52,7 +54,9 @@ export function describeFault(rule: FaultRule): string {
         ? `a delay of ${rule.delayMs} ms`
         : rule.kind === 'hang'
           ? `a hang of up to ${rule.delayMs} ms`
-          : FAULT_WORDS[rule.kind]
+          : rule.kind === 'respond' && rule.answer
+            ? `a ${rule.answer.status} answered in advance`
+            : FAULT_WORDS[rule.kind]
   const scope = [
     rule.endpoint ? `to ${rule.endpoint}` : 'to any endpoint',
     rule.token ? `with token ${mask(rule.token)}` : 'with any token',

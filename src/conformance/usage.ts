@@ -1,0 +1,57 @@
+/** What `conformance`, `verify` and `coverage` print for `--help`. */
+
+const TARGET_FLAGS = `target (one of):
+  --target handle            the engine in this process (the default)
+  --target msw               the engine behind msw in this process
+  --target serve             a serve started for the run
+  --base-url URL             a running service (--target base-url), with
+    --secret KEY             a secret of its account, and/or
+    --control-token T        the control token of a serve (our control plane)
+  --service-name NAME        the name the service answers to (default proc)`
+
+export const CONFORMANCE_USAGE = `usage: service-playground conformance [flags]
+
+Plays the conformance cases against a target. Exit codes: 0 all passed, 1 a case failed,
+2 a wrong command line, 3 the target is unusable (the pre-flight check).
+
+${TARGET_FLAGS}
+
+flags:
+  --filter TEXT              only the cases whose id holds TEXT
+  --junit FILE               the JUnit report (default conformance-results.xml)
+  -h, --help                 this text
+`
+
+export const VERIFY_USAGE = `usage: service-playground verify CONTRACT.json|DIR... [flags]
+
+Replays contracts (recorded by the kit's helpers or the playground) against a target.
+With --base-url and a serve's --control-token, each contract runs in an account of its own
+that verify makes (POST /_accounts) and deletes after it: no account already there is
+touched. Exit codes: 0 all passed, 1 a contract differs, 2 a wrong command line or contract,
+3 the target is unusable, 4 every contract was skipped (nothing was verified).
+
+${TARGET_FLAGS}
+
+flags:
+  --reset-account            run the contracts in the account at --base-url instead,
+                             RESETTING IT (erasing its keys, procedures, secrets and
+                             authorizations) before each contract
+  --allow-skipped            exit 0 even when every contract was skipped
+  --fail-on-strict           exit 1 when strict mode would refuse a request
+  --junit FILE               the JUnit report (default contract-results.xml)
+  -h, --help                 this text
+`
+
+export const COVERAGE_USAGE = `usage: service-playground coverage FILE... [flags]
+
+The authorization coverage of your tests, from service-coverage.json (the kit's helpers),
+exchanges.json (GET /_account/exchanges, the playground's export or HAR) or contracts.
+Prints a table and writes report.json and report.html. Exit codes: 0 at or above --min,
+1 below it, 2 a wrong command line or file.
+
+flags:
+  --min PERCENT              fail below this score
+  --out DIR                  where the reports go (default service-coverage)
+  --service-name NAME        the name the service answers to (default proc)
+  -h, --help                 this text
+`
