@@ -25,7 +25,7 @@ import { locateJsonError } from '../engine/wire/json-error'
 import { MAX_JOURNAL } from '../engine/operator/control-plane'
 import type { OperatorModes } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
-import { fileShelf, type AccountShelf } from '../server/accounts'
+import type { AccountShelf } from '../server/accounts'
 import { isLoopback } from '../server/gate'
 import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
 import { nodeHmac } from '../node/hmac'
@@ -269,12 +269,8 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
   const modes = { strict: config.strict, journal: config.journal, rateLimit: limits.rateLimit }
   const data = config.data === undefined ? undefined : await openData(config.data, modes)
   const store = data?.store ?? createMemoryStore()
-  // Hosted accounts live in PostgreSQL beside the account, or in files beside a SQLite file.
-  const shelf =
-    data?.shelf ??
-    (config.data === undefined
-      ? undefined
-      : fileShelf(`${config.data}.accounts`, async (path) => (await openData(path, modes)).store))
+  // Hosted accounts live in PostgreSQL beside the account, or listed in the SQLite file.
+  const shelf = data?.shelf
   try {
     const notes: string[] = []
     notes.push(

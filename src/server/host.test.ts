@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { createEngine, type Store } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
-import { fileShelf, memoryShelf, type AccountShelf } from './accounts'
+import { memoryShelf, type AccountShelf } from './accounts'
 import { listen, type Listener } from './http'
-import { openSqliteStore } from '../storage/sql/sqlite-store'
+import { openSqliteShelf } from '../storage/sql/sqlite-accounts'
+import { openSqliteFile, openSqliteStore } from '../storage/sql/sqlite-store'
 
 const CONTROL = 'server-control-token-0123'
 let servers: Listener[] = []
@@ -179,14 +180,22 @@ describe('accounts hosted by one server', () => {
   it('persist on disk with their keys, secrets and control tokens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'accounts-'))
     try {
-      const shelf = () => fileShelf(dir, openSqliteStore)
-      const first = await start({ shelf: shelf() })
+      // The list in the server's own file, each account's data in a file beside it.
+      const open = async () => {
+        const file = await openSqliteFile(join(dir, 'server.db'))
+        return { file, shelf: await openSqliteShelf(file, join(dir, 'accounts'), openSqliteStore) }
+      }
+      const kept = await open()
+      const first = await start({ shelf: kept.shelf })
       const account = await newAccount(first.server.url)
       await call(account.baseUrl, 'keyv.set', account.secret, undefined, '?bucket=b&key=k&value=42')
       await first.server.close()
+      await kept.file.store.close()
       servers = servers.filter((s) => s !== first.server)
 
-      const second = await start({ shelf: shelf() })
+      const again = await open()
+      onTestFinished(() => again.file.store.close())
+      const second = await start({ shelf: again.shelf })
       const base = `${second.server.url}/a/${account.id}`
       expect(
         await (await call(base, 'keyv.get', account.secret, '', '?bucket=b&key=k')).text(),
