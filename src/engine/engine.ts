@@ -1,5 +1,5 @@
 import { createAccount, type Account } from './account/account'
-import { commitWithUsage } from './account/usage'
+import { runIsolated } from './account/isolation'
 import { authenticate } from './auth/credentials'
 import type { HmacFactory } from './auth/hmac'
 import type { Principal } from './auth/principal'
@@ -16,7 +16,6 @@ import { createRegistry, type Registry } from './packages'
 import { checkCounted, checkWindow, rateHeader } from './rate-window'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
-import { createOverlay } from './runtime/overlay'
 import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
@@ -228,7 +227,7 @@ export function createEngine(options: EngineOptions): Engine {
     return parseCall(body, known, new URLSearchParams(call.search))
   }
 
-  /** Runs the call tree against the request's overlay, then commits what it wrote at once. */
+  /** Runs the call tree against an overlay of the store, then commits what it wrote at once. */
   async function evaluate(
     exchange: Exchange,
     principal: Principal,
@@ -236,31 +235,34 @@ export function createEngine(options: EngineOptions): Engine {
     { rateLimit }: OperatorView,
     signer: Signer,
   ): Promise<Reply> {
-    const headers = rateHeader(rateLimit)
+    let headers = rateHeader(rateLimit)
     // Calls are counted, each as it starts, while the limit is enforced.
     const countCall = async () => {
       const now = nowSeconds(clock)
       checkCounted(rateLimit, await operator.rate.count(now, rateLimit.windowSeconds), now)
     }
-    const overlay = createOverlay(store, (writes) =>
-      commitWithUsage(store, writes, limits.maxAccountBytes),
-    )
-    const evaluation = new Evaluation(
-      {
-        settings: visibleSettings,
-        store: overlay,
-        clock,
-        signer,
-        principal,
-        setHeader: (key, value) => (headers[key] = value),
-        ...(rateLimit.enforce ? { countCall } : {}),
-        ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
-      },
-      (endpoint) => registry.resolve(endpoint, overlay),
-      (endpoint) => registry.neighbours(endpoint),
-    )
-    const result = await evaluation.run(exchange.endpoint!, call)
-    await overlay.flush()
+    // The request's reads and writes are isolated from every other's: it may run again.
+    const deadline = clock.now() + limits.timeLimitMs
+    const result = await runIsolated(store, limits.maxAccountBytes, (overlay) => {
+      exchange.draft?.tracer.restart()
+      headers = rateHeader(rateLimit)
+      const evaluation = new Evaluation(
+        {
+          settings: visibleSettings,
+          store: overlay,
+          clock,
+          signer,
+          principal,
+          deadline,
+          setHeader: (key, value) => (headers[key] = value),
+          ...(rateLimit.enforce ? { countCall } : {}),
+          ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
+        },
+        (endpoint) => registry.resolve(endpoint, overlay),
+        (endpoint) => registry.neighbours(endpoint),
+      )
+      return evaluation.run(exchange.endpoint!, call)
+    })
     return resultReply(result === NONE ? null : result, exchange.reply, serviceName, headers)
   }
 

@@ -56,7 +56,15 @@ export class CallTracer {
   /** Calls that were not kept, past `MAX_TRACED_CALLS`. */
   dropped = 0
   private depth = 0
-  private readonly attributed = new WeakSet<object>()
+  private attributed = new WeakSet<object>()
+
+  /** Forgets every call: the request runs again from the start (see `isolation.ts`). */
+  restart(): void {
+    this.calls.length = 0
+    this.dropped = 0
+    this.depth = 0
+    this.attributed = new WeakSet()
+  }
 
   /** A call starts; `undefined` once the trace is full (the call still runs). */
   enter(endpoint: string): CallTrace | undefined {

@@ -41,11 +41,13 @@ export class Evaluation {
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
       tracer?: CallTracer
+      /** When the request must be answered by (engine clock ms); its time limit from now by default. */
+      deadline?: number
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
   ) {
-    this.deadline = ctx.clock.now() + ctx.settings.limits.timeLimitMs
+    this.deadline = ctx.deadline ?? ctx.clock.now() + ctx.settings.limits.timeLimitMs
   }
 
   /** Runs the call at the request's URL with the request's input and arguments. */

@@ -54,9 +54,7 @@ describe('the hosted accounts of a SQLite data file', () => {
 
     const second = await open(dir)
     expect((await second.shelf.list()).map(({ id }) => id)).toEqual([b.id])
-    expect(readdirSync(join(dir, 'accounts')).filter((name) => !name.startsWith(b.id))).toEqual(
-      [],
-    )
+    expect(readdirSync(join(dir, 'accounts')).filter((name) => !name.startsWith(b.id))).toEqual([])
     await second.file.store.close()
   })
 

@@ -73,7 +73,12 @@ export async function openSqliteShelf(
   }
   const pathOf = (id: string) => join(dir, `${id}.db`)
   const insert = (hosted: HostedAccount) =>
-    q.insert.run(hosted.id, hosted.createdAt, hosted.controlTokenHash, JSON.stringify(hosted.secrets))
+    q.insert.run(
+      hosted.id,
+      hosted.createdAt,
+      hosted.controlTokenHash,
+      JSON.stringify(hosted.secrets),
+    )
   /** Adds the row unless `max` are listed: one transaction, so no two creations pass `max`. */
   const addRow = db.transaction((hosted: HostedAccount, max: number): boolean => {
     if (q.count.get()!.n >= max) return false
@@ -87,7 +92,10 @@ export async function openSqliteShelf(
     }
   }
 
-  await adoptOldList(dir, db.transaction((accounts: HostedAccount[]) => accounts.forEach(insert)))
+  await adoptOldList(
+    dir,
+    db.transaction((accounts: HostedAccount[]) => accounts.forEach(insert)),
+  )
   // Files of accounts no row lists: creations or deletes a crash cut short.
   const listed = new Set(q.all.all().map(({ id }) => id))
   const names = await readdir(dir).catch(() => [])
