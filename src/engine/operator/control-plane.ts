@@ -1,4 +1,5 @@
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
+import { MAX_JOURNAL_BYTES } from './exchange-log'
 import { readFaultRule } from './faults'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
@@ -33,9 +34,10 @@ type Route = (
  * - `GET faults`, `POST faults` `{ kind?, status?, count?, once?, endpoint?, token?,
  *   probability?, delayMs?, retryAfter? }`, `POST faults/clear`, `POST faults/<id>/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
  * - `GET strict` → `{ enabled, requests }` (each request and its deviations), `POST strict` `{ enabled }`
- * - `GET exchanges?after=<id>` → `{ capacity, exchanges }`, the last requests to endpoints with
- *   their answers and decision traces, newest first; `POST exchanges` `{ capacity }` turns the
- *   journal on (or off with 0); `POST exchanges/clear`
+ * - `GET exchanges?after=<id>` → `{ capacity, maxBytes, exchanges }`, the last requests to
+ *   endpoints with their answers and decision traces, newest first, at most `capacity` of them
+ *   within `maxBytes` of JSON; `POST exchanges` `{ capacity }` turns the journal on (or off
+ *   with 0); `POST exchanges/clear`
  * - `GET procedures` → every stored procedure, by name
  * - `GET buckets` → `[{ bucket, keys }]`, every key-value bucket with its count of keys, by name
  */
@@ -136,7 +138,7 @@ export function createControlPlane({
           operator.view(),
           journal.list(after),
         ])
-        return { capacity, exchanges }
+        return { capacity, maxBytes: MAX_JOURNAL_BYTES, exchanges }
       },
     ],
     [

@@ -6,6 +6,31 @@ import type { Presented } from '../auth/credentials'
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024
 
+/**
+ * What one account's journal may hold, as the UTF-8 bytes of its exchanges' JSON: past it the
+ * oldest go, whatever its capacity, so that an account's journal stays far inside what its
+ * data may take (decision 071). The newest exchange is always kept.
+ */
+export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
+
+/** The UTF-8 length of `text`, counted without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) continue
+    if (code < 0x800) bytes += 1
+    // A surrogate pair is 4 bytes for 2 code units; any other unit above U+07FF, 3 bytes.
+    else if (code < 0xd800 || code > 0xdfff) bytes += 2
+    else bytes += 1
+  }
+  return bytes
+}
+
+/** The bytes an exchange takes in the journal: its JSON, as UTF-8. */
+export const exchangeBytes = (record: Omit<ExchangeRecord, 'id'>): number =>
+  utf8Length(JSON.stringify(record))
+
 /** A body as the log keeps it: text when it is UTF-8 text, base64 otherwise (MessagePack). */
 export interface LoggedBody {
   encoding: 'text' | 'base64'
@@ -92,10 +117,26 @@ export class ExchangeDraft {
   }
 }
 
-/** The last `capacity` exchanges, kept in this process; ids from 1, for its life. */
-export function createJournal(capacity: number) {
+/**
+ * The last `capacity` exchanges, kept in this process, within `maxBytes` (the oldest go first);
+ * ids from 1, for its life.
+ */
+export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
   let records: ExchangeRecord[] = []
+  /** The bytes of each record, in the same order. */
+  let sizes: number[] = []
+  let bytes = 0
   let nextId = 1
+
+  function keep(count: number): void {
+    while (
+      records.length > 0 &&
+      (records.length > count || (bytes > maxBytes && records.length > 1))
+    ) {
+      records.shift()
+      bytes -= sizes.shift()!
+    }
+  }
   return {
     /** How many exchanges it keeps; 0 keeps none. */
     get capacity() {
@@ -104,17 +145,22 @@ export function createJournal(capacity: number) {
     /** Keeps this many from now on (the newest, when it shrinks). */
     setCapacity(next: number): void {
       capacity = next
-      if (records.length > capacity) records = records.slice(records.length - capacity)
+      keep(capacity)
     },
     add(record: Omit<ExchangeRecord, 'id'>): void {
       if (capacity === 0) return
+      const size = exchangeBytes(record)
       records.push({ id: nextId++, ...record })
-      if (records.length > capacity) records = records.slice(records.length - capacity)
+      sizes.push(size)
+      bytes += size
+      keep(capacity)
     },
     /** Newest first; only those after `after` when given. */
     list: (after = 0): ExchangeRecord[] => records.filter((record) => record.id > after).reverse(),
     clear(): void {
       records = []
+      sizes = []
+      bytes = 0
     },
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes, toBase64Url } from '../auth/bytes'
-import { InvalidError, ServiceError } from '../errors'
+import { ForbiddenError, InvalidError, ServiceError } from '../errors'
 
 /**
  * What a client's error handling meets:
@@ -33,6 +33,16 @@ export interface FaultRule {
   /** The `retry-after` seconds of a 429. */
   retryAfter: number
 }
+
+/** The most fault rules one account may have set at once. */
+export const MAX_FAULT_RULES = 100
+
+/** 403: the account has as many rules as it may; said with the limit and the way out. */
+export const tooManyFaults = (): ForbiddenError =>
+  new ForbiddenError(
+    `the account has ${MAX_FAULT_RULES} fault rules set, the most it may: clear some (POST /_account/faults/<id>/clear, or POST /_account/faults/clear) first`,
+    'too_many_faults',
+  )
 
 const KINDS: readonly FaultKind[] = ['status', 'delay', 'network', 'reset', 'truncate', 'hang']
 const MAX_DELAY_MS = 30_000
@@ -153,6 +163,7 @@ export function createFaults() {
   let rules: FaultRule[] = []
   return {
     add(rule: Omit<FaultRule, 'id'>): FaultRule {
+      if (rules.length >= MAX_FAULT_RULES) throw tooManyFaults()
       const kept = { id: faultId(), ...rule }
       rules.push(kept)
       return { ...kept }
