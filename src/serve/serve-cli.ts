@@ -26,7 +26,7 @@ import { MAX_JOURNAL } from '../engine/operator/control-plane'
 import type { OperatorModes } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
 import type { AccountShelf } from '../server/accounts'
-import { isLoopback } from '../server/gate'
+import { canonicalHost, isLoopback } from '../server/gate'
 import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
 import { nodeHmac } from '../node/hmac'
 import { listen, type Listener } from '../server/http'
@@ -128,7 +128,21 @@ export function configure(args: string[]): ServeConfig {
   if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
     throw new FlagError('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
   }
-  if (given === undefined && !isLoopback(values.host)) {
+  // An IPv6 address is listened on without the brackets a URL writes it in.
+  const host = /^\[.*\]$/.test(values.host) ? values.host.slice(1, -1) : values.host
+  if (canonicalHost(host) === undefined) {
+    throw new FlagError(
+      `--host must be an address or a name to listen on, such as 127.0.0.1, ::1 or localhost, not ${JSON.stringify(values.host)}`,
+    )
+  }
+  for (const name of values['allowed-host']) {
+    if (canonicalHost(name) === undefined) {
+      throw new FlagError(
+        `--allowed-host must be a host name or address, such as playground.test or 10.0.0.5, not ${JSON.stringify(name)}`,
+      )
+    }
+  }
+  if (given === undefined && !isLoopback(host)) {
     throw new FlagError(
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
@@ -147,7 +161,7 @@ export function configure(args: string[]): ServeConfig {
   }
   return {
     port,
-    host: values.host,
+    host,
     serviceName: values['service-name'],
     secrets: values.secret,
     rateLimit: values['rate-limit'],
@@ -283,7 +297,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       ...(data?.operator ? { operator: data.operator } : {}),
       serviceName: config.serviceName,
       // Only the path of the base URL matters to the engine; the server answers at its own URL.
-      baseUrl: `http://${config.host}`,
+      baseUrl: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}`,
       limits,
       strict: config.strict,
       exchangeLog: config.journal,

@@ -16,9 +16,27 @@ export interface GateOptions {
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1']
 const WILDCARD = ['0.0.0.0', '::']
 
+/**
+ * A host name or address as compared, whichever way it is spelled: lowercase, an IPv6 address
+ * without brackets and compressed (`::1`), an IPv4 address dotted (`127.0.0.1`); `undefined`
+ * for anything that is neither a name nor an address. The one reading of `--host`,
+ * `--allowed-host` and `Host` headers.
+ */
+export function canonicalHost(text: string): string | undefined {
+  const bare = /^\[.*\]$/.test(text) ? text.slice(1, -1) : text
+  if (!/^[A-Za-z0-9.:-]+$/.test(bare)) return undefined
+  try {
+    const { hostname } = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}`)
+    return hostname.replace(/^\[(.*)\]$/, '$1')
+  } catch {
+    return undefined
+  }
+}
+
 /** Whether `host` (an address or name to listen on) keeps the server on this machine. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host)
+  const name = canonicalHost(host)
+  return name !== undefined && (LOOPBACK.includes(name) || /^127\.\d+\.\d+\.\d+$/.test(name))
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest()
@@ -41,10 +59,10 @@ export function refuse(status: number, message: string, headers: Record<string, 
   })
 }
 
-/** The name in a `Host` header, without its port and brackets, lowercased. */
-function hostName(header: string): string {
-  const name = header.startsWith('[') ? header.slice(1, header.indexOf(']')) : header.split(':')[0]!
-  return name.toLowerCase()
+/** The name a `Host` header gives, without its port, as `canonicalHost` reads it. */
+function hostName(header: string): string | undefined {
+  const name = /^(\[[^\]]*\]|[^:[\]]*)(?::\d{1,5})?$/.exec(header)?.[1]
+  return name === undefined ? undefined : canonicalHost(name)
 }
 
 /**
@@ -56,9 +74,14 @@ export function hostAllowed({
   host,
   allowedHosts = [],
 }: Pick<GateOptions, 'host' | 'allowedHosts'>): (header: string) => boolean {
-  const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
-  const check = !WILDCARD.includes(host) || allowedHosts.length > 0
-  return (header) => !check || names.has(hostName(header))
+  const names = new Set([...LOOPBACK, ...allowedHosts, host].map(canonicalHost))
+  names.delete(undefined)
+  const check = !WILDCARD.includes(canonicalHost(host) ?? host) || allowedHosts.length > 0
+  return (header) => {
+    if (!check) return true
+    const name = hostName(header)
+    return name !== undefined && names.has(name)
+  }
 }
 
 /**
@@ -73,9 +96,15 @@ export function checkHost(
   return (request) => {
     const header = request.headers.get('host') ?? ''
     if (allowed(header)) return undefined
+    if (header.trim() === '') {
+      return refuse(
+        400,
+        'the request names no host: send a Host header naming this server, such as the host and port of the URL serve printed',
+      )
+    }
     return refuse(
       403,
-      `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
+      `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) ?? '<name>'} to allow it`,
     )
   }
 }

@@ -70,6 +70,16 @@ export async function listen(
     ) as Server
     server.once('error', reject)
     server.on('clientError', answerClientError)
+    // Node hands CONNECT to this event, not to the request handler, and closes it unanswered.
+    server.on('connect', (_request: unknown, socket: Socket) =>
+      answerRaw(
+        socket,
+        405,
+        'Method Not Allowed',
+        'method not allowed; use POST',
+        'allow: POST\r\n',
+      ),
+    )
   })
 }
 
@@ -122,8 +132,13 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
         'Bad Request',
         `the request is not well-formed HTTP/1.1 (${error.code ?? error.message}); endpoints are called with POST`,
       ]
+  answerRaw(socket, status, reason, message)
+}
+
+/** An answer written straight to the socket, in the engine's JSON error format; then it closes. */
+function answerRaw(socket: Socket, status: number, reason: string, message: string, extra = '') {
   const body = JSON.stringify({ error: { message } })
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\n${extra}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   )
 }
