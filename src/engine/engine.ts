@@ -16,6 +16,7 @@ import { createRegistry, type Registry } from './packages'
 import { checkCounted, checkWindow, rateHeader } from './rate-window'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
+import type { AccountTurns, Pause } from './runtime/turns'
 import {
   DEFAULT_BASE_URL,
   DEFAULT_SERVICE_NAME,
@@ -63,6 +64,12 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    * secret keys: the Node adapters give `node:crypto`'s, synchronous; WebCrypto's by default.
    */
   hmac?: HmacFactory
+  /**
+   * How this account's evaluations take turns with other accounts' on a server that hosts
+   * several (`serve`: a cap on those in flight, round robin across accounts). Without it they
+   * yield to the event loop every `limits.sliceMs`.
+   */
+  turns?: AccountTurns
 }
 
 export interface Engine {
@@ -243,26 +250,29 @@ export function createEngine(options: EngineOptions): Engine {
     }
     // The request's reads and writes are isolated from every other's: it may run again.
     const deadline = clock.now() + limits.timeLimitMs
-    const result = await runIsolated(store, limits.maxAccountBytes, (overlay) => {
-      exchange.draft?.tracer.restart()
-      headers = rateHeader(rateLimit)
-      const evaluation = new Evaluation(
-        {
-          settings: visibleSettings,
-          store: overlay,
-          clock,
-          signer,
-          principal,
-          deadline,
-          setHeader: (key, value) => (headers[key] = value),
-          ...(rateLimit.enforce ? { countCall } : {}),
-          ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
-        },
-        (endpoint) => registry.resolve(endpoint, overlay),
-        (endpoint) => registry.neighbours(endpoint),
-      )
-      return evaluation.run(exchange.endpoint!, call)
-    })
+    const run = (pause?: Pause) =>
+      runIsolated(store, limits.maxAccountBytes, (overlay) => {
+        exchange.draft?.tracer.restart()
+        headers = rateHeader(rateLimit)
+        const evaluation = new Evaluation(
+          {
+            settings: visibleSettings,
+            store: overlay,
+            clock,
+            signer,
+            principal,
+            deadline,
+            ...(pause ? { pause } : {}),
+            setHeader: (key, value) => (headers[key] = value),
+            ...(rateLimit.enforce ? { countCall } : {}),
+            ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
+          },
+          (endpoint) => registry.resolve(endpoint, overlay),
+          (endpoint) => registry.neighbours(endpoint),
+        )
+        return evaluation.run(exchange.endpoint!, call)
+      })
+    const result = await (options.turns ? options.turns.admit(run) : run())
     return resultReply(result === NONE ? null : result, exchange.reply, serviceName, headers)
   }
 

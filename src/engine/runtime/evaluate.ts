@@ -9,7 +9,7 @@ import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
 import type { CallTrace, CallTracer } from '../trace'
-import { yieldWhenDue } from './turns'
+import { yieldWhenDue, type Pause } from './turns'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
@@ -43,6 +43,8 @@ export class Evaluation {
       tracer?: CallTracer
       /** When the request must be answered by (engine clock ms); its time limit from now by default. */
       deadline?: number
+      /** Asked before each call: a wait for the evaluation's next turn when it has had its share. */
+      pause?: Pause
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
@@ -214,7 +216,7 @@ export class Evaluation {
     if (!endpoint) throw this.undefined(name)
     const counting = this.ctx.countCall?.()
     if (counting) await counting
-    const turn = yieldWhenDue(this.ctx.settings.limits.sliceMs)
+    const turn = this.ctx.pause ? this.ctx.pause() : yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (turn) await turn
     this.authorize(name, frame, entry)
 
