@@ -34,6 +34,17 @@ const testingFence = {
   message: 'src/testing is test support: product code does not import it.',
 }
 
+/**
+ * The playground talks to the engine only over fetch: from the engine and the stores it takes
+ * types, never values. Its page's service (src/msw/playground.ts) makes the engine.
+ */
+export const playgroundFence = {
+  group: ['**/engine', '**/engine/**', '**/storage', '**/storage/**', '**/node', '**/node/**'],
+  allowTypeImports: true,
+  message:
+    'The playground talks to the engine only over fetch: import types from the engine and the stores, never values.',
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -69,8 +80,10 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/engine/**/*.ts'],
+  // The engine imports nothing outside src/engine, by package or by relative path: from a file
+  // `depth` folders below src/engine, a path climbing `depth + 1` times leaves it.
+  ...[0, 1, 2, 3].map((depth) => ({
+    files: [`src/engine/${'*/'.repeat(depth)}*.ts`],
     ignores: ['src/engine/**/*.test.ts'],
     languageOptions: { globals: {} },
     rules: {
@@ -81,6 +94,11 @@ export default tseslint.config(
             {
               group: engineFence.imports,
               message: 'src/engine stays pure: no DOM, msw, idb, React or Node imports.',
+            },
+            {
+              regex: `^(\\.\\./){${depth + 1}}`,
+              message:
+                'src/engine stays pure: it imports nothing outside src/engine (the adapters import the engine, not the other way).',
             },
             testingFence,
           ],
@@ -94,7 +112,7 @@ export default tseslint.config(
         })),
       ],
     },
-  },
+  })),
   {
     // What the playground runs in its page to save and replay contracts (src/conformance/browser.ts).
     files: [
@@ -125,6 +143,20 @@ export default tseslint.config(
   {
     files: ['public/app-worker.js'],
     languageOptions: { globals: globals.serviceworker },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    ignores: ['src/ui/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [playgroundFence, testingFence] }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/(^|\\/)(engine|storage|node)(\\/|$)/]',
+          message: playgroundFence.message,
+        },
+      ],
+    },
   },
   {
     files: ['src/ui/**/*.{ts,tsx}'],

@@ -2,16 +2,19 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import react from '@vitejs/plugin-react'
-import type { Plugin } from 'vite'
+import type { HtmlTagDescriptor, Plugin, Rolldown } from 'vite'
 import { defineConfig } from 'vitest/config'
 
 const APP_WORKER = 'app-worker.js'
-const SHELL_PLACEHOLDER = "const APP_SHELL = { version: '', files: [] }"
+const SHELL_PLACEHOLDER = "const APP_SHELL = { version: '', files: [], first: [] }"
 
 /**
  * Writes the built files into the service worker's precache list (`public/app-worker.js`),
  * with a version that changes with them: a new build is then a new worker, which the browser
- * installs, and the old cache goes on activate. The dev server serves the worker unchanged.
+ * installs, and the old cache goes on activate. `first` names the scripts the first screen
+ * runs (the page's own, its service, its home view and what they import): a first visit caches
+ * those at install, where Chromium compiles them ahead for the next visit, and the rest once
+ * the engine answers (decision 062). The dev server serves the worker unchanged.
  */
 function appShell(): Plugin {
   let publicDir = ''
@@ -29,7 +32,8 @@ function appShell(): Plugin {
       if (!source.includes(SHELL_PLACEHOLDER)) {
         this.error(`${APP_WORKER} no longer holds the line ${SHELL_PLACEHOLDER}`)
       }
-      const shell = `const APP_SHELL = ${JSON.stringify({ version, files })}`
+      const first = [...firstScreenChunks(bundle, true)].sort().map((name) => `/${name}`)
+      const shell = `const APP_SHELL = ${JSON.stringify({ version, files, first })}`
       // Emitted over the copy of the public folder, which Vite writes first.
       this.emitFile({
         type: 'asset',
@@ -40,8 +44,68 @@ function appShell(): Plugin {
   }
 }
 
+/** The modules the first screen waits for besides the page's own: its service and its view. */
+const FIRST_SCREEN = ['src/msw/playground.ts', 'src/ui/account/secrets-view.tsx']
+
+type Bundle = Rolldown.OutputBundle
+
+/**
+ * The chunks of the first screen's modules and of what they import; with `entries`, the page's
+ * own script and what it imports too.
+ */
+function firstScreenChunks(bundle: Bundle, entries: boolean): Set<string> {
+  const wanted = new Set<string>()
+  const add = (fileName: string) => {
+    const chunk = bundle[fileName]
+    if (wanted.has(fileName) || chunk?.type !== 'chunk') return
+    wanted.add(fileName)
+    chunk.imports.forEach(add)
+  }
+  for (const chunk of Object.values(bundle)) {
+    if (chunk.type !== 'chunk') continue
+    const entry = chunk.facadeModuleId
+    if (
+      (entries && chunk.isEntry) ||
+      (entry && FIRST_SCREEN.some((path) => entry.endsWith(path)))
+    ) {
+      add(chunk.fileName)
+    }
+  }
+  return wanted
+}
+
+/**
+ * Lets the browser fetch the first screen's chunks from the start, beside the page's own
+ * script, instead of once that script has run and asked for them (`<link rel="modulepreload">`
+ * for the page's service, the home view, and what they import).
+ */
+function firstScreen(): Plugin {
+  return {
+    name: 'first-screen',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return []
+        const wanted = firstScreenChunks(bundle, false)
+        if (wanted.size < FIRST_SCREEN.length) {
+          this.error(`first-screen: not every one of ${FIRST_SCREEN.join(', ')} is a chunk`)
+        }
+        // What the page's own script imports is linked already.
+        return [...wanted]
+          .filter((fileName) => !html.includes(fileName))
+          .map((fileName): HtmlTagDescriptor => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+            injectTo: 'head',
+          }))
+      },
+    },
+  }
+}
+
 export default defineConfig({
-  plugins: [react(), appShell()],
+  plugins: [react(), appShell(), firstScreen()],
   server: { port: 5173, strictPort: false },
   preview: { port: 4173, strictPort: true },
   test: {
@@ -77,7 +141,9 @@ export default defineConfig({
           name: 'fetch',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts'],
+          // The composer language uses no transport or store, and `*.node.test.ts` make engines of
+          // their own in Node: they run once, in `node`.
+          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/fetch-transport.setup.ts'],
         },
       },
@@ -87,7 +153,7 @@ export default defineConfig({
           name: 'idb',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
-          exclude: ['src/engine/fence.test.ts'],
+          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/idb-harness.setup.ts'],
         },
       },

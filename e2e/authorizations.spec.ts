@@ -1,5 +1,13 @@
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectNoHorizontalOverflow, test, viewLink } from './fixtures'
+import {
+  ability,
+  expandAbility,
+  expect,
+  expectNoHorizontalOverflow,
+  grant,
+  test,
+  viewLink,
+} from './fixtures'
 
 const cards = (page: Page) => page.getByTestId('authorization-row')
 
@@ -15,16 +23,16 @@ test('compose authorizations, use one, watch them expire and die with their secr
   const { page } = app
   await page.setViewportSize({ width: 1280, height: 800 })
 
-  await page.getByRole('button', { name: 'Create secret' }).click()
+  // The account's starting secret signs.
   await expect(page.getByTestId('secret-row')).toHaveCount(1)
   await viewLink(page, 'Authorizations').click()
   await expect(page.getByRole('heading', { name: 'Compose auth.create' })).toBeVisible()
   await expect(page.getByText('No authorizations yet.')).toBeVisible()
 
   // A package, an endpoint and a limited key-value ability, with a ttl.
-  await page.getByRole('checkbox', { name: 'type', exact: true }).check()
-  await page.getByRole('button', { name: 'Expand core' }).click()
-  await page.getByRole('checkbox', { name: 'core.ping' }).check()
+  await grant(page, 'type')
+  await expandAbility(page, 'core')
+  await grant(page, 'core.ping')
   await page.getByLabel('Key-value ability').selectOption('keyv.get')
   await page.getByLabel('Bucket').fill('users')
   await page.getByLabel('Key prefix').fill('alice/')
@@ -53,7 +61,7 @@ test('compose authorizations, use one, watch them expire and die with their secr
   for (const ability of abilities) {
     await page.getByRole('button', { name: `Remove ${ability}` }).click()
   }
-  await page.getByRole('checkbox', { name: 'type', exact: true }).check()
+  await grant(page, 'type')
   await page.getByLabel('Time to live (seconds)').fill('')
   await page.getByRole('button', { name: 'Create authorization' }).click()
   await expect(cards(page)).toHaveCount(2)
@@ -97,7 +105,7 @@ test('compose authorizations, use one, watch them expire and die with their secr
   await expect(cards(page).first().getByTestId('authorization-state')).toHaveText(
     /^dead because its secret rolled at \d{4}-/,
   )
-  await expect(page.getByRole('checkbox', { name: 'type', exact: true })).toBeChecked()
+  await expect(ability(page, 'type')).toHaveAttribute('aria-checked', 'true')
 
   await page.screenshot({ path: 'test-results/authorizations-1280.png', fullPage: true })
   await expectNoHorizontalOverflow(page)
@@ -108,12 +116,10 @@ test('compose authorizations, use one, watch them expire and die with their secr
 
 test('an insecure ability is flagged, and the engine refuses it without the switch', async ({
   app,
-  account,
 }) => {
   const { page } = app
-  await account.createSecret()
   await page.goto(`${page.url().split('#')[0]}#/authorizations`)
-  await page.getByRole('checkbox', { name: 'auth', exact: true }).check()
+  await grant(page, 'auth')
   await expect(page.getByRole('list', { name: 'Before sending' })).toContainText(
     'needs insecure: true; without it the engine answers 400',
   )
@@ -132,7 +138,7 @@ test('a long ability list in the signer menu never widens the page', async ({
   account,
 }) => {
   const { page } = app
-  const secret = await account.createSecret()
+  const [secret] = await account.secrets()
   const abilities = [
     'auth.create',
     ...Array.from(
@@ -141,7 +147,7 @@ test('a long ability list in the signer menu never widens the page', async ({
     ),
   ]
   await wire.call('auth.create', {
-    token: secret.key,
+    token: secret!.key,
     contentType: 'application/vnd.service+json',
     accept: 'text/plain',
     body: JSON.stringify([

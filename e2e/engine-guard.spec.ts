@@ -64,7 +64,8 @@ test('after the browser stops the worker, calls are held until the page re-activ
   origin,
   context,
 }) => {
-  const secret = await account.createSecret()
+  // The account's starting secret.
+  const [secret] = await account.secrets()
   const cdp = await context.newCDPSession(app.page)
   await cdp.send('ServiceWorker.enable')
   await cdp.send('ServiceWorker.stopAllWorkers')
@@ -72,7 +73,7 @@ test('after the browser stops the worker, calls are held until the page re-activ
   // The page's own control-plane request, then a call from code in the page.
   await app.page.getByRole('button', { name: 'Create secret' }).click()
   await expect(app.page.getByTestId('secret-row')).toHaveCount(2)
-  const ping = await wire.call('core.ping', { token: secret.key })
+  const ping = await wire.call('core.ping', { token: secret!.key })
   expect([ping.status, ping.body]).toEqual([200, 'true'])
   await expect(app.page.getByTestId('engine-status')).toContainText(
     'The browser stopped the service worker',

@@ -130,6 +130,30 @@ const NETWORK_STATUS_LINE =
 export const viewLink = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name })
 
+/**
+ * Goes to a view through the nav, as a person does: below 480 px the views are folded under one
+ * button, opened first.
+ */
+export async function openView(page: Page, name: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Views' })
+  const fold = nav.getByRole('button', { name: /\(other views\)$/ })
+  if ((await fold.isVisible()) && (await fold.getAttribute('aria-expanded')) !== 'true') {
+    await fold.click()
+  }
+  await viewLink(page, name).click()
+}
+
+/** An ability's item in the composer's catalogue tree. */
+export const ability = (page: Page, name: string) =>
+  page.getByRole('treeitem', { name, exact: true })
+
+/** Grants (or takes back) an ability by clicking its row in the catalogue tree. */
+export const grant = (page: Page, name: string) =>
+  ability(page, name).locator(':scope > .tree-row').click()
+
+/** Opens a package of the catalogue tree with the keyboard. */
+export const expandAbility = (page: Page, name: string) => ability(page, name).press('ArrowRight')
+
 /** Fails when the page is wider than its window: nothing may make it scroll sideways. */
 export async function expectNoHorizontalOverflow(page: Page, what = 'the page'): Promise<void> {
   const overflow = await page.evaluate(

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect, test, viewLink } from './fixtures'
+import { expandAbility, expect, grant, test, viewLink } from './fixtures'
 
 async function pickEndpoint(page: Page, name: string) {
   const endpoint = page.getByRole('combobox', { name: 'Endpoint' })
@@ -9,7 +9,7 @@ async function pickEndpoint(page: Page, name: string) {
 }
 
 /**
- * The key journey, as a person makes it: a secret, an authorization composed from a package,
+ * The key journey, as a person makes it: the account's secret, an authorization composed from a package,
  * an endpoint and a key-value ability with a ttl, used in the console in every body format, a
  * refusal read in the exchange log, the clock moved past the ttl, and the secret rolled.
  */
@@ -18,17 +18,16 @@ test('secret → authorization → console in every format → refusal in the lo
 }) => {
   const { page } = app
 
-  // A secret.
+  // A secret: the account starts with one, as serve's does.
   await viewLink(page, 'Secrets').click()
-  await page.getByRole('button', { name: 'Create secret' }).click()
   await expect(page.getByTestId('secret-row').getByTestId('secret-state')).toHaveText('active')
 
   // An authorization: the package `type`, the endpoint `core.ping`, `keyv.get` in bucket
   // users under alice/, for ten minutes.
   await viewLink(page, 'Authorizations').click()
-  await page.getByRole('checkbox', { name: 'type', exact: true }).check()
-  await page.getByRole('button', { name: 'Expand core' }).click()
-  await page.getByRole('checkbox', { name: 'core.ping' }).check()
+  await grant(page, 'type')
+  await expandAbility(page, 'core')
+  await grant(page, 'core.ping')
   await page.getByLabel('Key-value ability').selectOption('keyv.get')
   await page.getByLabel('Bucket').fill('users')
   await page.getByLabel('Key prefix').fill('alice/')
@@ -82,7 +81,7 @@ test('secret → authorization → console in every format → refusal in the lo
   for (const ability of ['type', 'core.ping', 'keyv.get?bucket=users&prefix=alice%2F']) {
     await page.getByRole('button', { name: `Remove ${ability}` }).click()
   }
-  await page.getByRole('checkbox', { name: 'type', exact: true }).check()
+  await grant(page, 'type')
   await page.getByLabel('Time to live (seconds)').fill('')
   await page.getByRole('button', { name: 'Create authorization' }).click()
   await expect(page.getByTestId('authorization-row')).toHaveCount(2)

@@ -7,7 +7,10 @@ test('after the first visit the playground opens and answers with the network cu
   context,
 }) => {
   const { page } = app
-  const secret = await account.createSecret()
+  // The account's starting secret.
+  const [secret] = await account.secrets()
+  // The worker caches the app shell once the engine answers, and says so.
+  await expect(page.locator('html[data-offline="ready"]')).toBeAttached()
 
   await context.setOffline(true)
   const reloaded = await page.reload()
@@ -16,11 +19,11 @@ test('after the first visit the playground opens and answers with the network cu
   expect(await page.evaluate(() => navigator.onLine)).toBe(false)
 
   await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible()
-  await expect(page.locator(`[data-secret-id="${secret.id}"]`)).toBeVisible()
+  await expect(page.locator(`[data-secret-id="${secret!.id}"]`)).toBeVisible()
 
-  const ping = await wire.call('core.ping', { token: secret.key })
+  const ping = await wire.call('core.ping', { token: secret!.key })
   expect([ping.status, ping.body]).toEqual([200, 'true'])
-  expect((await account.secrets()).map(({ id }) => id)).toEqual([secret.id])
+  expect((await account.secrets()).map(({ id }) => id)).toEqual([secret!.id])
 
   // The UI's own queries and mutations run though the browser says it is offline.
   await page.getByRole('button', { name: 'Create secret' }).click()
@@ -33,6 +36,7 @@ test('the next visit opens offline after the last tab was closed', async ({
   context,
 }) => {
   const secret = await account.createSecret()
+  await expect(app.page.locator('html[data-offline="ready"]')).toBeAttached()
   const url = app.page.url()
   await app.page.close({ runBeforeUnload: true })
   // MSW's own worker unregisters itself a few milliseconds after its last tab goes; give it

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { openContract, replay, wrongNotes } from './contract-file'
-import { expect, expectNoHorizontalOverflow, test, viewLink, type Wire } from './fixtures'
+import { expect, expectNoHorizontalOverflow, openView, test, type Wire } from './fixtures'
 
 /**
  * Every view at 1,280 and 400 px, over an account that strains the layout: an authorization
@@ -95,8 +95,8 @@ async function settle(page: Page, view: string) {
   await expect(page.locator('main .loading')).toHaveCount(0)
   switch (view) {
     case 'Secrets':
-      // Two made, and the one that replaces the rolling secret.
-      await expect(page.getByTestId('secret-row')).toHaveCount(3)
+      // The starting secret, two made, and the one that replaces the rolling secret.
+      await expect(page.getByTestId('secret-row')).toHaveCount(4)
       break
     case 'Authorizations':
       await expect(page.getByTestId('authorization-row')).toHaveCount(1)
@@ -136,13 +136,23 @@ for (const size of WIDTHS) {
     const limited = await fillAccount(wire, secret.key)
     // The page remembers the authorization once its reader of the log has seen it; then the
     // views, reloaded, read everything code in the page changed.
-    await viewLink(page, 'Authorizations').click()
+    await openView(page, 'Authorizations')
     await expect(page.getByTestId('authorization-row')).toHaveCount(1)
     await app.reload()
     const views = routes(secret.id, limited)
     for (const [view, hash] of Object.entries(views)) {
       await page.evaluate((hash) => (window.location.hash = hash), hash)
-      await expect(viewLink(page, view)).toHaveAttribute('aria-current', 'page')
+      // The nav's current link (folded away below 480 px, and there all the same).
+      await expect(page.locator('nav[aria-label="Views"] a[aria-current="page"]')).toHaveText(view)
+      if (view === 'Exchange log') {
+        // The list itself, before an exchange is opened (below 38rem the detail takes its place).
+        await expect(page.getByTestId('exchange-row')).toHaveCount(10)
+        await page.screenshot({
+          path: `${folder}/exchange-log-list-${size.width}.png`,
+          fullPage: true,
+        })
+        await expectNoHorizontalOverflow(page, `the log's list at ${size.width} px`)
+      }
       await settle(page, view)
       const slug = view.toLowerCase().replaceAll(' ', '-')
       await page.screenshot({ path: `${folder}/${slug}-${size.width}.png`, fullPage: true })
@@ -160,7 +170,7 @@ for (const size of WIDTHS) {
   test(`a replayed contract with a step that differs, at ${size.width} px`, async ({ app }) => {
     const { page } = app
     await page.setViewportSize(size)
-    await viewLink(page, 'Exchange log').click()
+    await openView(page, 'Exchange log')
     await openContract(page, wrongNotes())
     await expect(await replay(page)).toContainText('1 differs')
     await page.screenshot({ path: `${folder}/contract-${size.width}.png`, fullPage: true })
@@ -171,5 +181,31 @@ for (const size of WIDTHS) {
       await page.getByTestId('contract').evaluate((panel) => panel.scrollIntoView())
       await page.screenshot({ path: `${folder}/contract.png` })
     }
+  })
+}
+
+for (const size of WIDTHS) {
+  test(`the starter scenarios, listed and one loaded, at ${size.width} px`, async ({ app }) => {
+    const { page } = app
+    await page.setViewportSize(size)
+    // On the first screen, under the account's secret.
+    const picker = page.getByTestId('scenarios')
+    await expect(picker.getByRole('button', { name: 'Why was I refused' })).toBeVisible()
+    await page.screenshot({ path: `${folder}/first-screen-${size.width}.png`, fullPage: true })
+    await expectNoHorizontalOverflow(page, `the first screen at ${size.width} px`)
+    // In Settings, each with what it holds.
+    await openView(page, 'Settings')
+    const listed = page.getByTestId('scenarios')
+    await expect(listed.getByRole('heading', { name: 'Starter scenarios' })).toBeVisible()
+    await listed.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: `${folder}/scenarios-${size.width}.png` })
+    await expectNoHorizontalOverflow(page, `the scenarios at ${size.width} px`)
+    // Loaded on a fresh account, without a question: the log, on its refusals.
+    await listed.getByRole('button', { name: 'Why was I refused' }).click()
+    await expect(page).toHaveURL(/#\/log\?code=refused$/)
+    await expect(page.getByTestId('scenario-note')).toContainText('Scenario: Why was I refused.')
+    await expect(page.getByTestId('exchange-row')).toHaveCount(3)
+    await page.screenshot({ path: `${folder}/scenario-loaded-${size.width}.png`, fullPage: true })
+    await expectNoHorizontalOverflow(page, `a loaded scenario at ${size.width} px`)
   })
 }

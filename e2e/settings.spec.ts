@@ -7,6 +7,7 @@ test('export the account, reset it, import it back: secrets, keys and tokens ret
   account,
 }) => {
   const { page, config } = app
+  const [start] = await account.secrets()
   const secret = await account.createSecret()
   await wire.call('keyv.set', { token: secret.key, query: 'key=kept&value=yes' })
   const token = (
@@ -28,12 +29,15 @@ test('export the account, reset it, import it back: secrets, keys and tokens ret
   await page.getByRole('button', { name: 'Reset the account…' }).click()
   await page.getByRole('button', { name: 'Reset everything' }).click()
   await expect(page.getByRole('status')).toHaveText(/^The account was reset/)
-  expect(await account.secrets()).toEqual([])
+  // Back to the secret the page started with.
+  expect((await account.secrets()).map((s) => s.key)).toEqual([start!.key])
   expect((await wire.call('keyv.get', { token, query: 'key=kept' })).status).toBe(401)
 
+  // An import asks first, as a reset does.
   await page.getByLabel('Import account (replaces everything)').setInputFiles(file)
+  await page.getByRole('button', { name: 'Replace the account' }).click()
   await expect(page.getByRole('status')).toHaveText(/^The account was replaced by the one in /)
-  expect((await account.secrets()).map((s) => s.key)).toEqual([secret.key])
+  expect((await account.secrets()).map((s) => s.key)).toEqual([start!.key, secret.key])
   const kept = await wire.call('keyv.get', { token, query: 'key=kept' })
   expect([kept.status, kept.body]).toEqual([200, 'yes'])
   expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
@@ -41,7 +45,7 @@ test('export the account, reset it, import it back: secrets, keys and tokens ret
   })
 
   await page.getByRole('link', { name: 'Secrets' }).click()
-  await expect(page.getByTestId('secret-row')).toHaveCount(1)
+  await expect(page.getByTestId('secret-row')).toHaveCount(2)
 })
 
 test('export, reset and import bring back the authorizations made and the exchange log', async ({
@@ -71,6 +75,7 @@ test('export, reset and import bring back the authorizations made and the exchan
 
   await page.getByRole('link', { name: 'Settings' }).click()
   await page.getByLabel('Import account (replaces everything)').setInputFiles(file)
+  await page.getByRole('button', { name: 'Replace the account' }).click()
   await expect(page.getByRole('status')).toHaveText(/^The account was replaced by the one in /)
   await page.getByRole('link', { name: 'Authorizations' }).click()
   await expect(page.getByTestId('authorization-row')).toHaveCount(1)
@@ -92,7 +97,7 @@ test('another base URL and service name open from the form, with their own accou
   account,
 }) => {
   const { page } = app
-  await account.createSecret()
+  const [first] = await account.secrets()
   await page.getByRole('link', { name: 'Settings' }).click()
   await page.getByLabel('Base URL').fill('https://other.example.test/v1')
   await page.getByLabel('Service name').fill('proc')
@@ -101,6 +106,8 @@ test('another base URL and service name open from the form, with their own accou
   await expect(page.getByTestId('base-url')).toHaveText('https://other.example.test/v1')
   expect(new URL(page.url()).searchParams.get('serviceName')).toBe('proc')
   await expect(page.locator('html[data-ready="true"]')).toBeAttached()
+  // An account of its own: its own starting secret, not the first configuration's.
   await page.getByRole('link', { name: 'Secrets' }).click()
-  await expect(page.getByText('No secrets yet.')).toBeVisible()
+  await expect(page.getByTestId('secret-row')).toHaveCount(1)
+  await expect(page.locator(`[data-secret-id="${first!.id}"]`)).toHaveCount(0)
 })

@@ -12,18 +12,47 @@
 // Filled in by the build (the app-shell plugin in vite.config.ts): the built files to precache
 // and a version naming them. Empty in dev, where the shell steps aside and the dev server
 // answers the page's own requests.
-const APP_SHELL = { version: '', files: [] }
+const APP_SHELL = { version: '', files: [], first: [] }
 
 const CACHE_PREFIX = 'app-shell-'
 const CACHE = CACHE_PREFIX + APP_SHELL.version
 
+const isShell = (name) => name.startsWith(CACHE_PREFIX)
+
 addEventListener('install', (event) => {
   if (!APP_SHELL.version) return
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(APP_SHELL.files)))
+  // An update caches its whole shell before it takes over the open tabs. A first visit caches
+  // only the scripts its first screen runs (cached here, at install, Chromium compiles them ahead
+  // for the next visit), and the rest as soon as the page's engine answers (`ENGINE_READY`).
+  event.waitUntil(
+    caches
+      .keys()
+      .then((names) => (names.some(isShell) ? cacheShell() : cacheShell(APP_SHELL.first))),
+  )
 })
 
+let shellCached
+/**
+ * Caches the built files the cache lacks (the whole shell, or the `files` named); the whole
+ * shell once at a time, and again after a failure.
+ */
+function cacheShell(files) {
+  if (files) return addMissing(files)
+  shellCached ??= addMissing(APP_SHELL.files).catch((error) => {
+    shellCached = undefined
+    throw error
+  })
+  return shellCached
+}
+
+async function addMissing(files) {
+  const cache = await caches.open(CACHE)
+  const kept = await Promise.all(files.map((file) => cache.match(file, { ignoreVary: true })))
+  await cache.addAll(files.filter((_file, index) => !kept[index]))
+}
+
 addEventListener('activate', (event) => {
-  const stale = (name) => name.startsWith(CACHE_PREFIX) && name !== CACHE
+  const stale = (name) => isShell(name) && name !== CACHE
   event.waitUntil(
     caches.keys().then((names) => Promise.all(names.filter(stale).map((n) => caches.delete(n)))),
   )
@@ -46,6 +75,16 @@ addEventListener('message', (event) => {
     engines.set(client.id, event.data.baseUrl)
     for (const ready of waiting.get(client.id) ?? []) ready(true)
     waiting.delete(client.id)
+    // The page is usable: now the shell is cached, and the page told, so the next visit opens
+    // with no network.
+    if (APP_SHELL.version) {
+      event.waitUntil(
+        cacheShell().then(
+          () => client.postMessage({ type: 'SHELL_CACHED' }),
+          () => undefined,
+        ),
+      )
+    }
   }
 })
 

@@ -15,7 +15,9 @@ const all = [
   'browser',
   'browser-page',
   'first-screen',
+  'playground-ui',
   'scaling',
+  'insight',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

@@ -9,14 +9,29 @@ export interface AuthorizeOptions {
   token?: string
 }
 
-/** Builds the body of an `auth.create` call in the tuple format. */
-function authCreateBody(abilities: string[], options: AuthorizeOptions): string {
-  const args: Array<[string, unknown]> = [['abilities', abilities]]
+/**
+ * The arguments of an `auth.create` call, the one way every helper writes them: `abilities`,
+ * then `ttl`, `expiry` and `insecure` when given.
+ */
+export function authCreateArgs(
+  abilities: readonly string[],
+  options: Omit<AuthorizeOptions, 'token'> = {},
+): Record<string, unknown> {
+  const args: Record<string, unknown> = { abilities: [...abilities] }
   for (const name of ['ttl', 'expiry', 'insecure'] as const) {
-    if (options[name] !== undefined) args.push([name, options[name]])
+    if (options[name] !== undefined) args[name] = options[name]
   }
-  return JSON.stringify(args.map(([name, value]) => ['$$', name, value]))
+  return args
 }
+
+/** The body of an `auth.create` call in the tuple format. */
+export const authCreateBody = (
+  abilities: readonly string[],
+  options: Omit<AuthorizeOptions, 'token'> = {},
+): string =>
+  JSON.stringify(
+    Object.entries(authCreateArgs(abilities, options)).map(([name, value]) => ['$$', name, value]),
+  )
 
 /** Mints an authorization through the engine's own wire, as a client would. */
 export async function authorizeThrough(

@@ -1,6 +1,7 @@
-import { decode } from '@msgpack/msgpack'
 import { isDeepStrictEqual } from 'node:util'
-import type { ExchangeRecord, LoggedBody } from '../engine'
+import type { ExchangeRecord } from '../engine'
+import type { Counterfactual } from '../engine/insight/counterfactual'
+import { headerOf, readSent, type SentFormat } from './exchange'
 
 /** How many exchanges a service started for tests keeps by default. */
 export const DEFAULT_JOURNAL = 1000
@@ -15,7 +16,7 @@ export interface ReceivedRequest {
   url: string
   status: number
   /** How the body was sent: by its content type, `none` when there was no body. */
-  format: 'text' | 'json' | 'tuples' | 'msgpack' | 'none' | 'other'
+  format: SentFormat
   /** What the bearer token was: `unknown` when it was never read (a fault answered first). */
   token: 'secret' | 'authorization' | 'none' | 'unknown'
   /** Why the token was refused (`expired`, `secret_rolled`, …), `null` when it was not. */
@@ -30,6 +31,8 @@ export interface ReceivedRequest {
   message: string | null
   /** The kind or status of a fault that answered, from `x-fault`. */
   fault: string | null
+  /** For an answer other than 200: the smallest change that would have let it in. */
+  counterfactual: Counterfactual | null
   /** The whole exchange: request, answer and decision trace. */
   exchange: ExchangeRecord
 }
@@ -48,46 +51,6 @@ export interface RequestFilter {
   fault?: boolean
 }
 
-function bodyBytes(body: LoggedBody): Uint8Array {
-  return body.encoding === 'text'
-    ? new TextEncoder().encode(body.data)
-    : new Uint8Array(Buffer.from(body.data, 'base64'))
-}
-
-function formatOf(contentType: string | undefined, body: LoggedBody | null) {
-  if (!body) return 'none' as const
-  const type = (contentType ?? 'text/plain').split(';')[0]!.trim().toLowerCase()
-  if (type === 'text/plain' || type === '') return 'text' as const
-  if (type === 'application/json') return 'json' as const
-  if (/^application\/vnd\.[^+]+\+json$/.test(type)) return 'tuples' as const
-  if (/^application\/vnd\.[^+]+\+msgpack$/.test(type)) return 'msgpack' as const
-  return 'other' as const
-}
-
-/** The input and arguments a body carried, as plain values; what cannot be read is left out. */
-function readCall(
-  format: ReceivedRequest['format'],
-  body: LoggedBody | null,
-): { input?: unknown; args: Record<string, unknown> } {
-  if (!body || body.truncated) return { args: {} }
-  try {
-    if (format === 'text') return { input: body.data, args: {} }
-    if (format === 'json') return { input: JSON.parse(body.data) as unknown, args: {} }
-    if (format !== 'tuples' && format !== 'msgpack') return { args: {} }
-    const tuples =
-      format === 'tuples' ? (JSON.parse(body.data) as unknown) : decode(bodyBytes(body))
-    const call: { input?: unknown; args: Record<string, unknown> } = { args: {} }
-    for (const tuple of Array.isArray(tuples) ? tuples : []) {
-      if (!Array.isArray(tuple)) continue
-      if (tuple[0] === '>>') call.input = tuple[1]
-      if (tuple[0] === '$$' && typeof tuple[1] === 'string') call.args[tuple[1]] = tuple[2]
-    }
-    return call
-  } catch {
-    return { args: {} }
-  }
-}
-
 function errorMessage(record: ExchangeRecord): string | null {
   if (record.response.status === 200) return null
   return record.trace.outcome.message
@@ -95,10 +58,8 @@ function errorMessage(record: ExchangeRecord): string | null {
 
 /** A journal record as a test reads it. */
 export function describeExchange(record: ExchangeRecord): ReceivedRequest {
-  const header = (name: string, headers: Array<[string, string]>) =>
-    headers.find(([key]) => key.toLowerCase() === name)?.[1]
-  const format = formatOf(header('content-type', record.request.headers), record.request.body)
-  const call = readCall(format, record.request.body)
+  const sent = readSent(record)
+  const call = sent.call ?? { args: {} }
   const query = Object.fromEntries(new URL(record.request.url).searchParams)
   const credential = record.trace.credential
   return {
@@ -107,14 +68,16 @@ export function describeExchange(record: ExchangeRecord): ReceivedRequest {
     method: record.request.method,
     url: record.request.url,
     status: record.response.status,
-    format,
+    format: sent.format,
     token: credential ? (credential.kind === 'unknown' ? 'unknown' : credential.kind) : 'unknown',
     tokenRefused: credential?.decision === 'refused' ? credential.reason : null,
     abilities: credential?.abilities ?? null,
     ...('input' in call ? { input: call.input } : {}),
     args: { ...call.args, ...query },
     message: errorMessage(record),
-    fault: header('x-fault', record.response.headers) ?? null,
+    fault: headerOf(record.response.headers, 'x-fault') ?? null,
+    counterfactual:
+      record.response.status === 200 ? null : (record.trace.outcome.counterfactual ?? null),
     exchange: record,
   }
 }
@@ -174,7 +137,10 @@ const line = (request: ReceivedRequest, differs: string[]) => {
   const message = request.message ? ` "${request.message}"` : ''
   const off =
     differs.length > 0 ? `  ← ${differs.join(', ')} differ${differs.length === 1 ? 's' : ''}` : ''
-  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}`
+  const instead = request.counterfactual
+    ? `\n      it would have passed with: ${request.counterfactual.sentence}`
+    : ''
+  return `  #${request.id} ${request.endpoint ?? request.url} → ${request.status}${message} (${who}, ${request.format})${args}${input}${off}${instead}`
 }
 
 /**

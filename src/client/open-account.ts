@@ -1,3 +1,5 @@
+import { ControlError, controlClient } from './control'
+
 /** An account of its own on a running `serve` (see `openAccount`). */
 export interface ServeAccount {
   id: string
@@ -34,16 +36,12 @@ export async function openAccount({
   return {
     ...account,
     async reset() {
-      const response = await fetch(`${account.baseUrl}/_account/reset`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${account.controlToken}`,
-          'content-type': 'application/json',
-        },
-        body: '{}',
-      })
-      if (!response.ok)
-        throw new Error(`reset answered ${response.status}: ${await response.text()}`)
+      await controlClient({ baseUrl: account.baseUrl, token: account.controlToken })
+        .post('reset', {})
+        .catch((error: unknown) => {
+          if (!(error instanceof ControlError)) throw error
+          throw new Error(`reset answered ${error.status}: ${error.text}`)
+        })
     },
     async close() {
       await fetch(`${server}/_accounts/${account.id}`, { method: 'DELETE', headers })

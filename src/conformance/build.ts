@@ -1,5 +1,6 @@
 // A step as the request it sends: bound values, the body format, the service's name in place.
 import { encode } from '@msgpack/msgpack'
+import { authCreateArgs } from '../client/authorize'
 import { fromBase64, toBase64 } from './base64'
 import type { CallStep, Format, MintStep, Step } from './cases'
 import type { Target, WireRequest } from './run'
@@ -143,11 +144,10 @@ export function mintCall(step: MintStep): CallStep {
     call: 'auth.create',
     token: `$${step.from}`,
     format: 'tuples',
-    args: {
-      abilities: step.abilities,
+    args: authCreateArgs(step.abilities, {
       ...(step.insecure ? { insecure: true } : {}),
       ...(step.ttl === undefined ? {} : { ttl: step.ttl }),
-    },
+    }),
     expect: { status: 200, resultType: 'string' },
     bind: { as: step.mint, from: 'result' },
   }

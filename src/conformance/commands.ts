@@ -11,6 +11,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { CaseFileError } from './cases'
 import { loadCases } from './load-cases'
 import { loadContracts } from './contract/load'
+import { coverageCommand } from './coverage-command'
 import { verifyContracts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'
 import { junit, stepReport, table } from './report'
@@ -189,8 +190,9 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
   })
 }
 
-/** `conformance ...` by default, `verify ...` as a subcommand. */
+/** `conformance ...` by default, `verify ...` and `coverage ...` as subcommands. */
 export function main(args: string[], context: CommandContext = {}): Promise<number> {
+  if (args[0] === 'coverage') return coverageCommand(args.slice(1), context)
   return args[0] === 'verify'
     ? verifyCommand(args.slice(1), context)
     : conformanceCommand(args[0] === 'conformance' ? args.slice(1) : args, context)

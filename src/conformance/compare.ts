@@ -1,4 +1,5 @@
 import { decode } from '@msgpack/msgpack'
+import { formatOfMediaType } from '../engine/wire/formats'
 import { fromBase64 } from './base64'
 import type { Expect, JsonType, Matcher } from './cases'
 
@@ -8,6 +9,8 @@ export interface Difference {
   what: string
   expected: string
   actual: string
+  /** For an answer that refused what was expected to pass: what would have let it in. */
+  counterfactual?: string
 }
 
 export interface Decoded {
@@ -36,18 +39,16 @@ export function typeOf(value: unknown): JsonType {
 
 /** The answer's value or error message, read the way its content type says. */
 export function decodeAnswer(response: Answer): Decoded {
-  const type = (response.headers['content-type'] ?? '').split(';')[0]!.trim()
+  const format = formatOfMediaType(response.headers['content-type'])
   const raw = fromBase64(response.body)
   const text = () => new TextDecoder().decode(raw)
-  if (type.endsWith('+msgpack') || type.endsWith('+json')) {
-    const tuples = (type.endsWith('+msgpack') ? decode(raw) : JSON.parse(text())) as [
-      [string, unknown],
-    ]
+  if (format === 'msgpack' || format === 'tuples') {
+    const tuples = (format === 'msgpack' ? decode(raw) : JSON.parse(text())) as [[string, unknown]]
     const [[marker, value]] = tuples
     if (marker === '<<') return { ok: true, value }
     return { ok: false, message: (value as { message: string }).message }
   }
-  if (type === 'application/json') {
+  if (format === 'json') {
     const value = JSON.parse(text()) as unknown
     const error = (value as { error?: { message?: string } } | null)?.error
     if (response.status !== 200 && error) return { ok: false, message: error.message ?? '' }

@@ -1,5 +1,6 @@
 // A target reached with any `fetch`: a server at a base URL from Node, or the playground's own
 // engine from inside its page (through its service worker). Browser-safe.
+import { ControlError, controlClient } from '../client/control'
 import { fromBase64, toBase64 } from './base64'
 import type { Target, WireRequest, WireResponse } from './run'
 
@@ -21,39 +22,17 @@ export async function fromResponse(response: Response): Promise<WireResponse> {
   }
 }
 
-/** The control plane answered with an error. */
-export class ControlPlaneError extends Error {
-  constructor(
-    readonly path: string,
-    readonly status: number,
-    readonly text: string,
-  ) {
-    super(`control plane ${path}: ${status} ${text}`)
-    this.name = 'ControlPlaneError'
-  }
-}
+/** The control plane answered with an error: the client's `ControlError`, by its older name. */
+export { ControlError as ControlPlaneError }
 
 /** The control plane reached with `send`, as any target serves it under its base URL. */
 export function controlOver(
   send: (request: Request) => Promise<Response>,
   baseUrl: string,
-  headers: Record<string, string> = {},
+  token?: string,
 ): NonNullable<Target['control']> {
-  return async (path, body) => {
-    const response = await send(
-      new Request(`${baseUrl}/_account/${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          ...headers,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    )
-    const text = await response.text()
-    if (!response.ok) throw new ControlPlaneError(path, response.status, text)
-    return JSON.parse(text) as unknown
-  }
+  const client = controlClient({ baseUrl, send, ...(token ? { token } : {}) })
+  return (path, body) => client.request(path, body)
 }
 
 export interface FetchTargetOptions {
@@ -92,11 +71,7 @@ export function fetchTarget(options: FetchTargetOptions): Target {
     ...(control === false
       ? {}
       : {
-          control: controlOver(
-            send,
-            baseUrl,
-            control === true ? {} : { authorization: `Bearer ${control}` },
-          ),
+          control: controlOver(send, baseUrl, control === true ? undefined : control),
         }),
   }
 }

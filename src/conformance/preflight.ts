@@ -1,3 +1,4 @@
+import { mediaTypeOf } from '../engine/wire/formats'
 import { base64ToText, toBase64 } from './base64'
 import { decodeAnswer } from './compare'
 import { ControlPlaneError } from './fetch-target'
@@ -30,7 +31,7 @@ function messageOf(response: WireResponse): string {
   }
 }
 
-const essence = (type: string | undefined) => (type ?? '').split(';')[0]!.trim().toLowerCase()
+const essence = (type: string | undefined) => mediaTypeOf(type) ?? ''
 
 /** The name the service calls itself in an `undefined <name> ...` message, if it says one. */
 async function nameItGives(target: Target, token: string): Promise<string | undefined> {

@@ -12,6 +12,7 @@ import {
 } from './build'
 import type { Case, CallStep, Format, MintStep, Step } from './cases'
 import { compareAnswer, decodeAnswer, show, type Decoded, type Difference } from './compare'
+import { counterfactualOf } from './counterfactual'
 
 export type { Difference } from './compare'
 export { describeStep } from './build'
@@ -82,6 +83,11 @@ export interface RunOptions {
   allSteps?: boolean
   /** Check each request against strict mode's rules and report what it would refuse. */
   strict?: boolean
+  /**
+   * For a step refused where it was expected to pass, ask the target's control plane what
+   * would have let it in (its counterfactual), and say it with the difference.
+   */
+  counterfactuals?: boolean
 }
 
 class Skip extends Error {}
@@ -147,7 +153,12 @@ class Run {
     }
     const expect = { ...step.expect }
     if (expect.result !== undefined) expect.result = bindValues(expect.result, this.bound)
-    result.differences.push(...compareAnswer(expect, response, decoded))
+    const differences = compareAnswer(expect, response, decoded)
+    if (differences.length > 0 && !decoded.ok && this.options.counterfactuals) {
+      const counterfactual = await counterfactualOf(this.target, request)
+      if (counterfactual) differences[0] = { ...differences[0]!, counterfactual }
+    }
+    result.differences.push(...differences)
     if (step.bind) {
       const { as, from } = step.bind
       const value =
@@ -211,15 +222,16 @@ function strictCheck(request: WireRequest, serviceName: string): string[] {
   if (request.method !== 'POST') return []
   const body = request.body === undefined ? new Uint8Array() : bytes(request.body)
   const headers = new Headers(request.headers)
-  return strictDeviations(new Request(request.url, { method: 'POST', headers }), body, serviceName)
+  return strictDeviations({ header: (name) => headers.get(name) }, body, serviceName)
 }
 
 /** `step 2 (keyv.get)`: where a reason points. */
 const where = (step: Step, index: number) =>
   `step ${index}${'call' in step ? ` (${step.call})` : ''}`
 
-export function formatDifference({ what, expected, actual }: Difference): string {
-  return what === 'step' ? actual : `expected ${what} ${expected}, got ${actual}`
+export function formatDifference({ what, expected, actual, counterfactual }: Difference): string {
+  const said = what === 'step' ? actual : `expected ${what} ${expected}, got ${actual}`
+  return counterfactual ? `${said}; it would have passed with: ${counterfactual}` : said
 }
 
 /**

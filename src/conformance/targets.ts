@@ -86,7 +86,7 @@ export async function serveTarget(
     serviceName,
     controlToken: token,
     send: async (request) => fromResponse(await send(toRequest(request))),
-    control: controlOver(send, server.url, { authorization: `Bearer ${token}` }),
+    control: controlOver(send, server.url, token),
     close: () => server.stop(),
   }
 }

@@ -1,7 +1,7 @@
 /**
  * One error family. Every failure the engine reports is a `ServiceError` carrying its HTTP
- * status, a machine-readable code and the message a user reads; `errorResponse` in
- * `wire/response.ts` is the one place that turns it into a response.
+ * status, a machine-readable code and the message a user reads; `errorReply` in
+ * `wire/response.ts` is the one place that turns it into an answer.
  */
 export class ServiceError extends Error {
   readonly status: number

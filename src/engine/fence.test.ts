@@ -27,6 +27,27 @@ describe('the engine fence', () => {
     const [result] = await eslint.lintText(code, { filePath: 'src/engine/crossing.ts' })
     expect(result!.messages.map((m) => m.ruleId)).toContain(rule)
   })
+
+  it.each([
+    ['src/engine/crossing.ts', '../storage/memory-store'],
+    ['src/engine/wire/crossing.ts', '../../server/http'],
+    ['src/engine/operator/crossing.ts', '../../../src/ui/shared/api'],
+    ['src/engine/a/b/crossing.ts', '../../../msw/handlers'],
+  ])('refuses, in %s, the relative path %s out of the engine', async (filePath, path) => {
+    const code = `import { x } from '${path}'\nexport const y = x`
+    const [result] = await eslint.lintText(code, { filePath })
+    expect(result!.messages.map((m) => m.ruleId)).toContain('no-restricted-imports')
+  })
+
+  it.each([
+    ['src/engine/crossing.ts', './wire/call'],
+    ['src/engine/wire/crossing.ts', '../auth/bytes'],
+    ['src/engine/a/b/crossing.ts', '../../wire/call'],
+  ])('lets %s import %s, inside the engine', async (filePath, path) => {
+    const code = `import { x } from '${path}'\nexport const y = x`
+    const [result] = await eslint.lintText(code, { filePath })
+    expect(result!.messages.map((m) => m.ruleId)).not.toContain('no-restricted-imports')
+  })
 })
 
 /** The layers: the language, the wire and auth below the runtime, the runtime below packages. */

@@ -25,9 +25,42 @@ export type { TokenDetails } from './auth/credentials'
 export type { ExchangeRecord, LoggedBody } from './operator/exchange-log'
 export type { RequestTrace, CredentialTrace, CallTrace } from './trace'
 export type { Route } from './wire/path'
-export type { Call } from './wire/call'
+export { urlOf, type Call } from './wire/call'
+export { callOf, responseOf } from './wire/fetch'
 export type { Hmac, HmacFactory } from './auth/hmac'
-export type { Reply } from './wire/response'
-export type { FaultRule, FaultKind } from './operator/faults'
+export type { Reply, ReplyFault } from './wire/response'
+export type { FaultRule, FaultKind, FaultOptions } from './operator/faults'
 export { createLocalOperator, type LocalOperator } from './operator/local'
 export type { OperatorModes, OperatorState, OperatorView, RateWindow } from './operator/state'
+export type {
+  Counterfactual,
+  DiffItem,
+  DiffReport,
+  ReachEndpoint,
+  ReachLimit,
+  ReachPackage,
+  ReachReport,
+  SimulateCall,
+  SimulatedCall,
+  SimulateReport,
+  TokenSummary,
+  CoverageReport,
+  CoverageTally,
+  CoverageFlag,
+  EndpointCoverage,
+} from './insight'
+export { bearerToken, readBearer, type Bearer } from './auth/bearer'
+export type {
+  AnswerOf,
+  BodyOf,
+  ControlMethod,
+  ControlPath,
+  ControlRoute,
+  ControlRoutes,
+  EndpointInfo,
+  ExchangePage,
+  ParamSpec,
+  QueryOf,
+  RouteAt,
+  StrictReport,
+} from './operator/control-routes'

@@ -4,10 +4,12 @@ import type { RateLimit } from './settings'
 
 /**
  * The account's rate limit: a fixed window counting every endpoint call, inner calls of
- * compositions and procedures included (decision 006), while the limit is enforced. A request
- * is refused before its body is read while the window is full; a call that crosses the limit
- * is refused, so a composition stops there. The window itself lives with the operator's other
- * controls (`OperatorState.rate`); these are the rules every keeper of it follows.
+ * compositions and procedures included (decision 006), while the limit is enforced. While the
+ * window is full a request is refused once its token is read (after its body: 413 comes first,
+ * as decision 001 orders the checks), before its call is parsed or run; a call that crosses
+ * the limit is refused, so a composition stops there. The window itself lives with the
+ * operator's other controls (`OperatorState.rate`); these are the rules every keeper of it
+ * follows.
  */
 
 /** No window yet: the first call counted begins one. */
@@ -18,8 +20,14 @@ export function windowAt(current: RateWindow, now: number, windowSeconds: number
   return now - current.start >= windowSeconds ? { start: now, count: 0 } : current
 }
 
+/** The last rate limit's header value: the limit rarely changes, and every answer says it. */
+let said: { limit: number; windowSeconds: number; value: string } | undefined
+
 export function rateHeader({ limit, windowSeconds }: RateLimit): Record<string, string> {
-  return { 'x-rate-limit': `${limit};window=${windowSeconds}` }
+  if (said?.limit !== limit || said.windowSeconds !== windowSeconds) {
+    said = { limit, windowSeconds, value: `${limit};window=${windowSeconds}` }
+  }
+  return { 'x-rate-limit': said.value }
 }
 
 function refusal(rateLimit: RateLimit, window: RateWindow, now: number): LimitedError {
@@ -31,7 +39,7 @@ function refusal(rateLimit: RateLimit, window: RateWindow, now: number): Limited
   )
 }
 
-/** Refuses a request while the window is full; before its body is read. */
+/** Refuses a request while the window is full: once its token is read, before its call runs. */
 export function checkWindow(rateLimit: RateLimit, window: RateWindow, now: number): void {
   if (!rateLimit.enforce) return
   const current = windowAt(window, now, rateLimit.windowSeconds)

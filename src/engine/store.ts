@@ -1,6 +1,7 @@
 /**
  * The storage the engine is given. It never imports an implementation: `src/storage/`
- * provides one in memory and one over IndexedDB, and both pass the same contract suite.
+ * provides them — in memory, over IndexedDB, and (`src/storage/sql/`) over SQLite and
+ * PostgreSQL — and every one passes the same contract suite (`src/testing/store-contract/`).
  *
  * Reads are single operations; every write goes through `commit`, which applies its
  * mutations atomically (all or nothing) after checking their preconditions.

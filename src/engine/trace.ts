@@ -3,6 +3,9 @@
 
 import type { Presented } from './auth/credentials'
 import { ServiceError } from './errors'
+import { counterfactualOf, forCredential, type Counterfactual } from './insight/counterfactual'
+
+export type { Counterfactual } from './insight/counterfactual'
 
 /**
  * What one endpoint call inside a request decided: which grant let it run, or exactly why it
@@ -33,6 +36,11 @@ export interface CallTrace {
    * each (an `expiry` in milliseconds, say); absent when there is none.
    */
   warnings?: string[]
+  /**
+   * For a call that did not end as allowed: the smallest change that would have let it in
+   * (decision 056); absent otherwise, and on an `aborted` call (the call inside has it).
+   */
+  counterfactual?: Counterfactual
 }
 
 const explanations = new WeakMap<ServiceError, string>()
@@ -56,14 +64,15 @@ export class CallTracer {
   /** Calls that were not kept, past `MAX_TRACED_CALLS`. */
   dropped = 0
   private depth = 0
-  private attributed = new WeakSet<object>()
+  /** Errors already put down to a call, made at the first failure. */
+  private attributed: WeakSet<object> | undefined
 
   /** Forgets every call: the request runs again from the start (see `isolation.ts`). */
   restart(): void {
     this.calls.length = 0
     this.dropped = 0
     this.depth = 0
-    this.attributed = new WeakSet()
+    this.attributed = undefined
   }
 
   /** A call starts; `undefined` once the trace is full (the call still runs). */
@@ -100,18 +109,19 @@ export class CallTracer {
     this.depth--
     if (!entry) return
     const known = error instanceof ServiceError ? error : undefined
-    if (typeof error === 'object' && error !== null && this.attributed.has(error)) {
+    if (typeof error === 'object' && error !== null && this.attributed?.has(error)) {
       entry.decision = 'aborted'
       entry.explanation = `stopped: a call inside \`${entry.endpoint}' failed`
       return
     }
-    if (typeof error === 'object' && error !== null) this.attributed.add(error)
+    if (typeof error === 'object' && error !== null) (this.attributed ??= new WeakSet()).add(error)
     entry.code = known?.code ?? 'fault'
     entry.status = known?.status ?? 500
     if (entry.decision !== 'refused') {
       entry.decision = 'failed'
       entry.explanation =
         (known && (explanations.get(known) ?? known.message)) ?? 'the engine faulted'
+      entry.counterfactual = counterfactualOf(error)
     }
   }
 }
@@ -132,6 +142,8 @@ export interface CredentialTrace {
   /** When the root secret dies (it was rolled). */
   secretExpiresAt: number | null
   explanation: string
+  /** For a refused token: the change that would have let it in (decision 056). */
+  counterfactual?: Counterfactual
 }
 
 /** Everything the engine decided for one request: its credential, each call, its outcome. */
@@ -143,7 +155,13 @@ export interface RequestTrace {
   calls: CallTrace[]
   /** Calls made past the first `MAX_TRACED_CALLS`, not kept. */
   droppedCalls: number
-  outcome: { status: number; code: string | null; message: string | null }
+  outcome: {
+    status: number
+    code: string | null
+    message: string | null
+    /** For an error: the smallest change that would have avoided it (decision 056). */
+    counterfactual?: Counterfactual
+  }
 }
 
 /** A time on the virtual clock, as the trace writes one. */
@@ -165,19 +183,18 @@ export function credentialTrace(presented: Presented): CredentialTrace {
   }
   switch (presented.state) {
     case 'missing':
-      return {
+    case 'malformed': {
+      const refused: CredentialTrace = {
         ...base,
         kind: 'none',
-        reason: 'missing',
-        explanation: 'no token: send the header `authorization: bearer <token>`',
+        reason: presented.state,
+        explanation:
+          presented.state === 'missing'
+            ? 'no token: send the header `authorization: bearer <token>`'
+            : 'the authorization header is not of the form `bearer <token>`',
       }
-    case 'malformed':
-      return {
-        ...base,
-        kind: 'none',
-        reason: 'malformed',
-        explanation: 'the authorization header is not of the form `bearer <token>`',
-      }
+      return { ...refused, counterfactual: forCredential(refusedOf(refused)) }
+    }
   }
   const details = presented.details
   const known: CredentialTrace = details
@@ -200,8 +217,21 @@ export function credentialTrace(presented: Presented): CredentialTrace {
         : `an authorization from secret \`${known.secretId}' holding ${(known.abilities ?? []).map((a) => `\`${a}'`).join(', ')}; ${known.expiresAt === null ? 'it never expires' : `it expires at ${at(known.expiresAt)}`}`
     return { ...known, decision: 'accepted', explanation }
   }
-  return { ...known, reason: presented.reason, explanation: refusal(presented.reason, known) }
+  const refused = { ...known, reason: presented.reason }
+  return {
+    ...refused,
+    explanation: refusal(presented.reason, known),
+    counterfactual: forCredential(refusedOf(refused)),
+  }
 }
+
+const refusedOf = (trace: CredentialTrace) => ({
+  kind: trace.kind,
+  reason: trace.reason ?? 'unknown_token',
+  secretId: trace.secretId,
+  expiresAt: trace.expiresAt,
+  secretExpiresAt: trace.secretExpiresAt,
+})
 
 function refusal(reason: string, trace: CredentialTrace): string {
   switch (reason) {
@@ -222,9 +252,22 @@ function refusal(reason: string, trace: CredentialTrace): string {
   }
 }
 
-/** How a request ended: its status, and for an error its code and message. */
-export function outcomeOf(status: number, error?: unknown): RequestTrace['outcome'] {
+/**
+ * How a request ended: its status, and for an error its code, message and the change that would
+ * have avoided it (a refused credential's, when the token was refused).
+ */
+export function outcomeOf(
+  status: number,
+  error?: unknown,
+  credential?: CredentialTrace | null,
+): RequestTrace['outcome'] {
   if (error === undefined) return { status, code: null, message: null }
-  if (error instanceof ServiceError) return { status, code: error.code, message: error.message }
-  return { status, code: 'fault', message: 'internal error' }
+  const counterfactual =
+    credential?.decision === 'refused' && credential.counterfactual
+      ? credential.counterfactual
+      : counterfactualOf(error)
+  if (error instanceof ServiceError) {
+    return { status, code: error.code, message: error.message, counterfactual }
+  }
+  return { status, code: 'fault', message: 'internal error', counterfactual }
 }

@@ -4,9 +4,16 @@
  *   serve        the whole service over HTTP
  *   conformance  the conformance suite against a target (handle, msw, serve or a base URL)
  *   verify       contracts recorded from tests, replayed against a target
+ *   coverage     the authorization coverage of a client's tests, with a --min gate
  */
 import { fileURLToPath } from 'node:url'
-import { conformanceCommand, setCasesDir, setServeCommand, verifyCommand } from '../conformance'
+import {
+  conformanceCommand,
+  coverageCommand,
+  setCasesDir,
+  setServeCommand,
+  verifyCommand,
+} from '../conformance'
 
 const USAGE = `usage: service-playground <command> [flags]
 
@@ -19,6 +26,9 @@ commands:
                   --target handle|msw|serve|base-url  [--junit FILE] [--filter TEXT]
   verify        replay contracts (JSON files recorded by the kit's helpers) against a target
                   contracts/*.json [the same target flags as conformance]
+  coverage      the authorization coverage of your tests: a table, report.json and report.html
+                  service-coverage.json | exchanges.json | contracts/*.json
+                  [--min PERCENT] [--out DIR] [--service-name NAME]
   help          this text
 `
 
@@ -37,6 +47,9 @@ switch (command) {
     break
   case 'verify':
     process.exit(await verifyCommand(rest, { root: process.cwd() }))
+    break
+  case 'coverage':
+    process.exit(await coverageCommand(rest))
     break
   case undefined:
   case 'help':

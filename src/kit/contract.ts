@@ -121,7 +121,7 @@ export async function saveContract(
  * Runs `work` (synchronous, so nothing else in this process interleaves) holding `<file>.lock`,
  * made with O_EXCL: test workers in other processes may add to the same contract at once.
  */
-async function withLock(file: string, work: () => void): Promise<void> {
+export async function withLock(file: string, work: () => void): Promise<void> {
   const lock = `${file}.lock`
   for (;;) {
     try {

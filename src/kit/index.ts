@@ -27,6 +27,12 @@ export {
 } from '../node'
 export { createEngine, createManualClock, createSystemClock } from '../engine'
 export type {
+  Counterfactual,
+  CoverageReport,
+  DiffReport,
+  ReachReport,
+  SimulateCall,
+  SimulateReport,
   Clock,
   Engine,
   EngineOptions,

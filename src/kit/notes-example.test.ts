@@ -41,6 +41,13 @@ async function record(dir: string, extra: Record<string, string> = {}) {
       readFileSync(join(CONTRACTS, name), 'utf8'),
     )
   }
+  // The coverage the fixture added up over the run is the one the contracts give (committed).
+  const { run: _run, ...collected } = JSON.parse(
+    readFileSync(join(dir, 'coverage/service-coverage.json'), 'utf8'),
+  ) as Record<string, unknown>
+  expect(collected).toEqual(
+    JSON.parse(readFileSync(join(ROOT, 'examples/notes/coverage/expected.json'), 'utf8')),
+  )
 }
 
 const contracts = (): Case[] => loadContracts([CONTRACTS])

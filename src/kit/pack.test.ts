@@ -161,6 +161,7 @@ describe('the packed kit', () => {
           include: [
             'consumer.ts',
             'client.test.ts',
+            'policy.test.ts',
             'client.spec.ts',
             'contract.spec.ts',
             'proc-client/e2e',
@@ -181,6 +182,7 @@ describe('the packed kit', () => {
         'consumer.ts',
         'contract.spec.ts',
         'faults.sh',
+        'policy.test.ts',
         'python.sh',
         'serve.sh',
         'verify.sh',
@@ -193,9 +195,9 @@ describe('the packed kit', () => {
     }, 120_000)
 
     it('runs the Vitest example', async () => {
-      const ran = await run('npx', ['vitest', 'run', 'client.test.ts'], dir)
+      const ran = await run('npx', ['vitest', 'run', 'client.test.ts', 'policy.test.ts'], dir)
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stdout).toMatch(/Tests\s+2 passed/)
+      expect(ran.stdout).toMatch(/Tests\s+3 passed/)
     }, 120_000)
 
     it('runs the Jest example, in CommonJS', async () => {
@@ -237,6 +239,21 @@ describe('the packed kit', () => {
       const ran = await run('npx', ['vitest', 'run'], join(dir, 'proc-client'))
       expect(ran.code, shown(ran)).toBe(0)
       expect(ran.stdout).toMatch(/Test Files\s+6 passed/)
+      // The coverage of its in-process run, added up across its files and workers, is the
+      // one committed; the coverage command reads it and gates on it.
+      const { run: _run, ...collected } = JSON.parse(
+        readFileSync(join(dir, 'proc-client/service-coverage.json'), 'utf8'),
+      ) as Record<string, unknown>
+      expect(collected).toEqual(
+        JSON.parse(readFileSync(join(ROOT, 'examples/proc-client/coverage.expected.json'), 'utf8')),
+      )
+      const args = ['service-playground', 'coverage', 'proc-client/service-coverage.json']
+      const passed = await run('npx', [...args, '--min', '50'], dir)
+      expect(passed.code, shown(passed)).toBe(0)
+      expect(passed.stdout).toMatch(/^authorization coverage: 50% /)
+      const failed = await run('npx', [...args, '--min', '90'], dir)
+      expect([failed.code, failed.stderr.trim()]).toEqual([1, 'coverage 50% is below --min 90%'])
+      expect(readFileSync(join(dir, 'service-coverage/report.html'), 'utf8')).toMatch(/^<!doctype/)
     }, 300_000)
 
     it('runs a Playwright suite isolated per test: in-process, and one account per worker', async () => {

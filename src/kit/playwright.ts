@@ -27,7 +27,10 @@ import {
   type ContractSource,
   type TestContract,
 } from './contract'
+import { addCoverage } from './coverage-collect'
+import { checkNarrower, checkReach, registerInsight, type ReachWhere } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
+import { tallyCoverage } from '../engine/insight'
 
 export type { ContractRecorder } from './contract'
 
@@ -54,6 +57,12 @@ export type ServiceFixtureOptions = Pick<
    * a test that made no request to the service is left out.
    */
   contract?: string
+  /**
+   * Tallies the authorization coverage of every test (decision 057) into this file (relative to
+   * the Playwright config's directory), added up across the workers of the run:
+   * `coverage: 'service-coverage.json'`, read by `npx service-playground coverage`.
+   */
+  coverage?: string
 }
 
 /** The service of one test. */
@@ -101,11 +110,21 @@ async function saveAtEnd(
   source: ContractSource,
   testInfo: TestInfo,
   path: string | undefined,
+  coverage?: string,
 ): Promise<void> {
+  if (coverage) {
+    // The journal holds this test alone: the service is new, or was reset after the last.
+    const { exchanges } = await source.journal()
+    await addCoverage(coverage, testOf(testInfo).root, tallyCoverage(exchanges))
+  }
   if (path && testInfo.status === 'passed' && testInfo.expectedStatus === 'passed') {
     await saveContract(source, testOf(testInfo), path, true)
   }
 }
+
+/** The service's insight, for `toReach` and `toBeNarrowerThan`, while the test runs. */
+const insightOf = (remote: RemoteService) =>
+  registerInsight({ reach: remote.reach, simulate: remote.simulate, diff: remote.diff })
 
 function serveTargetFromEnvironment(): ServeTarget | undefined {
   const url = process.env.SERVICE_PLAYGROUND_URL
@@ -214,6 +233,7 @@ export const test = base.extend<
           )
         : undefined
       const source = contractSource(remote, account.baseUrl)
+      const unregister = insightOf(remote)
       await use(
         withContract(
           options.baseUrl ? { ...remote, baseUrl: options.baseUrl.replace(/\/+$/, '') } : remote,
@@ -221,9 +241,10 @@ export const test = base.extend<
           testInfo,
         ),
       )
+      unregister()
       await stop?.()
       try {
-        await saveAtEnd(source, testInfo, options.contract)
+        await saveAtEnd(source, testInfo, options.contract, options.coverage)
       } finally {
         await remote.reset()
       }
@@ -248,9 +269,11 @@ export const test = base.extend<
       send: engine.handle,
     })
     const source = contractSource(remote, engine.settings.baseUrl)
+    const unregister = insightOf(remote)
     await use(withContract(remote, source, testInfo))
+    unregister()
     await stop()
-    await saveAtEnd(source, testInfo, options.contract)
+    await saveAtEnd(source, testInfo, options.contract, options.coverage)
   },
 })
 
@@ -262,6 +285,16 @@ export const expect = baseExpect.extend({
   ) {
     const { pass, message } = checkReceived(await service.requests(), endpoint, expected)
     return { pass, message: () => message, name: 'toHaveReceived' }
+  },
+  /** The token can call `endpoint` now (somewhere in `where`), as the service decides it. */
+  async toReach(token: string, endpoint: string, where?: ReachWhere) {
+    const { pass, message } = await checkReach(token, endpoint, where)
+    return { pass, message: () => message, name: 'toReach' }
+  },
+  /** The token reaches nothing its parent does not. */
+  async toBeNarrowerThan(child: string, parent: string) {
+    const { pass, message } = await checkNarrower(child, parent)
+    return { pass, message: () => message, name: 'toBeNarrowerThan' }
   },
 })
 

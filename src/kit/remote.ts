@@ -1,31 +1,11 @@
-import type { ExchangeRecord, FaultRule, SecretView } from '../engine'
-import type { FaultOptions } from '../node'
-import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
-import {
-  describeExchange,
-  matches,
-  type ReceivedRequest,
-  type RequestFilter,
-} from '../client/journal'
+import type { ExchangePage, FaultRule } from '../engine'
+import { authorizeThrough } from '../client/authorize'
+import { ControlError, controlClient } from '../client/control'
+import { describeExchange, matches } from '../client/journal'
+import type { ServiceControls } from '../client/service-controls'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
-export interface RemoteService {
-  baseUrl: string
-  serviceName: string
-  /** The first secret key. */
-  secret: string
-  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
-  advanceClock(seconds: number): Promise<number>
-  now(): Promise<number>
-  createSecret(key?: string): Promise<SecretView>
-  rollSecret(id: string, at?: number): Promise<SecretView>
-  listSecrets(): Promise<SecretView[]>
-  fault(options: FaultOptions): Promise<FaultRule>
-  clearFaults(id?: string): Promise<void>
-  /** The requests received since the last reset, oldest first. */
-  requests(filter?: RequestFilter): Promise<ReceivedRequest[]>
-  /** Back to the state the service started in (see the Node API's `reset`). */
-  reset(): Promise<void>
+export interface RemoteService extends ServiceControls<false> {
   /** Sends a control-plane request: `GET` without a body, `POST` with one. */
   control<T>(path: string, body?: unknown): Promise<T>
 }
@@ -48,56 +28,49 @@ export function remoteService({
   send,
   controlToken,
 }: RemoteOptions): RemoteService {
-  async function control<T>(path: string, body?: unknown): Promise<T> {
-    const response = await send(
-      new Request(`${baseUrl}/_account/${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          ...(controlToken ? { authorization: `Bearer ${controlToken}` } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }),
-    )
-    const text = await response.text()
-    if (!response.ok) {
-      const message = (JSON.parse(text) as { error?: { message?: string } }).error?.message
-      throw new Error(`${path}: ${message ?? text} (${response.status})`)
-    }
-    return JSON.parse(text) as T
-  }
+  const client = controlClient({ baseUrl, send, ...(controlToken ? { token: controlToken } : {}) })
+  /** What went wrong, said as the kit says it: the path, the control plane's reason, the status. */
+  const said = <T>(asked: Promise<T>) =>
+    asked.catch((error: unknown) => {
+      if (!(error instanceof ControlError)) throw error
+      throw new Error(`${error.path}: ${error.reason} (${error.status})`)
+    })
 
   return {
     baseUrl,
     serviceName,
     secret,
-    control,
+    control: (path, body) => said(client.request(path, body)),
     authorize: (abilities, options) =>
       authorizeThrough(send, { baseUrl, serviceName, token: secret }, abilities, options),
-    advanceClock: async (seconds) =>
-      (await control<{ now: number }>('clock', { advance: seconds })).now,
-    now: async () => (await control<{ now: number }>('clock')).now,
-    createSecret: (key) => control('secrets', key === undefined ? {} : { key }),
+    advanceClock: async (seconds) => (await said(client.post('clock', { advance: seconds }))).now,
+    now: async () => (await said(client.get('clock'))).now,
+    createSecret: (key) => said(client.post('secrets', key === undefined ? {} : { key })),
     rollSecret: (id, at) =>
-      control(`secrets/${encodeURIComponent(id)}/roll`, at === undefined ? {} : { at }),
-    listSecrets: () => control('secrets'),
+      said(client.post(`secrets/${encodeURIComponent(id)}/roll`, at === undefined ? {} : { at })),
+    listSecrets: () => said(client.get('secrets')),
     async fault(options) {
-      const rules = await control<FaultRule[]>('faults', options)
+      const rules: FaultRule[] = await said(client.post('faults', options))
       return rules.at(-1)!
     },
     async clearFaults(id) {
-      await control(
-        id === undefined ? 'faults/clear' : `faults/${encodeURIComponent(id)}/clear`,
-        {},
+      await said(
+        id === undefined
+          ? client.post('faults/clear', {})
+          : client.post(`faults/${encodeURIComponent(id)}/clear`, {}),
       )
     },
     async requests(filter) {
-      const { exchanges } = await control<{ exchanges: ExchangeRecord[] }>('exchanges')
+      const { exchanges }: ExchangePage = await said(client.get('exchanges'))
       const all = exchanges.reverse().map(describeExchange)
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
     async reset() {
-      await control('reset', {})
+      await said(client.post('reset', {}))
     },
+    reach: (token, at) => said(client.post('reach', at === undefined ? { token } : { token, at })),
+    simulate: (token, calls, at) =>
+      said(client.post('simulate', at === undefined ? { token, calls } : { token, calls, at })),
+    diff: (a, b, at) => said(client.post('diff', at === undefined ? { a, b } : { a, b, at })),
   }
 }

@@ -6,20 +6,20 @@
  * `service.contract.save(path)` (or the `contract` option) records what a test relied on.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect, type TestContext } from 'vitest'
-import type { FaultRule, SecretView } from '../engine'
 import {
   checkReceived,
   startService,
-  type AuthorizeOptions,
-  type FaultOptions,
   type ReceivedExpectation,
   type ReceivedRequest,
-  type RequestFilter,
   type Service,
+  type ServiceControls,
   type StartServiceOptions,
 } from '../node'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
 import { saveContract, type ContractRecorder, type TestContract } from './contract'
+import { coverageCollector } from './coverage-collect'
+import { registerInsight } from './reach-matchers'
+import './vitest-insight'
 
 export type { ContractRecorder } from './contract'
 
@@ -30,40 +30,44 @@ export interface UseServiceOptions extends StartServiceOptions {
    * request to the service is left out.
    */
   contract?: string
+  /**
+   * Tallies the authorization coverage of every test (decision 057) into this file (relative to
+   * Vitest's root), added up across the files and workers of the run:
+   * `coverage: 'service-coverage.json'`, read by `npx service-playground coverage`.
+   */
+  coverage?: string
 }
 
-/** The service of one test file: usable in tests and hooks (and `baseUrl` at once). */
-export interface ServiceHandle {
-  readonly baseUrl: string
-  readonly serviceName: string
+/**
+ * The service of one test file, usable in tests and hooks (`baseUrl` at once; see
+ * `ServiceControls`). Faults are cleared, and the journal emptied, after each test.
+ */
+export interface ServiceHandle extends ServiceControls<true> {
   /** The first secret key; known at once when `secrets` is given, otherwise from `beforeAll` on. */
   readonly secret: string
   readonly secrets: string[]
   /** The running service (Node API), from `beforeAll` on. */
   readonly service: Service
-  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
-  advanceClock(seconds: number): Promise<number>
-  now(): Promise<number>
-  createSecret(key?: string): Promise<SecretView>
-  rollSecret(id: string, at?: number): Promise<SecretView>
-  listSecrets(): Promise<SecretView[]>
-  /** Adds a fault for the rest of this test (faults are cleared after each test). */
-  fault(options: FaultOptions): FaultRule
-  clearFaults(id?: string): void
-  /** The requests received in this test so far, oldest first. */
-  requests(filter?: RequestFilter): ReceivedRequest[]
-  reset(): Promise<void>
   /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
   readonly contract: ContractRecorder
+  /** What `token` can do (decision 055), at `at` (Unix seconds) or now. */
+  reach: Service['reach']
+  /** The decision for each call as a real call would meet it, writing nothing. */
+  simulate: Service['simulate']
+  /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
+  diff: Service['diff']
 }
 
 const HANDLE = Symbol.for('service-playground.handle')
 
 /** Starts the service for this test file; see the module's doc. */
 export function useService(options: UseServiceOptions = {}): ServiceHandle {
-  const { contract, ...serviceOptions } = options
+  const { contract, coverage, ...serviceOptions } = options
   let running: Service | undefined
   let current: TestContract | undefined
+  let root = process.cwd()
+  const collector = coverageCollector(coverage, () => root)
+  let unregister: (() => void) | undefined
   const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
   for (const key of options.secrets ?? []) {
@@ -76,6 +80,12 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
 
   beforeAll(async () => {
     running = await startService(serviceOptions)
+    const service = running
+    unregister = registerInsight({
+      reach: (token, at) => service.reach(token, at),
+      simulate: (token, calls, at) => service.simulate(token, calls, at),
+      diff: (a, b, at) => service.diff(a, b, at),
+    })
   })
   // Registered before the file's own hooks: the test's exchanges are those from its own
   // beforeEach hooks on, and its contract is saved after its afterEach hooks, before the reset.
@@ -85,6 +95,10 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
   })
   afterEach(async (context) => {
     try {
+      if (coverage && running && current) {
+        root = current.root
+        collector.take(await running.engine.operator.journal.list(current.after))
+      }
       if (contract && running && current && context.task.result?.state === 'pass') {
         await saveContract(contractSource(running), current, contract, true)
       }
@@ -93,9 +107,11 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
       await running?.reset()
     }
   })
-  afterAll(() => {
+  afterAll(async () => {
+    unregister?.()
     running?.stop()
     running = undefined
+    await collector.flush()
   })
 
   const service = (): Service => {
@@ -132,6 +148,9 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle {
     clearFaults: (id) => service().clearFaults(id),
     requests: (filter) => service().requests(filter),
     reset: () => service().reset(),
+    reach: (token, at) => service().reach(token, at),
+    simulate: (token, calls, at) => service().simulate(token, calls, at),
+    diff: (a, b, at) => service().diff(a, b, at),
     contract: {
       async save(path) {
         if (!current) throw new Error('contract.save: call it inside a test (or its hooks)')

@@ -1,3 +1,4 @@
+import type { HttpHandler } from 'msw'
 import { setupWorker, type SetupWorker, type StartOptions } from 'msw/browser'
 import type { Engine } from '../engine'
 import { createHandlers } from './handlers'
@@ -10,6 +11,8 @@ export interface WorkerOptions extends StartOptions {
   onRestart?: (outcome: 'restarted' | 'failed', error?: unknown) => void
   /** Called when the worker gave up waiting and answered a request 503 itself. */
   onNotRunning?: () => void
+  /** Handlers asked before the engine's own (below its base URL, they answer first). */
+  before?: HttpHandler[]
 }
 
 /**
@@ -22,9 +25,9 @@ export interface WorkerOptions extends StartOptions {
  */
 export async function startWorker(
   engine: Engine,
-  { onRestart, onNotRunning, ...options }: WorkerOptions = {},
+  { onRestart, onNotRunning, before = [], ...options }: WorkerOptions = {},
 ): Promise<SetupWorker> {
-  const worker = setupWorker(...createHandlers(engine))
+  const worker = setupWorker(...before, ...createHandlers(engine))
   const start = async () => {
     const registration = await worker.start({
       onUnhandledRequest: 'bypass',

@@ -188,11 +188,13 @@ describe('a service under test', () => {
 
     const missing = checkReceived(service.requests(), 'keyv.set', { status: 200, times: 1 })
     expect(missing.pass).toBe(false)
-    expect(missing.message.split('\n').slice(0, 3)).toEqual([
+    expect(missing.message.split('\n').slice(0, 4)).toEqual([
       'expected 1 request(s) to keyv.set with status 200, received 0.',
       'Requests that did arrive, nearest first (3 of 3):',
       `  #${refused!.id} keyv.set → 401 "authorization does not have the ability to access proc \`keyv.set'" (authorization, tuples) args {"key":"bob","value":1}  ← status differs`,
+      "      it would have passed with: an authorization holding `keyv.set' (or `keyv') would have been let in",
     ])
+    expect(refused!.counterfactual).toMatchObject({ change: 'add_ability', ability: 'keyv.set' })
     expect(checkReceived(service.requests(), 'keyv.get', { times: 1 }).pass).toBe(true)
   })
 
@@ -211,5 +213,55 @@ describe('a service under test', () => {
     service.fault({ status: 500 })
     service.clearFaults()
     expect((await call(service, service.secret, 'core.ping')).status).toBe(200)
+  })
+
+  it('meets every kind of fault with the journal on, and journals each with its kind', async () => {
+    await service.reset()
+    const echo = () =>
+      fetch(`${service.baseUrl}/core/echo`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.secret}`, 'content-type': 'text/plain' },
+        body: 'a value long enough to be cut in half',
+      })
+    /** What the client meets: the status and `x-fault`, then the body or why it broke off. */
+    const met = async () => {
+      let response: Response
+      try {
+        response = await echo()
+      } catch (error) {
+        return `no answer: ${(error as Error).name}`
+      }
+      const head = `${response.status} ${response.headers.get('x-fault')}`
+      try {
+        return `${head} ${await response.text()}`
+      } catch (error) {
+        return `${head}, then the body broke off: ${(error as Error).name}`
+      }
+    }
+    service.fault({ kind: 'reset' })
+    expect(await met()).toBe('200 reset, then the body broke off: TypeError')
+    service.fault({ kind: 'truncate' })
+    expect(await met()).toBe('200 truncate a value long enoug')
+    service.fault({ kind: 'delay', delayMs: 20 })
+    expect(await met()).toBe('200 delay a value long enough to be cut in half')
+    service.fault({ kind: 'network' })
+    expect(await met()).toBe('no answer: TypeError')
+    service.fault({ kind: 'hang', delayMs: 20 })
+    expect(await met()).toBe('no answer: TypeError')
+    service.fault({ status: 502 })
+    expect(await met()).toMatch(/^502 502 bad gateway/)
+    expect(service.requests().map((r) => [r.status, r.fault])).toEqual([
+      [200, 'reset'],
+      [200, 'truncate'],
+      [200, 'delay'],
+      [0, 'network'],
+      [0, 'hang'],
+      [502, '502'],
+    ])
+    expect(service.requests({ fault: true })).toHaveLength(6)
+    expect(service.requests()[0]!.exchange.response.body).toMatchObject({
+      data: 'a value long enoug',
+      bytes: 18,
+    })
   })
 })

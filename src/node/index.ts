@@ -5,28 +5,23 @@ import {
   defaultLimits,
   type Clock,
   type Engine,
-  type FaultRule,
+  type FaultOptions,
   type Limits,
-  type SecretView,
   type Store,
 } from '../engine'
 import { readFaultRule } from '../engine/operator/faults'
 import { createLocalOperator } from '../engine/operator/local'
 import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
-import {
-  DEFAULT_JOURNAL,
-  describeExchange,
-  matches,
-  type ReceivedRequest,
-  type RequestFilter,
-} from '../client/journal'
-import { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
+import { DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
+import { authorizeThrough } from '../client/authorize'
+import type { ServiceControls } from '../client/service-controls'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { listen, type Listener, type ListenOptions } from '../server/http'
 export { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
+export type { Held, ServiceControls } from '../client/service-controls'
 export { openAccount, type ServeAccount } from '../client/open-account'
 export {
   runServe,
@@ -70,47 +65,17 @@ export interface StartServiceOptions {
 }
 
 /** What a fault does: see `docs/node-api.md`. Without `kind`, a `status` answers in place. */
-export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count'>> & {
-  /** Calls it applies to (default 1); `null`: every matching call until cleared. */
-  count?: number | null
-  once?: true
-}
+export type { FaultOptions }
 
-/** A running service and its account settings. */
-export interface Service {
-  baseUrl: string
-  serviceName: string
+/** A running service in this process and its account settings (see `ServiceControls`). */
+export interface Service extends ServiceControls<true> {
   engine: Engine
   /** The msw server answering `baseUrl`: the one you passed, or one shared by our services. */
   server: SetupServer
-  /** The first secret key: a bearer token that reaches every endpoint. */
-  secret: string
   /** Every secret key the service started with (the first is `secret`). */
   secrets: string[]
-  /** Calls `auth.create` with the secret (or `options.token`) and returns the authorization. */
-  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
-  createSecret(key?: string): Promise<SecretView>
-  /** Rolls now, or at `at` (Unix seconds on the service's clock); returns the replacement. */
-  rollSecret(id: string, at?: number): Promise<SecretView>
-  listSecrets(): Promise<SecretView[]>
-  /** Moves the service's clock forward; returns the new time in Unix seconds. */
-  advanceClock(seconds: number): Promise<number>
-  /** Unix seconds on the service's clock. */
-  now(): Promise<number>
-  /** Adds a fault; the next matching calls meet it. Returns the rule, with its `id`. */
-  fault(options: FaultOptions): FaultRule
-  /** Removes every fault (or the one with this id). */
-  clearFaults(id?: string): void
-  /** The requests the service received, oldest first, those matching `filter` when given. */
-  requests(filter?: RequestFilter): ReceivedRequest[]
   /** Empties the journal of requests. */
   clearRequests(): void
-  /**
-   * Back to the state the service started in: the same secret keys, the clock where it started,
-   * no keys or procedures, no faults, strict mode and the rate limit as configured with an empty
-   * window, an empty journal.
-   */
-  reset(): Promise<void>
   /** The msw handlers, to put in a server of your own. */
   handlers: HttpHandler[]
   /** Stops answering `baseUrl`; a server you passed is left running, with our handlers. */
@@ -178,6 +143,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
     clearRequests: () => kept.clear(),
+    reach: (token, at) => engine.insight.reach(token, at),
+    simulate: (token, calls, at) => engine.insight.simulate(token, calls, at),
+    diff: (a, b, at) => engine.insight.diff(a, b, at),
     reset: () => engine.reset(),
     handlers,
     stop: () => {

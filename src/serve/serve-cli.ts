@@ -2,7 +2,7 @@
  * `npm run serve -- [--port 8787] [--host 127.0.0.1] [--service-name service] [--secret KEY]...
  * [--rate-limit] [--strict] [--control-token T] [--control-token-file FILE] [--allowed-host NAME]...
  * [--data FILE|postgres://…] [--import FILE] [--export-on-exit FILE] [--journal N]
- * [--max-accounts N]`: the whole service over HTTP until SIGINT, SIGTERM or SIGHUP.
+ * [--max-accounts N] [--base-url URL]`: the whole service over HTTP until SIGINT, SIGTERM or SIGHUP.
  *
  * Exit codes: 0 after a clean stop; 2 when the command line is wrong (an unknown flag, a bad
  * value, flags that contradict each other); 1 when it is right but the service cannot start
@@ -70,6 +70,11 @@ export interface ServeConfig {
   importFile?: string
   /** `--export-on-exit`: where the account is written when `serve` stops. */
   exportOnExit?: string
+  /**
+   * `--base-url`: the address clients know the service by, as deploy links name it
+   * (`https://proc.run` gives `proc.run/lib/<name>:dev`); `http://<host>:<port>` unless given.
+   */
+  baseUrl?: string
 }
 
 /** The path a file will have, through any symbolic links in its folder. */
@@ -103,6 +108,7 @@ export function configure(args: string[]): ServeConfig {
         'control-token-file': { type: 'string' },
         journal: { type: 'string', default: '0' },
         'max-accounts': { type: 'string', default: String(DEFAULT_MAX_ACCOUNTS) },
+        'base-url': { type: 'string' },
       },
     }))
   } catch (error) {
@@ -174,7 +180,29 @@ export function configure(args: string[]): ServeConfig {
     journal: wholeNumber('--journal', values.journal, MAX_JOURNAL),
     maxAccounts: wholeNumber('--max-accounts', values['max-accounts'], 100_000),
     ...(controlTokenFile === undefined ? {} : { controlTokenFile }),
+    ...(values['base-url'] === undefined ? {} : { baseUrl: readBaseUrl(values['base-url']) }),
   }
+}
+
+/** `http://<host>:<port>` (the host in brackets when it is an IPv6 address). */
+function defaultBaseUrl({ host, port }: ServeConfig): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}${port ? `:${port}` : ''}`
+}
+
+/** An http(s) origin: serve answers at its root, so the engine's base path stays empty. */
+function readBaseUrl(text: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(text)
+  } catch {
+    url = undefined
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.pathname !== '/' || url.search || url.hash) {
+    throw new FlagError(
+      `--base-url must be an http or https address with no path, such as https://proc.run, not ${JSON.stringify(text)}`,
+    )
+  }
+  return url.origin
 }
 
 function wholeNumber(flag: string, text: string, max: number): number {
@@ -296,8 +324,9 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       store,
       ...(data?.operator ? { operator: data.operator } : {}),
       serviceName: config.serviceName,
-      // Only the path of the base URL matters to the engine; the server answers at its own URL.
-      baseUrl: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}`,
+      // The engine routes by the base URL's path (empty here: the server answers at its root);
+      // its host is only what deploy links name.
+      baseUrl: config.baseUrl ?? defaultBaseUrl(config),
       limits,
       strict: config.strict,
       exchangeLog: config.journal,

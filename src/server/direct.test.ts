@@ -71,13 +71,13 @@ describe('serve answers endpoint calls straight from node:http', () => {
     })
   })
 
-  it('sends what needs Fetch objects through them: faults, strict mode, the journal', async () => {
+  it('answers faults, strict mode and the journal without Fetch objects too', async () => {
     const { key, handle, url, engine } = await serving()
     await engine.operator.faults.add(
       readFaultRule({ endpoint: 'type.string.reverse', status: 503 }),
     )
     expect((await post(url, key)).status).toBe(503)
-    expect(handle).toHaveBeenCalledTimes(1)
+    expect(handle).not.toHaveBeenCalled()
 
     await engine.operator.strict.set(true)
     expect((await post(url, key)).status).toBe(200)
@@ -87,7 +87,7 @@ describe('serve answers endpoint calls straight from node:http', () => {
     await engine.operator.journal.setCapacity(10)
     expect((await post(url, key)).status).toBe(200)
     expect(await engine.operator.journal.list()).toHaveLength(1)
-    expect(handle).toHaveBeenCalledTimes(3)
+    expect(handle).not.toHaveBeenCalled()
   })
 
   it('refuses a chunked body as soon as it passes the limit, reading no further', async () => {
@@ -113,7 +113,7 @@ describe('serve answers endpoint calls straight from node:http', () => {
     expect(answer).toContain("the authorization header must be `bearer <token>'")
   })
 
-  it('leaves paths the URL parser would rewrite to the Fetch bridge, answering alike', async () => {
+  it('reads paths the URL parser would rewrite as it does, answering alike', async () => {
     const { key, handle, port } = await serving()
     const answer = await raw(
       port,
@@ -121,6 +121,6 @@ describe('serve answers endpoint calls straight from node:http', () => {
     )
     expect(answer).toMatch(/^HTTP\/1\.1 200 /)
     expect(answer.endsWith('olleh')).toBe(true)
-    expect(handle).toHaveBeenCalledTimes(1)
+    expect(handle).not.toHaveBeenCalled()
   })
 })

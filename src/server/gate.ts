@@ -1,4 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
+import type { Reply } from '../engine'
+import { refusal } from '../engine/wire/response'
 
 export interface GateOptions {
   /**
@@ -46,19 +48,6 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected))
 }
 
-/** The token of `bearer <token>`, and nothing else on the line; `undefined` otherwise. */
-export function bearerToken(header: string | null): string | undefined {
-  return /^bearer +([^\s]+) *$/i.exec(header ?? '')?.[1]
-}
-
-/** An answer of the server's own, in the engine's JSON error format. */
-export function refuse(status: number, message: string, headers: Record<string, string> = {}) {
-  return new Response(JSON.stringify({ error: { message } }), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  })
-}
-
 /** The name a `Host` header gives, without its port, as `canonicalHost` reads it. */
 function hostName(header: string): string | undefined {
   const name = /^(\[[^\]]*\]|[^:[\]]*)(?::\d{1,5})?$/.exec(header)?.[1]
@@ -77,32 +66,37 @@ export function hostAllowed({
   const names = new Set([...LOOPBACK, ...allowedHosts, host].map(canonicalHost))
   names.delete(undefined)
   const check = !WILDCARD.includes(canonicalHost(host) ?? host) || allowedHosts.length > 0
+  // A client sends the same Host on every request: the last one's reading is kept.
+  let last: { header: string; allowed: boolean } | undefined
   return (header) => {
     if (!check) return true
-    const name = hostName(header)
-    return name !== undefined && names.has(name)
+    if (last?.header !== header) {
+      const name = hostName(header)
+      last = { header, allowed: name !== undefined && names.has(name) }
+    }
+    return last.allowed
   }
 }
 
 /**
  * What `serve` checks before anything else: the `Host` names this server, so a page that
- * rebinds its own name to 127.0.0.1 gets nothing. The control token is the host's to check
- * (`host.ts`), on the same reading of the path the engine routes on.
+ * rebinds its own name to 127.0.0.1 gets nothing (403, saying how to allow the name). The
+ * control token is the host's to check (`host.ts`), on the same reading of the path the engine
+ * routes on.
  */
 export function checkHost(
   options: Pick<GateOptions, 'host' | 'allowedHosts'>,
-): (request: Request) => Response | undefined {
+): (header: string) => Reply | undefined {
   const allowed = hostAllowed(options)
-  return (request) => {
-    const header = request.headers.get('host') ?? ''
+  return (header) => {
     if (allowed(header)) return undefined
     if (header.trim() === '') {
-      return refuse(
+      return refusal(
         400,
         'the request names no host: send a Host header naming this server, such as the host and port of the URL serve printed',
       )
     }
-    return refuse(
+    return refusal(
       403,
       `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) ?? '<name>'} to allow it`,
     )

@@ -239,6 +239,59 @@ describe('faults over HTTP', () => {
     await expect(echo(AbortSignal.timeout(200))).rejects.toThrow(/abort|timeout/i)
     expect(await (await echo()).text()).toHaveLength(64 * 1024)
   })
+
+  it('are journaled with their kind, a dropped connection as no answer', async () => {
+    const { server, secret } = await start()
+    await control(server.url, 'exchanges', CONTROL, { capacity: 100 })
+    const fault = (rule: object) => control(server.url, 'faults', CONTROL, { ...rule, once: true })
+    const ping = () =>
+      fetch(`${server.url}/core/ping`, { method: 'POST', headers: bearer(secret) }).then(
+        async (response) => `${response.status} ${response.headers.get('x-fault')}`,
+        (error: Error) => `no answer: ${error.name}`,
+      )
+    await fault({ kind: 'delay', delayMs: 20 })
+    expect(await ping()).toBe('200 delay')
+    await fault({ kind: 'network' })
+    expect(await ping()).toBe('no answer: TypeError')
+    await fault({ kind: 'hang', delayMs: 20 })
+    expect(await ping()).toBe('no answer: TypeError')
+    await fault({ status: 429, retryAfter: 3 })
+    expect(await ping()).toBe('429 429')
+    const { exchanges } = (await (await control(server.url, 'exchanges', CONTROL)).json()) as {
+      exchanges: Array<{ response: { status: number; headers: Array<[string, string]> } }>
+    }
+    const faultOf = ({ response }: (typeof exchanges)[number]) => [
+      response.status,
+      response.headers.find(([name]) => name === 'x-fault')?.[1],
+    ]
+    expect(exchanges.reverse().map(faultOf)).toEqual([
+      [200, 'delay'],
+      [0, 'network'],
+      [0, 'hang'],
+      [429, '429'],
+    ])
+  })
+})
+
+describe('one request, read once', () => {
+  it('finds a hosted account once per request, with its journal on', async () => {
+    const shelf = memoryShelf()
+    let finds = 0
+    const counted: AccountShelf = { ...shelf, find: (id) => (finds++, shelf.find(id)) }
+    const { server } = await start({ shelf: counted })
+    const account = await newAccount(server.url)
+    const engineOf = await fetch(`${account.baseUrl}/_account/exchanges`, {
+      method: 'POST',
+      headers: { ...bearer(account.controlToken), 'content-type': 'application/json' },
+      body: '{"capacity": 10}',
+    })
+    expect(engineOf.status).toBe(200)
+    finds = 0
+    for (let i = 0; i < 5; i++) {
+      expect(await (await call(account.baseUrl, 'core.ping', account.secret)).text()).toBe('true')
+    }
+    expect(finds).toBe(5)
+  })
 })
 
 describe('accounts on a shelf other processes share', () => {

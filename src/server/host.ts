@@ -1,5 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { createEngine, ServiceError, type Engine, type EngineOptions, type Route } from '../engine'
+import {
+  bearerToken,
+  createEngine,
+  ServiceError,
+  type Call,
+  type Engine,
+  type EngineOptions,
+  type Reply,
+} from '../engine'
+import { routeOfSegments } from '../engine/wire/path'
+import { jsonReply, refusal } from '../engine/wire/response'
 import {
   ACCOUNT_ID_PATTERN,
   memoryShelf,
@@ -8,7 +18,7 @@ import {
   type HostedAccount,
   type ShelvedAccount,
 } from './accounts'
-import { bearerToken, refuse, sameSecret } from './gate'
+import { sameSecret } from './gate'
 import { nodeHmac } from '../node/hmac'
 
 export interface HostOptions {
@@ -28,13 +38,12 @@ export interface HostOptions {
 
 /** A server's own account and the accounts it hosts under `/a/<id>`, behind their tokens. */
 export interface Host {
-  handle(request: Request): Promise<Response>
   /**
-   * The engine `handle` gives a request for `pathname` when it is an endpoint call (of the
-   * server's own account or a hosted one, found first), which needs no token of the host's;
-   * `undefined` for every other path.
+   * Answers a request to the server: its path read once, the hosted account it names found
+   * once, the control token checked on that reading, and the request given to the account's
+   * engine with the route below the account's prefix.
    */
-  engineFor(pathname: string): Engine | Promise<Engine | undefined> | undefined
+  answer(call: Call): Promise<Reply>
   /** Closes every hosted account's store (the server's own is its owner's to close). */
   close(): Promise<void>
 }
@@ -46,13 +55,6 @@ export const DEFAULT_MAX_ACCOUNTS = 100
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 const token = () => randomBytes(24).toString('base64url')
-
-function json(status: number, value: unknown): Response {
-  return new Response(JSON.stringify(value), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
-}
 
 /**
  * Serves `main` (the server's own account) and, under `/a/<id>/`, any number of isolated
@@ -105,15 +107,15 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
   }
 
   /** Whether the request carries the server's control token (or one of `also`). */
-  function holds(request: Request, also?: string): boolean {
+  function holds(call: Call, also?: string): boolean {
     if (controlToken === undefined) return true
-    const given = bearerToken(request.headers.get('authorization'))
+    const given = bearerToken(call.header('authorization'))
     if (given === undefined) return false
     return sameSecret(given, controlToken) || (also !== undefined && sameSecret(hash(given), also))
   }
 
   const needsToken = () =>
-    refuse(
+    refusal(
       401,
       'the account control plane needs the control token: send authorization: bearer <control token>, as serve printed it at start (or as POST /_accounts returned it)',
     )
@@ -131,7 +133,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     await Promise.all(opened.filter((id) => !kept.has(id)).map(forget))
   }
 
-  async function createAccount(request: Request): Promise<Response> {
+  async function createAccount(call: Call): Promise<Reply> {
     await prune()
     const control = token()
     const account: HostedAccount = {
@@ -142,7 +144,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     }
     const shelved = await shelf.add(account, maxAccounts)
     if (!shelved) {
-      return refuse(
+      return refusal(
         507,
         `this server hosts at most ${maxAccounts} accounts (--max-accounts): delete one with DELETE /${ACCOUNTS_ROUTE}/<id> first`,
       )
@@ -151,91 +153,78 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     engines.set(account.id, engine)
     engine.catch(() => engines.delete(account.id))
     await engine
-    const baseUrl = `${new URL(request.url).origin}/${ACCOUNT_PREFIX}/${account.id}`
-    return json(201, { id: account.id, baseUrl, secret: account.secrets[0], controlToken: control })
+    const baseUrl = `${call.origin}/${ACCOUNT_PREFIX}/${account.id}`
+    return jsonReply(201, {
+      id: account.id,
+      baseUrl,
+      secret: account.secrets[0]!,
+      controlToken: control,
+    })
   }
 
-  async function serveAccounts(request: Request, rest: string[]): Promise<Response> {
-    if (!holds(request)) return needsToken()
+  async function serveAccounts(call: Call, rest: readonly string[]): Promise<Reply> {
+    if (!holds(call)) return needsToken()
     const [id, ...more] = rest
     if (id === undefined) {
-      if (request.method === 'POST') return createAccount(request)
-      if (request.method === 'GET') {
-        const origin = new URL(request.url).origin
-        return json(
+      if (call.method === 'POST') return createAccount(call)
+      if (call.method === 'GET') {
+        return jsonReply(
           200,
           (await shelf.list()).map((account) => ({
             id: account.id,
-            baseUrl: `${origin}/${ACCOUNT_PREFIX}/${account.id}`,
+            baseUrl: `${call.origin}/${ACCOUNT_PREFIX}/${account.id}`,
             createdAt: account.createdAt,
           })),
         )
       }
-      return refuse(405, 'use POST to create an account, GET to list them', { allow: 'GET, POST' })
+      return refusal(405, 'use POST to create an account, GET to list them', {
+        allow: 'GET, POST',
+      })
     }
     const found = more.length === 0 && ACCOUNT_ID_PATTERN.test(id) && (await shelf.find(id))
-    if (!found) return refuse(404, `no account \`${id}'`)
-    if (request.method !== 'DELETE') {
-      return refuse(405, `use DELETE /${ACCOUNTS_ROUTE}/${id} to remove the account`, {
+    if (!found) return refusal(404, `no account \`${id}'`)
+    if (call.method !== 'DELETE') {
+      return refusal(405, `use DELETE /${ACCOUNTS_ROUTE}/${id} to remove the account`, {
         allow: 'DELETE',
       })
     }
     await forget(id)
     await shelf.remove(id)
-    return new Response(null, { status: 204 })
+    return { status: 204, headers: {}, body: '' }
   }
 
   /** Answers a request, saying so when the shelf cannot be reached (its database is away). */
-  async function handle(request: Request): Promise<Response> {
+  async function answer(call: Call): Promise<Reply> {
     try {
-      return await route(request)
+      return await route(call)
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error
-      return refuse(error.status, error.message, error.headers)
+      return refusal(error.status, error.message, error.headers)
     }
   }
 
-  async function route(request: Request): Promise<Response> {
-    const { pathname } = new URL(request.url)
-    const [first, second, ...rest] = pathname.split('/').slice(1)
-    if (main.route(pathname).kind !== 'ambiguous') {
-      if (first === ACCOUNTS_ROUTE) {
-        return serveAccounts(
-          request,
-          [second, ...rest].filter((segment): segment is string => Boolean(segment)),
-        )
-      }
-      if (first === ACCOUNT_PREFIX && second !== undefined && second !== '') {
-        const found = ACCOUNT_ID_PATTERN.test(second) ? await hosted(second) : undefined
-        if (!found) return refuse(404, `no account \`${second}' on this server`)
-        const route: Route = found.engine.route(pathname)
-        if (route.kind === 'control' && !holds(request, found.account.controlTokenHash)) {
-          return needsToken()
-        }
-        return found.engine.handle(request)
-      }
+  async function route(call: Call): Promise<Reply> {
+    // The path's one reading: the server's own account has no path of its own.
+    const route = main.route(call.pathname)
+    if (route.kind !== 'call') {
+      if (route.kind === 'control' && !holds(call)) return needsToken()
+      return main.answer(call, route)
     }
-    if (main.route(pathname).kind === 'control' && !holds(request)) return needsToken()
-    return main.handle(request)
-  }
-
-  function callee(pathname: string): Engine | Promise<Engine | undefined> | undefined {
-    const route = main.route(pathname)
-    if (route.kind === 'ambiguous') return undefined
-    const [first, second] = pathname.split('/').slice(1)
-    if (first === ACCOUNTS_ROUTE) return undefined
-    if (first === ACCOUNT_PREFIX && second !== undefined && second !== '') {
-      if (!ACCOUNT_ID_PATTERN.test(second)) return undefined
-      return hosted(second).then((found) =>
-        found?.engine.route(pathname).kind === 'call' ? found.engine : undefined,
-      )
+    const segments = route.path === '' ? [] : route.path.split('/')
+    const [first, second] = segments
+    if (first === ACCOUNTS_ROUTE) return serveAccounts(call, segments.slice(1))
+    if (first !== ACCOUNT_PREFIX || second === undefined) return main.answer(call, route)
+    const found = ACCOUNT_ID_PATTERN.test(second) ? await hosted(second) : undefined
+    if (!found) return refusal(404, `no account \`${second}' on this server`)
+    const below = routeOfSegments(segments.slice(2))
+    if (below.kind === 'control' && !holds(call, found.account.controlTokenHash)) {
+      return needsToken()
     }
-    return route.kind === 'call' ? main : undefined
+    return found.engine.answer(call, below)
   }
 
   return {
-    handle,
-    engineFor: callee,
+    answer,
     async close() {
       await Promise.all([...engines.keys()].map(forget))
     },

@@ -1,11 +1,12 @@
-import { serve } from '@hono/node-server'
-import type { HttpBindings, Http2Bindings } from '@hono/node-server'
-import type { Server } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Engine } from '../engine'
-import { withDirectCalls } from './direct'
-import { checkHost, hostAllowed, type GateOptions } from './gate'
+import { formats } from '../engine/wire/formats'
+import { refusal } from '../engine/wire/response'
+import { checkHost, type GateOptions } from './gate'
 import { createHost, type HostOptions } from './host'
+import { nodeCall } from './node-call'
+import { writeReply } from './write-reply'
 
 export interface ListenOptions extends Partial<GateOptions> {
   /** 0 picks a free port. */
@@ -30,8 +31,11 @@ export interface Listener {
 }
 
 /**
- * Serves the engine over real HTTP. The engine only compares paths, so give it a base URL
- * with an empty path (any origin) and it answers at the server's own URL.
+ * Serves the engine over real HTTP, straight from `node:http`: each request read as a `Call`,
+ * answered by the host (the engine's own account and those it hosts), the `Reply` written as
+ * it is, and a fault done on the socket itself. No Fetch objects. The engine only compares
+ * paths, so give it a base URL with an empty path (any origin) and it answers at the server's
+ * own URL.
  */
 export async function listen(
   engine: Engine,
@@ -39,75 +43,50 @@ export async function listen(
 ): Promise<Listener> {
   const hosting = await createHost(engine, { ...accounts, controlToken })
   const foreign = checkHost({ host, allowedHosts: allowedHosts ?? [] })
-  const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
-    const response = foreign(request) ?? (await hosting.handle(request))
-    return onTheWire(response, env.incoming.socket as Socket)
-  }
-  const origin = host.includes(':') ? `[${host}]` : host
-  return new Promise((resolve, reject) => {
-    // Plain HTTP/1.1: `serve` makes a `node:http` server unless told to make another kind.
-    const stop = async (graceMs: number) => {
-      await new Promise<void>((done, fail) => {
-        const cut = setTimeout(() => server.closeAllConnections(), graceMs)
-        server.close((error) => {
-          clearTimeout(cut)
-          if (error) fail(error)
-          else done()
-        })
-        server.closeIdleConnections()
-      })
-      await hosting.close()
-    }
-    // Endpoint calls go straight from node:http to the engine; the rest through Fetch objects.
-    const createServer = withDirectCalls(hosting.engineFor, hostAllowed({ host, allowedHosts }))
-    const server = serve({ fetch, port, hostname: host, createServer }, ({ port }: AddressInfo) =>
-      resolve({
-        url: `http://${origin}:${port}`,
-        port,
-        close: () => stop(1000),
-        stop,
-      }),
-    ) as Server
-    server.once('error', reject)
-    server.on('clientError', answerClientError)
-    // Node hands CONNECT to this event, not to the request handler, and closes it unanswered.
-    server.on('connect', (_request: unknown, socket: Socket) =>
-      answerRaw(
-        socket,
-        405,
-        'Method Not Allowed',
-        'method not allowed; use POST',
-        'allow: POST\r\n',
-      ),
+  const server = createServer((req, res) => {
+    // The Host first: one this server does not answer for is refused whatever the target.
+    const call = nodeCall(req)
+    const refused =
+      foreign(req.headers.host ?? '') ??
+      (call
+        ? undefined
+        : refusal(400, `the request target \`${req.url}' is not a URL this server reads`))
+    if (refused || !call) return writeReply(req, res, refused!)
+    hosting.answer(call).then(
+      (reply) => writeReply(req, res, reply),
+      (error: unknown) => {
+        // The host turns every error it knows into a reply; this is a fault of the server's.
+        console.error('engine fault:', error)
+        writeReply(req, res, refusal(500, 'internal error'))
+      },
     )
   })
-}
-
-/**
- * What HTTP makes of an answer: a network error (a fault) drops the connection, and a body
- * that breaks off (a reset fault) drops it once what came before is sent; after a 413 the
- * connection closes, since whatever the client still sends would be read as the next request.
- */
-function onTheWire(response: Response, socket: Socket): Response {
-  if (response.type === 'error') {
-    socket.destroy()
-    return new Response(null, { status: 204 })
-  }
-  if (response.status === 413) response.headers.set('connection', 'close')
-  if (response.headers.get('x-fault') === 'reset' && response.body) {
-    const reader = response.body.getReader()
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const chunk = await reader.read().catch(() => undefined)
-        if (chunk && !chunk.done) return controller.enqueue(chunk.value)
-        // Sent what there was; the rest never comes.
-        setImmediate(() => socket.destroy())
-        return new Promise<void>(() => undefined)
-      },
+  server.on('clientError', answerClientError)
+  // Node hands CONNECT to this event, not to the request handler, and closed it unanswered.
+  server.on('connect', (_request: unknown, socket: Socket) =>
+    answerRaw(socket, 405, 'Method Not Allowed', 'method not allowed; use POST', 'allow: POST\r\n'),
+  )
+  const origin = host.includes(':') ? `[${host}]` : host
+  const stop = async (graceMs: number) => {
+    await new Promise<void>((done, fail) => {
+      const cut = setTimeout(() => server.closeAllConnections(), graceMs)
+      server.close((error) => {
+        clearTimeout(cut)
+        if (error) fail(error)
+        else done()
+      })
+      server.closeIdleConnections()
     })
-    return new Response(body, { status: response.status, headers: response.headers })
+    await hosting.close()
   }
-  return response
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      const { port } = server.address() as AddressInfo
+      resolve({ url: `http://${origin}:${port}`, port, close: () => stop(1000), stop })
+    })
+  })
 }
 
 /**
@@ -137,7 +116,7 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
 
 /** An answer written straight to the socket, in the engine's JSON error format; then it closes. */
 function answerRaw(socket: Socket, status: number, reason: string, message: string, extra = '') {
-  const body = JSON.stringify({ error: { message } })
+  const body = formats.json.write({ error: message })
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n${extra}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   )

@@ -80,8 +80,8 @@ describe('the playground never goes blank', { timeout: 20_000 }, () => {
       expect(response.status).toBe(200)
     })
     // The composer's catalogue lists the stored procedure as an ability…
-    fireEvent.click(await screen.findByRole('button', { name: 'Expand lib' }))
-    expect(await screen.findByText('lib.shout', { selector: 'label code' })).toBeTruthy()
+    fireEvent.keyDown(await screen.findByRole('treeitem', { name: 'lib' }), { key: 'ArrowRight' })
+    expect(await screen.findByRole('treeitem', { name: 'lib.shout' })).toBeTruthy()
     // …and Procedures then shows its whole record.
     go('Procedures')
     const card = await screen.findByTestId('procedure')

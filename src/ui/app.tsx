@@ -1,15 +1,25 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { Suspense, useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { ClockBar } from './clock/clock-bar'
 import { EngineStatus } from './engine-status'
 import { ConfigProvider, type PlaygroundConfig } from './shared/config'
 import { ErrorBoundary } from './shared/error-boundary'
-import { ExchangeLogFollower } from './shared/exchange-log'
 import { createQueryClient } from './shared/query-client'
 import { ResetAccount } from './shared/reset-account'
-import { navHref, useRoute } from './shared/router'
-import { VIEWS } from './shared/routes'
+import { useRoute } from './shared/router'
+import { VIEW_LIST } from './shared/view-ids'
 import { AccountSync } from './shared/sync'
+import { ViewOf } from './views'
+import { ViewsNav } from './views-nav'
+import { ScenarioNote } from './scenarios/scenario-note'
+
+/**
+ * The reader of the exchange log, in a chunk of its own (with the wire formats it decodes): the
+ * first screen does not wait for it, and it first reads a moment after the page starts anyway.
+ */
+const ExchangeLogFollower = lazy(() =>
+  import('./shared/exchange-log').then((module) => ({ default: module.ExchangeLogFollower })),
+)
 
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
@@ -18,7 +28,9 @@ export function App({ config }: { config: PlaygroundConfig }) {
     <ConfigProvider config={config}>
       <QueryClientProvider client={queryClient}>
         <AccountSync config={config} />
-        <ExchangeLogFollower />
+        <Suspense fallback={null}>
+          <ExchangeLogFollower />
+        </Suspense>
         <ErrorBoundary what="The playground">
           <Shell config={config} />
         </ErrorBoundary>
@@ -29,8 +41,7 @@ export function App({ config }: { config: PlaygroundConfig }) {
 
 function Shell({ config }: { config: PlaygroundConfig }) {
   const { view } = useRoute()
-  const current = VIEWS.find((info) => info.id === view)!
-  const View = current.component
+  const current = VIEW_LIST.find((info) => info.id === view)!
   return (
     <>
       <a className="skip-link" href="#view" onClick={skipToView}>
@@ -55,22 +66,13 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         </ErrorBoundary>
       </header>
       <EngineStatus />
-      <nav aria-label="Views" className="views-nav">
-        <ul>
-          {VIEWS.map((info) => (
-            <li key={info.id}>
-              <a href={navHref(info.id)} aria-current={info.id === view ? 'page' : undefined}>
-                {info.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <ViewsNav view={view} />
+      <ScenarioNote />
       <main id="view" className="view" tabIndex={-1}>
         {/* Keyed by the view: going to another view starts it afresh, failed or not. */}
         <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>
           <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
-            <View />
+            <ViewOf id={view} />
           </Suspense>
         </ErrorBoundary>
       </main>

@@ -4,28 +4,39 @@ import { App, StartupError } from './app'
 import { engineFailed, reportEngine } from './engine-status'
 import { databaseName, parseConfig, type PlaygroundConfig } from './shared/config'
 import { messageOf } from './shared/format'
+import { MAX_ENGINE_LOG } from './shared/page-store'
+import { parseRoute } from './shared/router'
 import { thisTab } from './shared/sync'
 import { Starting } from './starting'
+import { preloadView } from './views'
 
 /**
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
- * starting screen, and meanwhile loads the engine, its IndexedDB store and the service worker
- * (separate chunks, fetched in parallel) and starts the worker over the engine. Only then does
- * it render the playground, so no request can leave before the worker answers the base URL.
- * Once the worker is active it sets `data-ready="true"` on the root element; a configuration
- * or startup failure is shown instead.
+ * starting screen, and meanwhile loads the page's service (the engine over its IndexedDB store
+ * and the service worker, `src/msw/playground.ts`) and the view the URL names, side by side.
+ * Only once the service answers does it render the playground, so no request can leave before
+ * the worker answers the base URL, and the view it renders first is there already. Then it sets
+ * `data-ready="true"` on the root element; a configuration or startup failure is shown instead.
+ * The marks `playground:…` (User Timing) say where the first screen's time goes.
  */
 export async function boot(container: HTMLElement, location: Location): Promise<void> {
+  performance.mark('playground:boot')
   const root = createRoot(container)
   const render = (element: ReactElement) => root.render(createElement(StrictMode, null, element))
   const parsed = parseConfig(location.search, location.origin)
   if (!parsed.ok) return render(createElement(StartupError, { message: parsed.error }))
   const { config } = parsed
   document.title = `${config.serviceName} playground`
+  followShell()
   const started = startService(config)
+  // A view whose chunk fails to load says so in its place, with a way to try again.
+  const view = preloadView(parseRoute(location.hash).view).then(
+    () => performance.mark('playground:view loaded'),
+    () => undefined,
+  )
   render(createElement(Starting, { config }))
   try {
-    await started
+    await Promise.all([started, view])
   } catch (error) {
     return render(
       createElement(StartupError, {
@@ -39,31 +50,37 @@ export async function boot(container: HTMLElement, location: Location): Promise<
 }
 
 /**
- * Loads the engine, storage and msw chunks at once and starts the worker over the engine. The
- * store tells the other tabs of this configuration of each commit (`useAccountSync`).
+ * Loads the page's service and starts it: the engine in this page, answering the base URL
+ * through the service worker. The store tells the other tabs of this configuration of each
+ * commit (`useAccountSync`).
  */
 async function startService(config: PlaygroundConfig): Promise<void> {
-  const [{ createEngine }, store, { startWorker }] = await Promise.all([
-    import('../engine'),
-    import('../storage').then(async ({ openIdbStore, broadcastCommits }) => {
-      const name = databaseName(config)
-      return broadcastCommits(await openIdbStore(name), name, thisTab)
-    }),
-    import('../msw/browser'),
-  ])
-  const engine = createEngine({
-    store,
+  const { startPlaygroundService } = await import('../msw/playground')
+  performance.mark('playground:service loaded')
+  await startPlaygroundService({
     serviceName: config.serviceName,
     baseUrl: config.baseUrl,
+    database: databaseName(config),
+    tab: thisTab,
     // The page's exchange log: every request answered here, with its decision trace.
-    exchangeLog: 500,
-  })
-  await startWorker(engine, {
+    exchangeLog: MAX_ENGINE_LOG,
     onRestart: (outcome, error) =>
       reportEngine(
         outcome === 'restarted' ? { kind: 'restarted', at: Date.now() } : engineFailed(error),
       ),
     onNotRunning: () => reportEngine({ kind: 'not-running', at: Date.now() }),
+  })
+}
+
+/**
+ * The service worker caches the app shell once the engine answers, and says so: from then on
+ * the next visit opens with no network (`data-offline="ready"` on the root element).
+ */
+function followShell(): void {
+  navigator.serviceWorker?.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if ((event.data as { type?: unknown } | null)?.type === 'SHELL_CACHED') {
+      document.documentElement.dataset.offline = 'ready'
+    }
   })
 }
 

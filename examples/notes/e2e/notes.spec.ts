@@ -3,7 +3,11 @@ import { expect, test } from './fixtures'
 
 // Every passing test here is recorded into contracts/notes.json, one case per test.
 test.use({
-  serviceOptions: { baseUrl: 'https://api.service.test', contract: 'contracts/notes.json' },
+  serviceOptions: {
+    baseUrl: 'https://api.service.test',
+    contract: 'contracts/notes.json',
+    coverage: 'coverage/service-coverage.json',
+  },
 })
 
 async function add(page: Page, title: string, text: string, count: number) {

@@ -1,3 +1,4 @@
+import { headerOf, tokenOf } from '../../client/exchange'
 import type { CredentialTrace, ExchangeRecord } from '../../engine'
 import type { CaseFile, Step } from '../cases'
 import { markEndpoint } from '../service-name'
@@ -55,9 +56,6 @@ const CLOCK_NOISE_MS = 3
 
 /** The clock's advance (ms) when an exchange was answered: its virtual minus its real time. */
 const offsetOf = (r: ExchangeRecord) => Math.round(r.at * 1000 - (r.startedAt + r.durationMs))
-
-const headerOf = (headers: Array<[string, string]>, name: string) =>
-  headers.find(([key]) => key.toLowerCase() === name)?.[1]
 
 function leftOut(r: ExchangeRecord): string | undefined {
   if (r.response.status === 0)
@@ -371,7 +369,4 @@ class Recorder {
 }
 
 /** The bearer token of a request's authorization header, when it has one. */
-function bearerOf(r: ExchangeRecord): string | undefined {
-  const header = headerOf(r.request.headers, 'authorization')
-  return header === undefined ? undefined : /^bearer +(\S+) *$/i.exec(header)?.[1]
-}
+const bearerOf = tokenOf

@@ -1,17 +1,15 @@
-import { decode } from '@msgpack/msgpack'
-import type { ExchangeRecord, LoggedBody } from '../../engine'
-import { fromBase64, toBase64 } from '../base64'
+import { headerOf, loggedBytes, readSent } from '../../client/exchange'
+import type { ExchangeRecord } from '../../engine'
+import { mediaTypeOf } from '../../engine/wire/formats'
+import { toBase64 } from '../base64'
 import type { CallStep, Format } from '../cases'
 import { markEndpoint } from '../service-name'
 
 /** A logged body's bytes. */
-export function bodyBytes(body: LoggedBody | null): Uint8Array {
-  if (!body) return new Uint8Array()
-  return body.encoding === 'text' ? new TextEncoder().encode(body.data) : fromBase64(body.data)
-}
+export const bodyBytes = loggedBytes
 
-export const essence = (type: string | null) =>
-  type === null ? null : type.split(';')[0]!.trim().toLowerCase()
+/** A content type's media type, lowercase; `null` for none. */
+export const essence = (type: string | null) => mediaTypeOf(type) ?? null
 
 /** Plain JSON: what a contract file can hold as it is (no MessagePack extensions, no bytes). */
 export function isJson(value: unknown): boolean {
@@ -22,28 +20,6 @@ export function isJson(value: unknown): boolean {
     return Object.values(value as object).every(isJson)
   }
   return false
-}
-
-/** Top-level tuples as input and arguments, when that is all they are; else `undefined`. */
-function readTuples(
-  value: unknown,
-): { input?: unknown; args: Record<string, unknown> } | undefined {
-  if (!Array.isArray(value)) return undefined
-  let input: { value: unknown } | undefined
-  const args: Record<string, unknown> = {}
-  for (const tuple of value) {
-    if (!Array.isArray(tuple)) return undefined
-    if (tuple[0] === '>>' && tuple.length === 2 && !input) input = { value: tuple[1] }
-    else if (
-      tuple[0] === '$$' &&
-      tuple.length === 3 &&
-      typeof tuple[1] === 'string' &&
-      !Object.hasOwn(args, tuple[1])
-    ) {
-      args[tuple[1]] = tuple[2]
-    } else return undefined
-  }
-  return { ...(input ? { input: input.value } : {}), args }
 }
 
 /** Endpoint names in `()` calls written with `{service}` for the service's own package. */
@@ -102,9 +78,8 @@ export function requestPart(
   if (request.body?.truncated) {
     return `its body (${request.body.bytes} bytes) is longer than the exchange journal keeps`
   }
-  const headers = new Map(request.headers.map(([name, value]) => [name.toLowerCase(), value]))
-  const contentType = headers.get('content-type') ?? null
-  const accept = headers.get('accept') ?? null
+  const contentType = headerOf(request.headers, 'content-type') ?? null
+  const accept = headerOf(request.headers, 'accept') ?? null
   const vnd = `application/vnd.${serviceName}`
   const bytes = bodyBytes(request.body)
   const text = request.body?.encoding === 'text' ? request.body.data : undefined
@@ -114,27 +89,16 @@ export function requestPart(
     ...(request.method === 'POST' ? {} : { method: request.method }),
     ...(query ? { query } : {}),
   }
-  let format: Format = 'text'
-  let read: { input?: unknown; args: Record<string, unknown> } | undefined
-  const type = essence(contentType)
-  try {
-    if (type === `${vnd}+json` && text !== undefined) {
-      format = 'tuples'
-      read = readTuples(JSON.parse(text))
-    } else if (type === `${vnd}+msgpack` && bytes.length > 0) {
-      format = 'msgpack'
-      const tuples = decode(bytes)
-      read = isJson(tuples) ? readTuples(tuples) : undefined
-    } else if (type === 'application/json' && text !== undefined) {
-      format = 'json'
-      read = { input: JSON.parse(text), args: {} }
-    } else if ((type === null || type === 'text/plain') && (text !== undefined || !request.body)) {
-      format = 'text'
-      read = { ...(text ? { input: text } : {}), args: {} }
-    }
-  } catch {
-    read = undefined
-  }
+  // Read as the engine reads a call; what a contract file cannot hold as JSON is kept raw.
+  const sent = readSent(record, serviceName)
+  const format: Format = sent.format === 'none' || sent.format === 'other' ? 'text' : sent.format
+  const read =
+    sent.format !== 'other' &&
+    sent.call &&
+    isJson(sent.call.input ?? null) &&
+    isJson(sent.call.args)
+      ? sent.call
+      : undefined
   const defaults: Record<Format, { type?: string; accept: string }> = {
     tuples: { type: `${vnd}+json`, accept: `${vnd}+json` },
     msgpack: { type: `${vnd}+msgpack`, accept: `${vnd}+msgpack` },

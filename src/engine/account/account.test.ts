@@ -260,7 +260,7 @@ describe('reset, export and import', () => {
       body: {
         error: {
           message:
-            'invalid snapshot: procs[0].name must be a procedure name: letters, digits, . and _, starting with a letter, at most 64, not "not a name"',
+            'invalid snapshot: procs[0].name must be a procedure name: letters, digits, . and _, starting with a letter, at most 64, and :dev for a dev stage, not "not a name"',
         },
       },
     })

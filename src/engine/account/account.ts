@@ -8,7 +8,7 @@ import { InvalidError } from '../errors'
 import type { BucketCount, Json, ProcRecord, Store } from '../store'
 import { update } from './update'
 import { usageRecord } from './usage'
-import { createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
+import { cancelRoll, createSecret, rollSecret, viewSecret, type SecretView } from './secrets'
 import {
   CLOCK_OFFSET,
   isClockOffset,
@@ -38,6 +38,8 @@ export interface Account {
   createSecret(options?: { key?: string }): Promise<SecretView>
   /** Rolls now, or at `at` (Unix seconds); returns the replacement. */
   rollSecret(id: string, options?: { at?: number }): Promise<SecretView>
+  /** Cancels a scheduled roll: the secret lives on; returns it. */
+  cancelRoll(id: string): Promise<SecretView>
   /** Unix seconds on the virtual clock. */
   now(): Promise<number>
   /** Moves the virtual clock forward and returns the new time. */
@@ -122,6 +124,9 @@ export function createAccount(
     },
     async rollSecret(id, options = {}) {
       return rollSecret(store, await now(), id, options.at)
+    },
+    async cancelRoll(id) {
+      return cancelRoll(store, await now(), id)
     },
     async advanceClock(seconds) {
       if (!Number.isFinite(seconds) || seconds < 0) {

@@ -114,3 +114,28 @@ export async function rollSecret(
     }
   }
 }
+
+/**
+ * Cancels a scheduled roll: the secret no longer expires, and its authorizations and cursors
+ * live on. The replacement the roll made stays (a secret of its own; rolling again later reuses
+ * it). 409 for a secret whose roll is not scheduled (active, or already expired).
+ */
+export async function cancelRoll(store: Store, now: number, id: string): Promise<SecretView> {
+  for (let attempt = 0; ; attempt++) {
+    const old = await store.getSecret(id)
+    if (!old) throw new UndefinedError(`no secret \`${id}'`)
+    if (!isAlive(old, now)) throw new ConflictError(`secret \`${id}' has already expired`)
+    if (old.expiresAt === null) throw new ConflictError(`secret \`${id}' has no roll scheduled`)
+    const kept = { ...old, expiresAt: null }
+    try {
+      await store.commit([
+        { op: 'expectSecret', id, rolledTo: old.rolledTo, expiresAt: old.expiresAt },
+        { op: 'putSecret', secret: kept },
+        secretsChanged(),
+      ])
+      return viewSecret(kept, now)
+    } catch (error) {
+      if (!(error instanceof StoreConflictError) || attempt >= 3) throw error
+    }
+  }
+}

@@ -6,7 +6,7 @@ import { MAX_JSON_DEPTH } from '../lang/depth'
 import { asProcedure, parseValue } from '../lang/parser'
 import { fromStored } from '../lang/stored'
 import { MAX_KEY_LENGTH, MAX_STORED_VALUE_BYTES } from '../packages/keyv'
-import { PROC_NAME } from '../packages/procs'
+import { RECORD_NAME } from '../packages/procs'
 import { measure } from '../runtime/size'
 import { isObject } from '../runtime/types'
 import { defaultLimits } from '../settings'
@@ -263,8 +263,8 @@ function readProcs(value: unknown, maxBodyBytes: number): ProcRecord[] {
     const path = `procs[${i}]`
     const proc = record(item, path, {
       name: text(
-        PROC_NAME,
-        'a procedure name: letters, digits, . and _, starting with a letter, at most 64',
+        RECORD_NAME,
+        'a procedure name: letters, digits, . and _, starting with a letter, at most 64, and :dev for a dev stage',
       ),
       proc: anything,
       createdAt: time,

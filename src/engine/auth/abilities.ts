@@ -1,5 +1,6 @@
 import { InvalidError } from '../errors'
 import { LIB } from '../settings'
+import { withoutStage } from '../stages'
 
 /**
  * Abilities name a package or an endpoint by whole dotted segments (`type` grants
@@ -109,9 +110,11 @@ function readLimits(raw: string, query: string): Partial<Record<Limit, string>> 
 /**
  * Whether the ability named `grant` reaches the endpoint or package named `name`. Below `lib`
  * an ability names one stored procedure: `lib.foo` never reaches `lib.foo.admin`, which is
- * another procedure, not a part of `lib.foo`; only `lib` reaches them all.
+ * another procedure, not a part of `lib.foo`; only `lib` reaches them all. `lib.foo` reaches
+ * both stages of `foo`: `lib.foo:dev` too.
  */
-export function covers(grant: string, name: string): boolean {
+export function covers(grant: string, called: string): boolean {
+  const name = withoutStage(called)
   if (name === grant) return true
   return name.startsWith(`${grant}.`) && !grant.startsWith(`${LIB}.`)
 }

@@ -203,6 +203,7 @@ describe('insecure abilities', () => {
       'auth.create',
       'service.create',
       'service.delete',
+      'service.deploy',
       'service.update',
     ])
   })

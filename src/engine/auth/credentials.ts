@@ -2,6 +2,7 @@ import { UnauthorizedError } from '../errors'
 import type { Principal } from './principal'
 import type { SecretRecord, Store } from '../store'
 import { parseAbility, type Ability } from './abilities'
+import { readBearer } from './bearer'
 import { findSecret } from './secret-index'
 import type { Signer } from './signer'
 
@@ -40,7 +41,7 @@ export const isAlive = (secret: SecretRecord, now: number): boolean =>
 export type Presented = Identity | { state: 'missing' | 'malformed' }
 
 /**
- * Reads `authorization: bearer <token>` into a principal, or fails with 401. `observe` learns
+ * Reads `authorization: bearer <token>` into a principal, or fails with 401. `observer` learns
  * what was presented either way, for the request's trace.
  */
 export async function authenticate(
@@ -48,19 +49,19 @@ export async function authenticate(
   store: Store,
   signer: Signer,
   now: number,
-  observe: (presented: Presented) => void = () => undefined,
+  observer?: { observe(presented: Presented): void },
 ): Promise<Principal> {
-  if (header === null || /^\s*(bearer\s*)?$/i.test(header)) {
-    observe({ state: 'missing' })
+  const bearer = readBearer(header)
+  if (bearer.state === 'missing') {
+    observer?.observe({ state: 'missing' })
     throw new UnauthorizedError('authorization is missing', 'missing')
   }
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header)
-  if (!match) {
-    observe({ state: 'malformed' })
+  if (bearer.state === 'malformed') {
+    observer?.observe({ state: 'malformed' })
     throw new UnauthorizedError("the authorization header must be `bearer <token>'", 'malformed')
   }
-  const identity = await identify(match[1]!, store, signer, now)
-  observe(identity)
+  const identity = await identify(bearer.token, store, signer, now)
+  observer?.observe(identity)
   if (identity.state === 'usable') return identity.principal
   throw new UnauthorizedError(`authorization is ${identity.state}`, identity.reason)
 }

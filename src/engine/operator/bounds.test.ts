@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { createHarness } from '../../testing/engine-harness'
 import { MAX_SECRETS } from '../account/secrets'
-import { exchangeBytes, MAX_JOURNAL_BYTES, MAX_LOGGED_BODY_BYTES } from './exchange-log'
+import {
+  createJournal,
+  exchangeSize,
+  MAX_JOURNAL_BYTES,
+  MAX_LOGGED_BODY_BYTES,
+} from './exchange-log'
 import type { ExchangeRecord } from './exchange-log'
 import { MAX_FAULT_RULES } from './faults'
 import type { StrictEntry } from './strict'
@@ -23,10 +28,11 @@ describe("an account's journal", () => {
       exchanges: ExchangeRecord[]
     }
     expect([capacity, maxBytes]).toEqual([10_000, MAX_JOURNAL_BYTES])
-    const held = exchanges.reduce((sum, { id: _, ...record }) => sum + exchangeBytes(record), 0)
-    expect(held).toBeLessThanOrEqual(MAX_JOURNAL_BYTES)
-    // Full: one more would not fit, and fewer than were sent are kept.
-    expect(held + exchangeBytes(exchanges[0]!)).toBeGreaterThan(MAX_JOURNAL_BYTES)
+    // Full to its budget and no further (bodies of x's are as long in JSON as kept), fewer than
+    // were sent kept.
+    const held = JSON.stringify(exchanges).length
+    expect(held).toBeLessThanOrEqual(MAX_JOURNAL_BYTES * 1.1)
+    expect(held).toBeGreaterThan(MAX_JOURNAL_BYTES * 0.8)
     expect(exchanges.length).toBeLessThan(60)
     const [newest] = exchanges
     expect(newest!.request.body).toMatchObject({
@@ -37,6 +43,35 @@ describe("an account's journal", () => {
     // Ids stay in order with none missing among those kept: the oldest went, not others.
     const ids = exchanges.map(({ id }) => id)
     expect(ids).toEqual(ids.map((_, i) => ids[0]! - i))
+  })
+})
+
+describe('a journal in this process', () => {
+  it('lets the oldest go past its bytes, keeps the newest however large, and counts what it let go', () => {
+    const record = (size: number) =>
+      JSON.parse(
+        JSON.stringify({
+          startedAt: 0,
+          at: 0,
+          durationMs: 0,
+          request: { method: 'POST', url: 'x'.repeat(size), headers: [], body: null },
+          response: { status: 200, headers: [], body: null },
+          trace: { endpoint: null, credential: null, calls: [], droppedCalls: 0, outcome: null },
+        }),
+      )
+    const journal = createJournal(100, 1000)
+    const size = exchangeSize(record(100))
+    for (let i = 0; i < 10; i++) journal.add(record(100))
+    expect(journal.list().map(({ id }) => id)).toEqual(
+      Array.from({ length: Math.floor(1000 / size) }, (_, i) => 10 - i),
+    )
+    journal.add(record(5000))
+    expect(journal.list().map(({ id }) => id)).toEqual([11])
+    journal.add(record(100))
+    expect(journal.list().map(({ id }) => id)).toEqual([12])
+    journal.clear()
+    for (let i = 0; i < 10; i++) journal.add(record(100))
+    expect(journal.list()).toHaveLength(Math.floor(1000 / size))
   })
 })
 

@@ -1,12 +1,16 @@
+import type { Account } from '../account/account'
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
 import { MAX_JOURNAL_BYTES } from './exchange-log'
-import { readFaultRule } from './faults'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
-import { decodeText, parseJson, readBody } from '../wire/body'
-import { errorResponse, resultResponse } from '../wire/response'
-import type { Account } from '../account/account'
+import { decodeText, parseJson } from '../wire/body'
+import type { Call } from '../wire/call'
+import { mediaTypeOf } from '../wire/formats'
+import { errorReply, jsonReply, type Reply } from '../wire/response'
+import type { AnswerOf, ControlRoute, EndpointInfo } from './control-routes'
+import { readFaultRule } from './faults'
+import type { Insight, SimulateCall } from '../insight'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
@@ -15,34 +19,23 @@ export const MAX_JOURNAL = 10_000
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
-type Route = (
+/** What a route is given: the JSON body (empty for a GET), its `:name` segments, the query. */
+type Handler<K extends ControlRoute> = (
   body: Record<string, Json>,
   params: string[],
   query: URLSearchParams,
-) => Promise<unknown>
+) => Promise<AnswerOf<K>>
 
 /**
- * The account control plane under `<baseUrl>/_account/`: JSON in, JSON out. It answers no
- * other origin (no CORS headers), and a POST must say `content-type: application/json`, which
- * a page on another origin cannot send without a preflight that is refused: no web page the
- * user visits can read the secrets or wipe the account. Over HTTP, `serve` also asks for its
- * control token.
- *
- * - `GET secrets`, `POST secrets` `{ key? }`, `POST secrets/<id>/roll` `{ at? }`
- * - `GET clock` → `{ now }`, `POST clock` `{ advance }`
- * - `POST reset`, `GET export`, `POST import`, `POST inspect` `{ token }`, `GET endpoints`
- * - `GET faults`, `POST faults` `{ kind?, status?, count?, once?, endpoint?, token?,
- *   probability?, delayMs?, retryAfter? }`, `POST faults/clear`, `POST faults/<id>/clear`; `GET rate-limit`, `POST rate-limit` `{ enforce, limit?, windowSeconds? }`
- * - `GET strict` → `{ enabled, requests }` (each request and its deviations), `POST strict` `{ enabled }`
- * - `GET exchanges?after=<id>` → `{ capacity, maxBytes, exchanges }`, the last requests to
- *   endpoints with their answers and decision traces, newest first, at most `capacity` of them
- *   within `maxBytes` of JSON; `POST exchanges` `{ capacity }` turns the journal on (or off
- *   with 0); `POST exchanges/clear`
- * - `GET procedures` → every stored procedure, by name
- * - `GET buckets` → `[{ bucket, keys }]`, every key-value bucket with its count of keys, by name
+ * The account control plane under `<baseUrl>/_account/` (`control-routes.ts` declares each
+ * route, its body and its answer): JSON in, JSON out. It answers no other origin (no CORS
+ * headers), and a POST must say `content-type: application/json`, which a page on another
+ * origin cannot send without a preflight that is refused: no web page the user visits can read
+ * the secrets or wipe the account. Over HTTP, `serve` also asks for its control token.
  */
 export function createControlPlane({
   account,
+  insight,
   registry,
   serviceName,
   maxBodyBytes,
@@ -50,6 +43,7 @@ export function createControlPlane({
   reset,
 }: {
   account: Account
+  insight: Insight
   registry: Registry
   serviceName: string
   maxBodyBytes: number
@@ -58,141 +52,124 @@ export function createControlPlane({
   reset: () => Promise<void>
 }) {
   const { faults, journal } = operator
-  const routes: Array<[method: string, pattern: RegExp, route: Route]> = [
-    ['GET', /^secrets$/, () => account.listSecrets()],
-    ['POST', /^secrets$/, (body) => account.createSecret({ key: optional(body, 'key', 'string') })],
-    [
-      'POST',
-      /^secrets\/([^/]+)\/roll$/,
-      (body, [id]) => account.rollSecret(id!, { at: optional(body, 'at', 'number') }),
-    ],
-    ['GET', /^clock$/, async () => ({ now: await account.now() })],
-    [
-      'POST',
-      /^clock$/,
-      async (body) => ({ now: await account.advanceClock(required(body, 'advance', 'number')) }),
-    ],
-    ['POST', /^reset$/, async () => (await reset(), { ok: true })],
-    ['GET', /^faults$/, () => faults.list()],
-    ['POST', /^faults$/, async (body) => (await faults.add(readFaultRule(body)), faults.list())],
-    ['POST', /^faults\/clear$/, async () => (await faults.clear(), [])],
-    [
-      'POST',
-      /^faults\/([^/]+)\/clear$/,
-      async (_body, [id]) => {
-        if (!(await faults.remove(id!))) throw new UndefinedError(`no fault \`${id}'`)
-        return faults.list()
-      },
-    ],
-    ['GET', /^rate-limit$/, async () => (await operator.view()).rateLimit],
-    [
-      'GET',
-      /^strict$/,
-      async () => {
-        const [{ strict: enabled }, requests] = await Promise.all([
-          operator.view(),
-          operator.strict.report(),
-        ])
-        return { enabled, requests }
-      },
-    ],
-    [
-      'POST',
-      /^strict$/,
-      async (body) => {
-        const enabled = required(body, 'enabled', 'boolean')
-        await operator.strict.set(enabled)
-        return { enabled, requests: [] }
-      },
-    ],
-    [
-      'POST',
-      /^rate-limit$/,
-      async (body) => {
-        const enforce = required(body, 'enforce', 'boolean')
-        const { rateLimit } = await operator.view()
-        const limit = optional(body, 'limit', 'number') ?? rateLimit.limit
-        const windowSeconds = optional(body, 'windowSeconds', 'number') ?? rateLimit.windowSeconds
-        if (!Number.isInteger(limit) || limit < 1 || !(windowSeconds > 0)) {
-          throw new InvalidError(
-            "`limit' must be a whole number of calls, at least 1, and `windowSeconds' more than 0",
-          )
-        }
-        const changed = { enforce, limit, windowSeconds }
-        await operator.rate.set(changed)
-        return changed
-      },
-    ],
-    ['GET', /^export$/, () => account.exportSnapshot()],
-    ['POST', /^import$/, async (body) => (await account.importSnapshot(body), { ok: true })],
-    ['POST', /^inspect$/, (body) => account.inspect(required(body, 'token', 'string'))],
-    ['GET', /^endpoints$/, async () => describeEndpoints(registry)],
-    ['GET', /^procedures$/, () => account.listProcedures()],
-    ['GET', /^buckets$/, () => account.listBuckets()],
-    [
-      'GET',
-      /^exchanges$/,
-      async (_body, _params, query) => {
-        const after = afterOf(query)
-        const [{ journal: capacity }, exchanges] = await Promise.all([
-          operator.view(),
-          journal.list(after),
-        ])
-        return { capacity, maxBytes: MAX_JOURNAL_BYTES, exchanges }
-      },
-    ],
-    [
-      'POST',
-      /^exchanges$/,
-      async (body) => {
-        const capacity = required(body, 'capacity', 'number')
-        if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL) {
-          throw new InvalidError(
-            `\`capacity' must be a whole number of exchanges from 0 (off) to ${MAX_JOURNAL}`,
-          )
-        }
-        await journal.setCapacity(capacity)
-        return { capacity }
-      },
-    ],
-    ['POST', /^exchanges\/clear$/, async () => (await journal.clear(), { ok: true })],
-  ]
+  const strictReport = async () => {
+    const [{ strict: enabled }, requests] = await Promise.all([
+      operator.view(),
+      operator.strict.report(),
+    ])
+    return { enabled, requests }
+  }
+  const handlers: { [K in ControlRoute]: Handler<K> } = {
+    'GET secrets': () => account.listSecrets(),
+    'POST secrets': (body) => account.createSecret({ key: optional(body, 'key', 'string') }),
+    'POST secrets/:id/roll': (body, [id]) =>
+      account.rollSecret(id!, { at: optional(body, 'at', 'number') }),
+    'POST secrets/:id/cancel-roll': (_body, [id]) => account.cancelRoll(id!),
+    'GET clock': async () => ({ now: await account.now() }),
+    'POST clock': async (body) => ({
+      now: await account.advanceClock(required(body, 'advance', 'number')),
+    }),
+    'POST reset': async () => (await reset(), { ok: true }),
+    'GET faults': () => faults.list(),
+    'POST faults': async (body) => (await faults.add(readFaultRule(body)), faults.list()),
+    'POST faults/clear': async () => (await faults.clear(), []),
+    'POST faults/:id/clear': async (_body, [id]) => {
+      if (!(await faults.remove(id!))) throw new UndefinedError(`no fault \`${id}'`)
+      return faults.list()
+    },
+    'GET rate-limit': async () => (await operator.view()).rateLimit,
+    'POST rate-limit': async (body) => {
+      const enforce = required(body, 'enforce', 'boolean')
+      const { rateLimit } = await operator.view()
+      const limit = optional(body, 'limit', 'number') ?? rateLimit.limit
+      const windowSeconds = optional(body, 'windowSeconds', 'number') ?? rateLimit.windowSeconds
+      if (!Number.isInteger(limit) || limit < 1 || !(windowSeconds > 0)) {
+        throw new InvalidError(
+          "`limit' must be a whole number of calls, at least 1, and `windowSeconds' more than 0",
+        )
+      }
+      const changed = { enforce, limit, windowSeconds }
+      await operator.rate.set(changed)
+      return changed
+    },
+    'GET strict': strictReport,
+    'POST strict': async (body) => {
+      const enabled = required(body, 'enabled', 'boolean')
+      await operator.strict.set(enabled)
+      return { enabled, requests: [] }
+    },
+    'GET export': () => account.exportSnapshot(),
+    'POST import': async (body) => (await account.importSnapshot(body), { ok: true }),
+    'POST inspect': (body) => account.inspect(required(body, 'token', 'string')),
+    'GET endpoints': async () => describeEndpoints(registry),
+    'GET procedures': () => account.listProcedures(),
+    'GET buckets': () => account.listBuckets(),
+    'POST reach': (body) =>
+      insight.reach(required(body, 'token', 'string'), optional(body, 'at', 'number')),
+    'POST simulate': (body) =>
+      insight.simulate(
+        required(body, 'token', 'string'),
+        callsOf(body),
+        optional(body, 'at', 'number'),
+      ),
+    'POST diff': (body) =>
+      insight.diff(
+        required(body, 'a', 'string'),
+        required(body, 'b', 'string'),
+        optional(body, 'at', 'number'),
+      ),
+    'GET exchanges': async (_body, _params, query) => {
+      const after = afterOf(query)
+      const [{ journal: capacity }, exchanges] = await Promise.all([
+        operator.view(),
+        journal.list(after),
+      ])
+      return { capacity, maxBytes: MAX_JOURNAL_BYTES, exchanges }
+    },
+    'POST exchanges': async (body) => {
+      const capacity = required(body, 'capacity', 'number')
+      if (!Number.isInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL) {
+        throw new InvalidError(
+          `\`capacity' must be a whole number of exchanges from 0 (off) to ${MAX_JOURNAL}`,
+        )
+      }
+      await journal.setCapacity(capacity)
+      return { capacity }
+    },
+    'POST exchanges/clear': async () => (await journal.clear(), { ok: true }),
+  }
+  const routes = (Object.keys(handlers) as ControlRoute[]).map((key) => {
+    const [method, path] = key.split(' ') as [string, string]
+    const pattern = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`)
+    return { method, pattern, handler: handlers[key] as Handler<ControlRoute> }
+  })
 
-  return async function control(request: Request, path: string): Promise<Response> {
+  /** Answers a control-plane request; `path` is what follows `_account/`. */
+  return async function control(call: Call, path: string): Promise<Reply> {
     try {
-      const matching = routes.filter(([, pattern]) => pattern.test(path))
+      const matching = routes.filter(({ pattern }) => pattern.test(path))
       if (matching.length === 0) throw new UndefinedError(`no account route \`${path}'`)
-      const found = matching.find(([method]) => method === request.method)
-      if (!found) throw new MethodError(matching.map(([method]) => method).join(', '))
-      const [, pattern, route] = found
-      const params = pattern.exec(path)!.slice(1).map(decodeSegment)
+      const found = matching.find(({ method }) => method === call.method)
+      if (!found) throw new MethodError(matching.map(({ method }) => method).join(', '))
+      const params = found.pattern.exec(path)!.slice(1).map(decodeSegment)
       const limit = path === 'import' ? IMPORT_BODY_LIMIT : maxBodyBytes
-      const body = request.method === 'GET' ? {} : await readJsonObject(request, limit)
-      const query = new URL(request.url).searchParams
-      const answer = (await route(body, params, query)) as Json
-      return sameOrigin(resultResponse(answer, 'json', serviceName))
+      const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
+      const answer = await found.handler(body, params, new URLSearchParams(call.search))
+      return jsonReply(200, answer as Json)
     } catch (error) {
-      return sameOrigin(errorResponse(error, 'json', serviceName))
+      return errorReply(error, 'json', serviceName, { cors: false })
     }
   }
 }
 
-/** Takes off the headers that would let another origin read the answer. */
-function sameOrigin(response: Response): Response {
-  for (const name of [...response.headers.keys()]) {
-    if (name.startsWith('access-control-')) response.headers.delete(name)
-  }
-  return response
-}
-
-async function readJsonObject(request: Request, limit: number): Promise<Record<string, Json>> {
-  const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase()
+async function readJsonObject(call: Call, limit: number): Promise<Record<string, Json>> {
+  const type = mediaTypeOf(call.header('content-type'))
   if (type !== 'application/json') {
     throw new UnsupportedMediaError(
       `the account control plane reads JSON: send the body with content-type: application/json${type ? `, not ${type}` : ''}`,
     )
   }
-  const text = decodeText(await readBody(request, limit))
+  const text = decodeText(await call.body(limit))
   if (text.trim() === '') return {}
   const value = parseJson(text)
   if (!isObject(value)) throw new InvalidError('the body must be a JSON object')
@@ -225,7 +202,17 @@ function required(
   return value
 }
 
-function describeEndpoints(registry: Registry) {
+function callsOf(body: Record<string, Json>): SimulateCall[] {
+  const calls = body.calls
+  if (!Array.isArray(calls)) {
+    throw new InvalidError(
+      '`calls\' is required: an array of calls such as {"endpoint": "keyv.get", "args": {"key": "k"}}',
+    )
+  }
+  return calls as unknown as SimulateCall[]
+}
+
+function describeEndpoints(registry: Registry): EndpointInfo[] {
   return registry.list().map((endpoint) => ({
     name: endpoint.name,
     summary: endpoint.summary,

@@ -85,7 +85,14 @@ describe('the exchange log', () => {
       status: 401,
       code: 'missing_ability',
       message: "authorization does not have the ability to access service `core.ping'",
+      counterfactual: expect.objectContaining({
+        code: 'missing_ability',
+        change: 'add_ability',
+        ability: 'core.ping',
+        alternatives: ['core'],
+      }),
     })
+    expect(trace.calls[0]!.counterfactual).toEqual(trace.outcome.counterfactual)
   })
 
   it('tells a key-value limit apart from a missing ability, though the wire message is the same', async () => {
@@ -108,6 +115,13 @@ describe('the exchange log', () => {
       code: 'outside_limit',
       explanation:
         "`keyv.get?bucket=users&prefix=alice/' covers `keyv.get', but not bucket `users' with key `bob/1': the call is outside its key-value limits",
+      counterfactual: {
+        code: 'outside_limit',
+        change: 'widen_limit',
+        from: 'keyv.get?bucket=users&prefix=alice/',
+        to: 'keyv.get?bucket=users',
+        ability: 'keyv.get?bucket=users&prefix=bob/1',
+      },
     })
     expect(missing.status).toBe(401)
     expect(set!.trace.calls[0]).toMatchObject({ decision: 'refused', code: 'missing_ability' })
@@ -127,6 +141,12 @@ describe('the exchange log', () => {
     expect(expired.credential!.explanation).toMatch(
       /^the authorization expired at 2030-01-01T00:01:00\.000Z \(virtual clock\)$/,
     )
+    expect(expired.credential!.counterfactual).toMatchObject({
+      code: 'expired',
+      change: 'use_before',
+      before: expired.credential!.expiresAt,
+    })
+    expect(expired.outcome.counterfactual).toEqual(expired.credential!.counterfactual)
     expect(expired.calls).toEqual([])
 
     const lasting = await h.authorize({ abilities: ['core'] })

@@ -2,34 +2,38 @@ import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
 import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
 import type { Presented } from '../auth/credentials'
+import type { Call } from '../wire/call'
+import type { Reply } from '../wire/response'
 
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024
 
 /**
- * What one account's journal may hold, as the UTF-8 bytes of its exchanges' JSON: past it the
- * oldest go, whatever its capacity, so that an account's journal stays far inside what its
- * data may take (decision 071). The newest exchange is always kept.
+ * What one account's journal may hold, in bytes of what it keeps of its exchanges (their
+ * bodies as kept, each cut at `MAX_LOGGED_BODY_BYTES`, headers and trace; over PostgreSQL, their
+ * records' JSON): past it the oldest go, whatever its capacity, so that an account's journal
+ * stays far inside what its data may take (decision 071). The newest exchange is always kept.
  */
 export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
 
-/** The UTF-8 length of `text`, counted without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) continue
-    if (code < 0x800) bytes += 1
-    // A surrogate pair is 4 bytes for 2 code units; any other unit above U+07FF, 3 bytes.
-    else if (code < 0xd800 || code > 0xdfff) bytes += 2
-    else bytes += 1
-  }
-  return bytes
+/** What a traced call takes, about, beside its endpoint's name. */
+const TRACED_CALL_BYTES = 200
+/** What an exchange takes beside its URL, headers, bodies and trace: times, status, outcome. */
+const EXCHANGE_BYTES = 256
+
+/** A body as kept: its first `MAX_LOGGED_BODY_BYTES`, and its whole size. */
+interface KeptBody {
+  bytes: Uint8Array
+  whole: number
 }
 
-/** The bytes an exchange takes in the journal: its JSON, as UTF-8. */
-export const exchangeBytes = (record: Omit<ExchangeRecord, 'id'>): number =>
-  utf8Length(JSON.stringify(record))
+function keepBody(body: string | Uint8Array | undefined): KeptBody | undefined {
+  if (body === undefined || body.length === 0) return undefined
+  const bytes = typeof body === 'string' ? utf8(body) : body
+  // A copy (not `slice`, which for a Node Buffer is a view): the bytes may be a view of a
+  // larger buffer the request was read into.
+  return { bytes: new Uint8Array(bytes.subarray(0, MAX_LOGGED_BODY_BYTES)), whole: bytes.length }
+}
 
 /** A body as the log keeps it: text when it is UTF-8 text, base64 otherwise (MessagePack). */
 export interface LoggedBody {
@@ -60,81 +64,166 @@ export interface ExchangeRecord {
   trace: RequestTrace
 }
 
-/** What the engine gathers while it answers one request, when the log is on. */
+/**
+ * A record to keep, or what a request left to make it from when it is first read (see
+ * `ExchangeDraft`).
+ */
+export type KeptExchange = Omit<ExchangeRecord, 'id'> | { record(): Omit<ExchangeRecord, 'id'> }
+
+/** The record itself, made now if it was kept to be made later. */
+export const recordOf = (kept: KeptExchange): Omit<ExchangeRecord, 'id'> =>
+  'record' in kept ? kept.record() : kept
+
+/**
+ * What the engine gathers while it answers one request, when the journal is on. The record is
+ * made from it when the journal is read, not while the client waits: the request keeps only
+ * what it already had (its headers, body and answer, what its token turned out to be, the calls
+ * traced), and the times.
+ */
 export class ExchangeDraft {
   readonly tracer = new CallTracer()
   readonly startedAt: number
   body: Uint8Array | undefined
-  /** The answer's body, when the engine made the response of it: read then from no clone. */
-  answered: string | Uint8Array | undefined
-  credential: RequestTrace['credential'] = null
+  presented: Presented | undefined
 
   constructor(
-    readonly request: Request,
+    readonly call: Call,
     readonly endpoint: string | null,
-    private readonly clock: Clock,
+    readonly clock: Clock,
   ) {
     this.startedAt = realNow(clock)
   }
 
-  observe = (presented: Presented): void => {
-    this.credential = credentialTrace(presented)
+  observe(presented: Presented): void {
+    this.presented = presented
   }
 
-  /**
-   * The finished record, once the response is made (its body is `answered`, or read from a
-   * clone).
-   */
-  async finish(response: Response, error?: unknown): Promise<Omit<ExchangeRecord, 'id'>> {
-    const { request, tracer } = this
-    const answered =
-      typeof this.answered === 'string'
-        ? utf8(this.answered)
-        : (this.answered ?? new Uint8Array(await response.clone().arrayBuffer()))
+  /** The request and its reply, as the client met it (or did not), to be made a record. */
+  finish(reply: Reply, error?: unknown): KeptExchange {
+    const { call, clock, startedAt } = this
+    // Only what the record needs is kept: never the call itself, which holds the connection.
+    return new Finished(
+      call.method,
+      call.origin,
+      call.pathname,
+      call.search,
+      call.headers(),
+      keepBody(this.body),
+      reply.status,
+      // A copy: an adapter may add its own headers (a length) to the reply as it writes it.
+      { ...reply.headers },
+      keepBody(reply.body),
+      startedAt,
+      clock.now() / 1000,
+      Math.max(0, realNow(clock) - startedAt),
+      this.endpoint,
+      this.presented,
+      this.tracer,
+      error,
+    )
+  }
+}
+
+/**
+ * A request answered, kept as the request left it (one object, few beside it: the journal
+ * keeps many), and made a record when first asked for.
+ */
+class Finished {
+  private made: Omit<ExchangeRecord, 'id'> | undefined
+
+  constructor(
+    private readonly method: string,
+    private readonly origin: string,
+    private readonly pathname: string,
+    private readonly search: string,
+    private readonly requestHeaders: Iterable<[string, string]>,
+    private readonly sent: KeptBody | undefined,
+    private readonly status: number,
+    private readonly responseHeaders: Record<string, string>,
+    private readonly answered: KeptBody | undefined,
+    private readonly startedAt: number,
+    private readonly at: number,
+    private readonly durationMs: number,
+    private readonly endpoint: string | null,
+    private readonly presented: Presented | undefined,
+    private readonly tracer: CallTracer,
+    private readonly error: unknown,
+  ) {}
+
+  record(): Omit<ExchangeRecord, 'id'> {
+    return (this.made ??= this.make())
+  }
+
+  /** What it takes in the journal, about: bodies as kept, headers, URL and trace. */
+  size(): number {
+    let size = EXCHANGE_BYTES + this.origin.length + this.pathname.length + this.search.length
+    for (const [name, value] of this.requestHeaders) size += name.length + value.length
+    for (const name in this.responseHeaders)
+      size += name.length + this.responseHeaders[name]!.length
+    size += (this.sent?.bytes.length ?? 0) + (this.answered?.bytes.length ?? 0)
+    return size + this.tracer.calls.length * TRACED_CALL_BYTES
+  }
+
+  private make(): Omit<ExchangeRecord, 'id'> {
+    const { sent, status, answered, tracer, presented } = this
+    const credential = presented ? credentialTrace(presented) : null
+    const requestHeaders = [...this.requestHeaders].sort(byName)
+    const responseHeaders = Object.entries(this.responseHeaders).sort(byName)
     return {
       startedAt: this.startedAt,
-      at: this.clock.now() / 1000,
-      durationMs: Math.max(0, realNow(this.clock) - this.startedAt),
+      at: this.at,
+      durationMs: this.durationMs,
       request: {
-        method: request.method,
-        url: request.url,
-        headers: [...request.headers],
-        body: this.body && this.body.length > 0 ? logged(this.body, request.headers) : null,
+        method: this.method,
+        url: `${this.origin}${this.pathname}${this.search}`,
+        headers: requestHeaders,
+        body: sent ? logged(sent, requestHeaders) : null,
       },
       response: {
-        status: response.status,
-        headers: [...response.headers],
-        body: answered.length > 0 ? logged(answered, response.headers) : null,
+        status,
+        headers: responseHeaders,
+        body: answered ? logged(answered, responseHeaders) : null,
       },
       trace: {
         endpoint: this.endpoint,
-        credential: this.credential,
+        credential,
         calls: tracer.calls,
         droppedCalls: tracer.dropped,
-        outcome: outcomeOf(response.status, error),
+        outcome: outcomeOf(status, this.error, credential),
       },
     }
   }
 }
 
+const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0)
+
+/** What an exchange takes in the journal: a finished request's own measure, or its JSON's. */
+export function exchangeSize(kept: KeptExchange): number {
+  if (kept instanceof Finished) return kept.size()
+  return JSON.stringify(recordOf(kept)).length
+}
+
 /**
- * The last `capacity` exchanges, kept in this process, within `maxBytes` (the oldest go first);
- * ids from 1, for its life.
+ * The last `capacity` exchanges, kept in this process, within `maxBytes` as `exchangeSize`
+ * measures them (the oldest go first; the newest is always kept); ids from 1, for its life.
  */
 export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
-  let records: ExchangeRecord[] = []
-  /** The bytes of each record, in the same order. */
-  let sizes: number[] = []
+  let kept: Array<{ id: number; exchange: KeptExchange; size: number }> = []
+  /** Where the kept ones start: those before were let go, and are dropped in batches. */
+  let first = 0
   let bytes = 0
   let nextId = 1
-
-  function keep(count: number): void {
-    while (
-      records.length > 0 &&
-      (records.length > count || (bytes > maxBytes && records.length > 1))
-    ) {
-      records.shift()
-      bytes -= sizes.shift()!
+  const drop = () => {
+    bytes -= kept[first]!.size
+    first++
+  }
+  /** Lets go of the oldest past the budget at once, and past the count in batches. */
+  const trim = (count: number) => {
+    while (kept.length - first > 1 && bytes > maxBytes) drop()
+    while (kept.length - first > count) drop()
+    if (first > 0) {
+      kept = kept.slice(first)
+      first = 0
     }
   }
   return {
@@ -145,21 +234,29 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
     /** Keeps this many from now on (the newest, when it shrinks). */
     setCapacity(next: number): void {
       capacity = next
-      keep(capacity)
+      trim(capacity)
     },
-    add(record: Omit<ExchangeRecord, 'id'>): void {
+    add(exchange: KeptExchange): void {
       if (capacity === 0) return
-      const size = exchangeBytes(record)
-      records.push({ id: nextId++, ...record })
-      sizes.push(size)
+      const size = exchangeSize(exchange)
+      kept.push({ id: nextId++, exchange, size })
       bytes += size
-      keep(capacity)
+      while (kept.length - first > 1 && bytes > maxBytes) drop()
+      if (kept.length - first >= 2 * capacity + 64 || first >= 1024) trim(capacity)
     },
     /** Newest first; only those after `after` when given. */
-    list: (after = 0): ExchangeRecord[] => records.filter((record) => record.id > after).reverse(),
+    list(after = 0): ExchangeRecord[] {
+      trim(capacity)
+      const records: ExchangeRecord[] = []
+      for (let i = kept.length - 1; i >= 0 && kept[i]!.id > after; i--) {
+        const { id, exchange } = kept[i]!
+        records.push({ id, ...recordOf(exchange) })
+      }
+      return records
+    },
     clear(): void {
-      records = []
-      sizes = []
+      kept = []
+      first = 0
       bytes = 0
     },
   }
@@ -169,20 +266,20 @@ export type Journal = ReturnType<typeof createJournal>
 
 const realNow = (clock: Clock) => clock.now() - clock.offset
 
-function logged(bytes: Uint8Array, headers: Headers): LoggedBody {
-  const kept = bytes.subarray(0, MAX_LOGGED_BODY_BYTES)
-  const truncated = kept.length < bytes.length
-  const binary = /msgpack/i.test(headers.get('content-type') ?? '')
+function logged({ bytes: kept, whole }: KeptBody, headers: Array<[string, string]>): LoggedBody {
+  const truncated = kept.length < whole
+  const type = headers.find(([name]) => name === 'content-type')?.[1]
+  const binary = /msgpack/i.test(type ?? '')
   if (!binary) {
     try {
       // A cut may split a character: `stream` leaves its last bytes out instead of failing.
       const data = new TextDecoder('utf-8', { fatal: true }).decode(kept, { stream: truncated })
-      return { encoding: 'text', data, bytes: bytes.length, truncated }
+      return { encoding: 'text', data, bytes: whole, truncated }
     } catch {
       // Not UTF-8 text: kept as bytes.
     }
   }
-  return { encoding: 'base64', data: base64(kept), bytes: bytes.length, truncated }
+  return { encoding: 'base64', data: base64(kept), bytes: whole, truncated }
 }
 
 function base64(bytes: Uint8Array): string {

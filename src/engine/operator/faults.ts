@@ -1,5 +1,6 @@
-import { randomBytes, toBase64Url } from '../auth/bytes'
+import { randomBytes, toBase64Url, utf8 } from '../auth/bytes'
 import { ForbiddenError, InvalidError, ServiceError } from '../errors'
+import type { Reply, ReplyFault } from '../wire/response'
 
 /**
  * What a client's error handling meets:
@@ -43,6 +44,12 @@ export const tooManyFaults = (): ForbiddenError =>
     `the account has ${MAX_FAULT_RULES} fault rules set, the most it may: clear some (POST /_account/faults/<id>/clear, or POST /_account/faults/clear) first`,
     'too_many_faults',
   )
+/** A rule as the control plane and the helpers take it: without `kind`, a `status` answers in place. */
+export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count'>> & {
+  /** Calls it applies to (default 1); `null`: every matching call until cleared. */
+  count?: number | null
+  once?: true
+}
 
 const KINDS: readonly FaultKind[] = ['status', 'delay', 'network', 'reset', 'truncate', 'hang']
 const MAX_DELAY_MS = 30_000
@@ -196,59 +203,47 @@ export function createFaults() {
 
 export type Faults = ReturnType<typeof createFaults>
 
-/** Waits `ms` of real time (whatever the engine's clock), or until `signal` aborts. */
-export function waitReal(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (ms <= 0 || signal?.aborted) return resolve()
-    const done = () => {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    const timer = setTimeout(done, ms)
-    signal?.addEventListener('abort', done, { once: true })
-  })
+/** What meeting `rule` does to the way the answer reaches the client, as plain data. */
+export function replyFault(rule: FaultRule): ReplyFault {
+  const ending =
+    rule.kind === 'network' || rule.kind === 'hang'
+      ? 'drop'
+      : rule.kind === 'reset'
+        ? 'break'
+        : 'answer'
+  return { kind: rule.kind, delayMs: rule.delayMs, ending }
 }
 
 /**
- * How a fault changes a call's answer. `before` runs first: it waits, and answers in the
- * call's place for the kinds that never reach the endpoint; `after` spoils a real answer.
+ * Whether the endpoint runs at all under `rule`: a `status` fault answers in its place (thrown,
+ * as the error it answers with), `network` and `hang` answer nothing; the other kinds meet the
+ * call's own answer.
  */
-export async function faultBefore(
-  rule: FaultRule,
-  signal: AbortSignal | undefined,
-): Promise<Response | undefined> {
-  if (rule.kind === 'hang') {
-    await waitReal(rule.delayMs, signal)
-    return Response.error()
-  }
-  await waitReal(rule.delayMs, signal)
-  if (rule.kind === 'network') return Response.error()
+export function runsUnder(rule: FaultRule): boolean {
   if (rule.kind === 'status') {
     const headers: Record<string, string> =
       rule.status === 429 ? { 'retry-after': String(rule.retryAfter) } : {}
     throw new InjectedFault(rule.status!, headers)
   }
-  return undefined
+  return rule.kind !== 'network' && rule.kind !== 'hang'
 }
 
-export async function faultAfter(rule: FaultRule, response: Response): Promise<Response> {
-  if (rule.kind !== 'reset' && rule.kind !== 'truncate') return response
-  const body = new Uint8Array(await response.arrayBuffer())
-  const half = body.subarray(0, Math.floor(body.length / 2))
-  const headers = new Headers(response.headers)
-  headers.set('x-fault', rule.kind)
-  headers.delete('content-length')
-  if (rule.kind === 'truncate') {
-    return new Response(half, { status: response.status, headers })
+/**
+ * The answer as a fault leaves it: none for a dropped connection (status 0), the first half of
+ * its body for `reset` and `truncate`, and `x-fault` saying the fault either way (kept in the
+ * journal even when it never reaches the client).
+ */
+export function faulted(reply: Reply, fault: ReplyFault): Reply {
+  if (fault.ending === 'drop') {
+    return { status: 0, headers: { 'x-fault': fault.kind }, body: '', fault }
   }
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (half.length > 0) controller.enqueue(half)
-    },
-    pull(controller) {
-      controller.error(new TypeError('the connection was reset (a fault injected)'))
-    },
-  })
-  return new Response(stream, { status: response.status, headers })
+  const headers = { ...reply.headers }
+  headers['x-fault'] ??= fault.kind
+  const cut = fault.kind === 'reset' || fault.kind === 'truncate'
+  return { status: reply.status, headers, body: cut ? half(reply.body) : reply.body, fault }
+}
+
+function half(body: string | Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const bytes = typeof body === 'string' ? utf8(body) : body
+  return bytes.slice(0, Math.floor(bytes.length / 2))
 }

@@ -25,7 +25,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
 
   return {
     here: { faults, journal },
-    view: async () => ({
+    view: () => ({
       strict,
       journal: journal.capacity,
       rateLimit,
@@ -49,7 +49,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
     },
     journal: {
       setCapacity: async (capacity) => journal.setCapacity(capacity),
-      add: async (record) => journal.add(record),
+      add: (exchange) => journal.add(exchange),
       list: async (after) => journal.list(after),
       clear: async () => journal.clear(),
     },

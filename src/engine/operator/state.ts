@@ -1,6 +1,6 @@
 import type { RateLimit } from '../settings'
 import type { Json } from '../store'
-import type { ExchangeRecord } from './exchange-log'
+import type { ExchangeRecord, KeptExchange } from './exchange-log'
 import type { FaultRule } from './faults'
 import type { StrictEntry } from './strict'
 
@@ -40,7 +40,8 @@ export interface OperatorView extends OperatorModes {
  * in the database.
  */
 export interface OperatorState {
-  view(): Promise<OperatorView>
+  /** The controls as this request finds them: at once where they are kept in the process. */
+  view(): OperatorView | Promise<OperatorView>
   faults: {
     add(rule: Omit<FaultRule, 'id'>): Promise<FaultRule>
     /** Every rule still set, the first to match first, with the calls left of each. */
@@ -63,8 +64,11 @@ export interface OperatorState {
   journal: {
     /** Keeps this many from now on (the newest, when it shrinks); 0 turns it off. */
     setCapacity(capacity: number): Promise<void>
-    /** Keeps an exchange, giving it the next id, when the journal is on. */
-    add(record: Omit<ExchangeRecord, 'id'>): Promise<void>
+    /**
+     * Keeps an exchange, giving it the next id, when the journal is on. A record to be made
+     * later may be made when it is first read (in this process) or at once (to be stored).
+     */
+    add(exchange: KeptExchange): void | Promise<void>
     /** Newest first; only those after `after` when given. */
     list(after?: number): Promise<ExchangeRecord[]>
     clear(): Promise<void>

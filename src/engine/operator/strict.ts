@@ -1,4 +1,5 @@
 import { ServiceError } from '../errors'
+import type { Call } from '../wire/call'
 import { bodyFormat } from '../wire/formats'
 
 /** One request as strict mode saw it: what the client sent and what it did wrong. */
@@ -55,13 +56,13 @@ function parses(text: string): unknown {
  * answers, tuples with markers the language does not have. Each says what to change.
  */
 export function strictDeviations(
-  request: Request,
+  request: Pick<Call, 'header'>,
   body: Uint8Array,
   serviceName: string,
 ): string[] {
   const deviations: string[] = []
   const vnd = `application/vnd.${serviceName}+json`
-  const contentType = request.headers.get('content-type')
+  const contentType = request.header('content-type')
   const text = body.length > 0 ? new TextDecoder().decode(body) : ''
   if (body.length > 0 && (contentType === null || contentType.trim() === '')) {
     deviations.push('the body has no content-type: say text/plain, application/json or ' + vnd)
@@ -72,7 +73,7 @@ export function strictDeviations(
       `the body is JSON sent as text: send it as application/json, or tuples as ${vnd}`,
     )
   }
-  const accept = request.headers.get('accept')
+  const accept = request.header('accept')
   if (accept && !acceptable(accept, serviceName)) {
     deviations.push(
       `accept \`${cut(accept, 200)}' names no format the service answers in: ask for text/plain, application/json, ${vnd} or application/vnd.${serviceName}+msgpack`,

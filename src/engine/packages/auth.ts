@@ -79,9 +79,10 @@ const MILLISECONDS_LIKELY = 1e11
 function expiresAt(
   givenExpiry: number | Decimal | undefined,
   givenTtl: number | Decimal | undefined,
-  { principal, warn }: CallContext,
+  ctx: CallContext,
   now: number,
 ): number | null {
+  const { principal } = ctx
   const expiry = givenExpiry === undefined ? undefined : asNumber(givenExpiry)
   const ttl = givenTtl === undefined ? undefined : asNumber(givenTtl)
   const moments: number[] = []
@@ -95,7 +96,7 @@ function expiresAt(
       )
     }
     if (expiry >= MILLISECONDS_LIKELY) {
-      warn(
+      ctx.warn(
         `\`expiry' ${expiry} is read as Unix seconds, ${isoTime(expiry)}; as milliseconds it would be ${isoTime(expiry / 1000)}: \`expiry' takes seconds`,
       )
     }

@@ -3,6 +3,7 @@ import { literal } from '../lang/tree'
 import { asNumber } from '../lang/decimal'
 import { asProcedure } from '../lang/parser'
 import { defineEndpoint, NONE, type Input } from '../runtime/endpoint'
+import { readProgram } from './program'
 
 const orNull = (value: Input) => (value === NONE ? null : value)
 
@@ -21,7 +22,8 @@ export const corePackage = [
   }),
   defineEndpoint({
     name: 'core.exec',
-    summary: 'Runs `proc` (or a tuple tree given as input); other arguments flow into it.',
+    summary:
+      'Runs `proc` (or a tuple tree, or a compiled program, given as input); other arguments flow into it.',
     input: { type: 'any', required: false },
     args: { proc: { type: 'proc', doc: 'a "{}" composition' } },
     async run({ input, procs, passThrough, ctx }) {
@@ -29,6 +31,15 @@ export const corePackage = [
       if (procs.proc) return orNull(await ctx.runProc(procs.proc, input, passed))
       if (input === NONE) {
         throw new InvalidError("`core.exec' runs a procedure: give it as `proc' or as the input")
+      }
+      // A compiled program runs its exec blocks in order (its procedure blocks only define).
+      const program = readProgram(input, ctx.settings.serviceName)
+      if (program) {
+        let output: Input = null
+        for (const object of program) {
+          if (!object.deploy) output = await ctx.runProc(literal(object.tuples), NONE, passed)
+        }
+        return orNull(output)
       }
       // A tuple tree that arrived as data runs; a value already evaluated is the result.
       const tree = literal(input)

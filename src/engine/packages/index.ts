@@ -1,6 +1,9 @@
 import type { Endpoint } from '../runtime/endpoint'
 import type { Store } from '../store'
 import { authPackage } from './auth'
+import { collectionsPackage } from './collections'
+import { compileCore } from './compile'
+import { deployCore, deployPackage } from './deploy'
 import { corePackage } from './core'
 import { enumPackage } from './enum'
 import { keyvPackage } from './keyv'
@@ -34,6 +37,10 @@ export function createRegistry(serviceName: string): Registry {
     ...keyvPackage,
     ...authPackage(() => insecure),
     ...procsPackage(serviceName),
+    compileCore,
+    deployCore,
+    ...deployPackage(serviceName),
+    ...collectionsPackage,
   ]
   for (const endpoint of all) endpoints.set(endpoint.name, endpoint)
   insecure = all.filter((endpoint) => endpoint.insecure).map((endpoint) => endpoint.name)

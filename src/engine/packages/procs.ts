@@ -1,16 +1,20 @@
 import { ConflictError, InvalidError, UndefinedError } from '../errors'
 import { defineEndpoint, type Endpoint } from '../runtime/endpoint'
 import type { Node } from '../lang/tree'
-import type { Store } from '../store'
+import type { Json, Store } from '../store'
 import { nowSeconds } from '../clock'
 import { asProcedure, parseValue, toTuples } from '../lang/parser'
 import { fromStored, toStored } from '../lang/stored'
 import { LIB } from '../settings'
+import { calledStage, lookupOrder, recordName } from '../stages'
 
 /** Stored procedures are called at `lib.<name>`. */
 
 /** Letters, digits, `_` and `.` between segments; starts with a letter; at most 64 characters. */
 export const PROC_NAME = /^(?=.{1,64}$)[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/
+
+/** A stored record's name: a procedure's name, with `:dev` for its dev stage (`stages.ts`). */
+export const RECORD_NAME = /^(?=.{1,64}(:dev)?$)[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*(:dev)?$/
 
 function nameOf(call: { name: string; args: { name: string } }): string {
   const { name } = call.args
@@ -22,7 +26,8 @@ function nameOf(call: { name: string; args: { name: string } }): string {
   return name
 }
 
-function procOf(call: { name: string; procs: { proc: Node } }) {
+/** The `proc` argument as stored: tuples, every literal as `%%`; a 400 unless it is a procedure. */
+export function procOf(call: { name: string; procs: { proc: Node } }) {
   const proc = asProcedure(call.procs.proc)
   if (!proc) {
     throw new InvalidError(
@@ -51,7 +56,7 @@ export function procsPackage(serviceName: string): Endpoint[] {
       async run(call) {
         const name = nameOf(call)
         const proc = procOf(call)
-        if (await call.ctx.store.getProc(name)) {
+        if (await anyStage(call.ctx.store, name)) {
           throw new ConflictError(
             `stored procedure \`${LIB}.${name}' already exists; use ${serviceName}.update`,
           )
@@ -71,10 +76,9 @@ export function procsPackage(serviceName: string): Endpoint[] {
       async run(call) {
         const name = nameOf(call)
         const proc = procOf(call)
-        const existing = await call.ctx.store.getProc(name)
+        const existing = await anyStage(call.ctx.store, name)
         if (!existing) throw missing(name)
-        const updatedAt = nowSeconds(call.ctx.clock)
-        await call.ctx.store.commit([{ op: 'putProc', proc: { ...existing, proc, updatedAt } }])
+        await release(call.ctx.store, name, proc, nowSeconds(call.ctx.clock))
         return true
       },
     }),
@@ -85,18 +89,49 @@ export function procsPackage(serviceName: string): Endpoint[] {
       args: { name: nameArg },
       async run(call) {
         const name = nameOf(call)
-        if (!(await call.ctx.store.getProc(name))) throw missing(name)
-        await call.ctx.store.commit([{ op: 'deleteProc', name }])
+        if (!(await anyStage(call.ctx.store, name))) throw missing(name)
+        const records = [name, recordName(name, 'dev')]
+        const held = await Promise.all(records.map((record) => call.ctx.store.getProc(record)))
+        await call.ctx.store.commit(
+          records.filter((_, i) => held[i]).map((record) => ({ op: 'deleteProc', name: record })),
+        )
         return true
       },
     }),
   ]
 }
 
-/** The endpoint for `lib.<name>`, when such a procedure is stored. */
+/** The stored record of either stage of `name`, the release first. */
+async function anyStage(store: Store, name: string) {
+  return (await store.getProc(name)) ?? (await store.getProc(recordName(name, 'dev')))
+}
+
+/**
+ * Makes `proc` the release of `name` (as `.create`, `.update` and a released deploy do): the
+ * dev stage, if any, goes, so that both stages call the release.
+ */
+export async function release(store: Store, name: string, proc: Json, now: number): Promise<void> {
+  const dev = recordName(name, 'dev')
+  const [existing, staged] = await Promise.all([store.getProc(name), store.getProc(dev)])
+  const createdAt = existing?.createdAt ?? staged?.createdAt ?? now
+  await store.commit([
+    { op: 'putProc', proc: { name, proc, createdAt, updatedAt: now } },
+    ...(staged ? [{ op: 'deleteProc' as const, name: dev }] : []),
+  ])
+}
+
+/**
+ * The endpoint for `lib.<name>` (the release, else the dev stage) or `lib.<name>:dev` (the dev
+ * stage, else the release), when one is stored.
+ */
 export async function storedProcedure(store: Store, name: string): Promise<Endpoint | undefined> {
-  if (!name.startsWith(`${LIB}.`)) return undefined
-  const record = await store.getProc(name.slice(LIB.length + 1))
+  const called = calledStage(name)
+  if (!called || !PROC_NAME.test(called.name)) return undefined
+  let record
+  for (const stored of lookupOrder(called.name, called.stage)) {
+    record = await store.getProc(stored)
+    if (record) break
+  }
   if (!record) return undefined
   return {
     name,

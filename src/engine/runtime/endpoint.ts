@@ -26,12 +26,15 @@ export interface InputSpec {
   doc?: string
 }
 
-/** What the runtime offers an endpoint while it runs. */
+/** What the runtime offers an endpoint while it runs; its methods are called on it (`ctx.warn(…)`). */
 export interface CallContext {
   /** The engine's settings without its store: `store` below is the only way to storage. */
   settings: EndpointSettings
-  /** The request's overlay: reads see its own writes, which commit only if it succeeds. */
-  store: Store
+  /**
+   * The request's overlay: reads see its own writes, which commit only if it succeeds. Its
+   * `savepoint` lets one step of a request fail alone, its writes forgotten.
+   */
+  store: Store & { savepoint?(): () => void }
   clock: Clock
   signer: Signer
   principal: Principal

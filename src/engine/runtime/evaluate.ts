@@ -1,10 +1,12 @@
-import { granting, grantingTarget, type KeyvTarget } from '../auth/abilities'
+import type { KeyvTarget } from '../auth/abilities'
+import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
+import { withCounterfactual } from '../insight/counterfactual'
 import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
 import { literal, type CallNode, type CallRequest, type ComposeNode, type Node } from '../lang/tree'
-import type { CallContext, Endpoint, Input, Invocation } from './endpoint'
+import type { ArgSpec, ArgSpecs, CallContext, Endpoint, Input, Invocation } from './endpoint'
 import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
@@ -36,7 +38,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    private readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
+    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
@@ -218,7 +220,7 @@ export class Evaluation {
     if (counting) await counting
     const turn = this.ctx.pause ? this.ctx.pause() : yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (turn) await turn
-    this.authorize(name, frame, entry)
+    this.authorize(name, frame, entry, endpoint.insecure === true)
 
     // The order of checks: the endpoint exists, an ability covers it, the input's type, then
     // each argument (required, then its type).
@@ -231,7 +233,7 @@ export class Evaluation {
     const declared = endpoint.args ?? {}
     const args: Record<string, Value> = {}
     const procs: Record<string, Node> = {}
-    for (const [arg, spec] of Object.entries(declared)) {
+    for (const [arg, spec] of specsOf(endpoint)) {
       const given = node.args.get(arg)
       if (spec.type === 'proc') {
         if (given) procs[arg] = given
@@ -261,34 +263,49 @@ export class Evaluation {
       input,
       args,
       procs,
-      passThrough: async () => {
-        const passed = new Map<string, Input>()
-        for (const [arg, given] of node.args) {
-          if (Object.hasOwn(declared, arg)) continue
-          const value = await this.value(given, scope, name, frame)
-          if (value !== NONE) passed.set(arg, value)
-        }
-        return passed
-      },
-      ctx: {
-        ...this.ctx,
-        sleep: (ms) => this.sleep(ms),
-        warn: (message) => {
-          if (entry) (entry.warnings ??= []).push(message)
-        },
-        // A procedure written inside this call sees the scope it was written in; a stored
-        // one, run with the account's authority, sees only what is given to it.
-        runProc: (proc, procInput, procArgs, options) =>
-          options?.elevated
-            ? this.runProc(proc, procInput, procArgs, name, { ...frame, elevated: true }, EMPTY)
-            : this.runProc(proc, procInput, procArgs, name, frame, scope),
-      },
+      passThrough: () => this.passThrough(node, declared, scope, name, frame),
+      ctx: new InvocationContext(this, entry, name, frame, scope),
     }
     if (endpoint.target) {
       invocation.target = endpoint.target(invocation)
       if (!frame.elevated) this.authorizeTarget(endpoint.name, invocation.target, entry)
     }
     return this.bounded(await endpoint.run(invocation), name)
+  }
+
+  /** Evaluates every argument given that the endpoint does not declare: they flow into procedures. */
+  private async passThrough(
+    node: CallNode,
+    declared: ArgSpecs,
+    scope: Scope,
+    name: string,
+    frame: Frame,
+  ): Promise<Map<string, Input>> {
+    const passed = new Map<string, Input>()
+    for (const [arg, given] of node.args) {
+      if (Object.hasOwn(declared, arg)) continue
+      const value = await this.value(given, scope, name, frame)
+      if (value !== NONE) passed.set(arg, value)
+    }
+    return passed
+  }
+
+  /**
+   * Runs a procedure for the call `name`: one written inside the call sees the scope it was
+   * written in; a stored one, run with the account's authority, sees only what is given to it.
+   */
+  runProcOf(
+    proc: Node,
+    input: Input,
+    args: Map<string, Input>,
+    name: string,
+    frame: Frame,
+    scope: Scope,
+    elevated = false,
+  ): Promise<Input> {
+    return elevated
+      ? this.runProc(proc, input, args, name, { ...frame, elevated: true }, EMPTY)
+      : this.runProc(proc, input, args, name, frame, scope)
   }
 
   /** Stops values that grow without bound (compositions can double one at every level). */
@@ -327,17 +344,29 @@ export class Evaluation {
   }
 
   /** Lets the call in, or refuses it with 401; says which grant let it in. */
-  private authorize(name: string, frame: Frame, entry: CallTrace | undefined): void {
+  private authorize(
+    name: string,
+    frame: Frame,
+    entry: CallTrace | undefined,
+    insecure: boolean,
+  ): void {
     const { principal } = this.ctx
+    // The trace's sentences are written only when there is a trace.
     if (frame.elevated) {
-      return grant(
-        entry,
-        'procedure',
-        null,
-        "runs inside a stored procedure, with the account's full authority",
-      )
+      if (entry) {
+        grant(
+          entry,
+          'procedure',
+          null,
+          "runs inside a stored procedure, with the account's full authority",
+        )
+      }
+      return
     }
-    if (principal.kind === 'secret') {
+    const verdict = decide(principal, name, insecure)
+    if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
+    if (!entry) return
+    if (verdict === BY_SECRET) {
       return grant(
         entry,
         'secret',
@@ -345,77 +374,110 @@ export class Evaluation {
         `the secret key of \`${principal.secretId}' reaches every endpoint`,
       )
     }
-    const ability = granting(principal.abilities, name)
-    if (ability) {
-      return grant(entry, 'ability', ability.raw, `ability \`${ability.raw}' covers \`${name}'`)
-    }
-    const held = principal.abilities.map((a) => `\`${a.raw}'`).join(', ')
-    throw this.denied(
-      name,
-      entry,
-      'missing_ability',
-      `no ability covers \`${name}'; the authorization holds ${held}`,
-    )
+    grant(entry, 'ability', verdict.raw, `ability \`${verdict.raw}' covers \`${name}'`)
   }
 
   /** For key-value calls: an ability's bucket and prefix limits must reach what the call touches. */
   private authorizeTarget(name: string, target: KeyvTarget, entry: CallTrace | undefined): void {
     const { principal } = this.ctx
     if (principal.kind !== 'authorization') return
-    const ability = grantingTarget(principal.abilities, name, target)
-    if (ability) {
-      return grant(
-        entry,
-        'ability',
-        ability.raw,
-        `ability \`${ability.raw}' covers \`${name}' in bucket \`${target.bucket}' for \`${target.key}'`,
-      )
-    }
-    const covering = principal.abilities
-      .filter((a) => granting([a], name))
-      .map((a) => `\`${a.raw}'`)
-      .join(', ')
-    const what = name === 'keyv.scan' ? 'prefix' : 'key'
-    throw this.denied(
-      name,
+    const verdict = decideTarget(principal, name, target)
+    if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
+    if (verdict === BY_SECRET || !entry) return
+    grant(
       entry,
-      'outside_limit',
-      `${covering} ${covering.includes(',') ? 'cover' : 'covers'} \`${name}', but not bucket \`${target.bucket}' with ${what} \`${target.key}': the call is outside its key-value limits`,
+      'ability',
+      verdict.raw,
+      `ability \`${verdict.raw}' covers \`${name}' in bucket \`${target.bucket}' for \`${target.key}'`,
     )
   }
 
-  private denied(
-    name: string,
-    entry: CallTrace | undefined,
-    code: 'missing_ability' | 'outside_limit',
-    explanation: string,
-  ): UnauthorizedError {
+  private denied(name: string, entry: CallTrace | undefined, refusal: Refusal): UnauthorizedError {
+    // Both refusals read alike on the wire, as the real service words them; the trace tells
+    // them apart, and says what would have let the call in.
+    const error = new UnauthorizedError(
+      `authorization does not have the ability to access ${this.ctx.settings.serviceName} \`${name}'`,
+      refusal.code,
+    )
     if (entry) {
       entry.decision = 'refused'
-      entry.explanation = explanation
+      entry.explanation = refusal.explanation
+      entry.counterfactual = refusal.counterfactual()
+      withCounterfactual(error, entry.counterfactual)
     }
-    // Both refusals read alike on the wire, as the real service words them; the trace tells
-    // them apart.
-    return new UnauthorizedError(
-      `authorization does not have the ability to access ${this.ctx.settings.serviceName} \`${name}'`,
-      code,
-    )
+    return error
   }
 }
 
+/**
+ * What one call's endpoint runs with: the request's context, and this call's own warnings and
+ * procedures. One object of one shape per call, made with no closures.
+ */
+class InvocationContext implements CallContext {
+  constructor(
+    private readonly evaluation: Evaluation,
+    private readonly entry: CallTrace | undefined,
+    private readonly name: string,
+    private readonly frame: Frame,
+    private readonly scope: Scope,
+  ) {}
+
+  get settings() {
+    return this.evaluation.ctx.settings
+  }
+  get store() {
+    return this.evaluation.ctx.store
+  }
+  get clock() {
+    return this.evaluation.ctx.clock
+  }
+  get signer() {
+    return this.evaluation.ctx.signer
+  }
+  get principal() {
+    return this.evaluation.ctx.principal
+  }
+  setHeader(name: string, value: string): void {
+    this.evaluation.ctx.setHeader(name, value)
+  }
+  sleep(ms: number): Promise<void> {
+    return this.evaluation.sleep(ms)
+  }
+  warn(message: string): void {
+    if (this.entry) (this.entry.warnings ??= []).push(message)
+  }
+  runProc(
+    proc: Node,
+    input: Input,
+    args: Map<string, Input>,
+    options?: { elevated?: boolean },
+  ): Promise<Input> {
+    const { name, frame, scope } = this
+    return this.evaluation.runProcOf(proc, input, args, name, frame, scope, options?.elevated)
+  }
+}
+
+/** Says in the trace what let a call in. */
 function grant(
-  entry: CallTrace | undefined,
+  entry: CallTrace,
   kind: CallTrace['grant'],
   ability: string | null,
   explanation: string,
 ): void {
-  if (!entry) return
   entry.grant = kind
   entry.ability = ability
   entry.explanation = explanation
 }
 
 const asJson = (value: Input): Value => (value === NONE ? null : value)
+
+/** Each endpoint's declared arguments, listed once. */
+const specs = new WeakMap<Endpoint, Array<[string, ArgSpec]>>()
+function specsOf(endpoint: Endpoint): Array<[string, ArgSpec]> {
+  let listed = specs.get(endpoint)
+  if (!listed) specs.set(endpoint, (listed = Object.entries(endpoint.args ?? {})))
+  return listed
+}
 
 function required(arg: string, site: string): InvalidError {
   return new InvalidError(`invalid argument \`${arg}' for \`${site}' (is required)`, 'required')

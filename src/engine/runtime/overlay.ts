@@ -22,6 +22,11 @@ export interface Overlay extends Store {
   unchanged(reader: StoreReader): Promise<boolean>
   /** Commits every buffered write in one atomic commit; nothing when none were made. */
   flush(): Promise<void>
+  /**
+   * Marks the writes made so far; the function it returns forgets every write made since, so
+   * that one step of a request (an object `core.deploy` runs) can fail alone.
+   */
+  savepoint(): () => void
 }
 
 /** A stored value as compared: its JSON text (`undefined` for nothing stored). */
@@ -133,25 +138,17 @@ export function createOverlay(
       return readProc(name)
     },
     async commit(mutations) {
-      for (const mutation of mutations) {
-        switch (mutation.op) {
-          case 'setKey':
-            bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
-            break
-          case 'deleteKey':
-            bucketOf(mutation.bucket).set(mutation.key, null)
-            break
-          case 'putProc':
-            procs.set(mutation.proc.name, { value: mutation.proc })
-            break
-          case 'deleteProc':
-            procs.set(mutation.name, null)
-            break
-          default:
-            throw new Error(`a request may not ${mutation.op} while it runs`)
-        }
-      }
+      buffer(mutations)
       log.push(...mutations)
+    },
+    savepoint() {
+      const at = log.length
+      return () => {
+        log.length = at
+        keys.clear()
+        procs.clear()
+        buffer(log)
+      }
     },
     async flush() {
       if (log.length > 0) await commit(log)
@@ -173,5 +170,26 @@ export function createOverlay(
       }
       return true
     },
+  }
+
+  function buffer(mutations: readonly Mutation[]): void {
+    for (const mutation of mutations) {
+      switch (mutation.op) {
+        case 'setKey':
+          bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
+          break
+        case 'deleteKey':
+          bucketOf(mutation.bucket).set(mutation.key, null)
+          break
+        case 'putProc':
+          procs.set(mutation.proc.name, { value: mutation.proc })
+          break
+        case 'deleteProc':
+          procs.set(mutation.name, null)
+          break
+        default:
+          throw new Error(`a request may not ${mutation.op} while it runs`)
+      }
+    }
   }
 }

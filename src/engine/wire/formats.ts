@@ -87,7 +87,21 @@ export type Format = keyof typeof formats
 const names = Object.keys(formats) as Format[]
 
 export function mediaType(format: Format, serviceName: string): string {
-  return formats[format].contentType(serviceName)
+  return typesOf(serviceName)[format]
+}
+
+/** Each service name's media type of each format, made once. */
+const mediaTypes = new Map<string, Record<Format, string>>()
+
+function typesOf(serviceName: string): Record<Format, string> {
+  let types = mediaTypes.get(serviceName)
+  if (!types) {
+    types = Object.fromEntries(
+      names.map((name) => [name, formats[name].contentType(serviceName)]),
+    ) as Record<Format, string>
+    mediaTypes.set(serviceName, types)
+  }
+  return types
 }
 
 /** The format of a content type, or `undefined` when it is not one the service reads. */
@@ -109,6 +123,33 @@ function formatOf(type: string, serviceName: string): Format | undefined {
 }
 
 const essence = (value: string) => value.split(';')[0]!.trim().toLowerCase()
+
+/**
+ * A content type's media type, lowercase and without parameters (`text/plain` of
+ * `Text/Plain; charset=utf-8`); `undefined` when there is none.
+ */
+export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
+  if (contentType === null || contentType === undefined) return undefined
+  return essence(contentType) || undefined
+}
+
+/**
+ * The format a content type names (`undefined` for none the service speaks, or none given):
+ * with `serviceName`, that service's media types only; without, any service's (a reader of
+ * exchanges or answers that may come from another service).
+ */
+export function formatOfMediaType(
+  contentType: string | null | undefined,
+  serviceName?: string,
+): Format | undefined {
+  const type = mediaTypeOf(contentType)
+  if (type === undefined) return undefined
+  if (serviceName !== undefined) return formatOf(type, serviceName)
+  if (type === 'text/plain') return 'text'
+  if (type === 'application/json') return 'json'
+  const vendor = /^application\/vnd\.[^+/]+\+(json|msgpack)$/.exec(type)?.[1]
+  return vendor === 'json' ? 'tuples' : vendor === 'msgpack' ? 'msgpack' : undefined
+}
 
 /** The request body's format; a missing content type means text. 415 for anything else. */
 export function requestFormat(contentType: string | null, serviceName: string): Format {

@@ -34,13 +34,22 @@ export function routeOf(pathname: string, basePath: string): Route {
     const problem = ambiguity(segment)
     if (problem) return { kind: 'ambiguous', reason: problem }
   }
-  if (segments[0] === CONTROL_SEGMENT) {
-    return { kind: 'control', path: segments.slice(1).join('/') }
+  return routeOfSegments(segments, rest)
+}
+
+/**
+ * The route of path segments `routeOf` has already read and found unambiguous, such as those
+ * below a hosted account's prefix: a layer in front of the engine reads a path once, and hands
+ * the engine the route of what is below its own part.
+ */
+export function routeOfSegments(segments: readonly string[], path = segments.join('/')): Route {
+  const [first] = segments
+  if (first === undefined) return { kind: 'call', path: '' }
+  if (first === CONTROL_SEGMENT) return { kind: 'control', path: path.slice(first.length + 1) }
+  if (first.includes('%') && safeDecode(first) === CONTROL_SEGMENT) {
+    return { kind: 'ambiguous', reason: `\`${first}' is ${CONTROL_SEGMENT} percent-encoded` }
   }
-  if (segments[0]!.includes('%') && safeDecode(segments[0]!) === CONTROL_SEGMENT) {
-    return { kind: 'ambiguous', reason: `\`${segments[0]}' is ${CONTROL_SEGMENT} percent-encoded` }
-  }
-  return { kind: 'call', path: rest }
+  return { kind: 'call', path }
 }
 
 function ambiguity(segment: string): string | undefined {

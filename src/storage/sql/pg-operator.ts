@@ -1,5 +1,9 @@
 import { CLOCK_OFFSET } from '../../engine/account/snapshot'
-import { MAX_JOURNAL_BYTES, type ExchangeRecord } from '../../engine/operator/exchange-log'
+import {
+  MAX_JOURNAL_BYTES,
+  recordOf,
+  type ExchangeRecord,
+} from '../../engine/operator/exchange-log'
 import {
   faultId,
   MAX_FAULT_RULES,
@@ -233,7 +237,7 @@ export async function openPgOperator(
         await db.query(sql.setCapacity, [capacity])
       },
       async add(record) {
-        await db.query(sql.keep, [JSON.stringify(record)])
+        await db.query(sql.keep, [JSON.stringify(recordOf(record))])
         await db.query(sql.trimJournal, [MAX_JOURNAL_BYTES])
       },
       async list(after = 0) {

@@ -1,11 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import type { SecretState, SecretView } from '../../engine'
-import { getClock, rollSecret } from '../shared/api'
+import { rollSecret } from '../shared/api'
 import { useConfig } from '../shared/config'
+import { toDateTimeLocal, toUnixSeconds } from '../shared/date-time'
 import { formatDuration, formatTime, messageOf } from '../shared/format'
 import { Masked } from '../shared/masked'
 import { useAccountMutation } from '../shared/queries'
 import { routeHref } from '../shared/router'
+import { cancelRoll } from './roll-api'
 
 /** A secret's state at `now` (the list was read earlier; the virtual clock has moved since). */
 export function stateAt(secret: SecretView, now: number | undefined): SecretState {
@@ -14,34 +16,61 @@ export function stateAt(secret: SecretView, now: number | undefined): SecretStat
   return secret.expiresAt > now ? 'rolling' : 'expired'
 }
 
-/** One secret, with its roll controls while it lives. */
-export function SecretRow({ secret, now }: { secret: SecretView; now: number | undefined }) {
+/** `2 authorizations made here` (what the page knows of: others may have been made elsewhere). */
+export const authorizationsText = (count: number) =>
+  `${count} ${count === 1 ? 'authorization' : 'authorizations'} made here`
+
+/**
+ * One secret, with its roll controls while it lives: roll now (asked first), roll at a moment
+ * on the virtual clock (a date-time picker, in UTC as the clock shows it), or cancel a roll
+ * that is scheduled. `kills` is how many authorizations the page knows of descend from it:
+ * they die with it. Only the latest problem or refusal is shown.
+ */
+export function SecretRow({
+  secret,
+  now,
+  kills,
+}: {
+  secret: SecretView
+  now: number | undefined
+  kills: number
+}) {
   const { baseUrl } = useConfig()
-  const delayId = useId()
+  const atId = useId()
   const hintId = useId()
-  const [delay, setDelay] = useState('60')
+  // Untouched, the moment to roll at is an hour ahead on the virtual clock.
+  const [at, setAt] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const [confirming, setConfirming] = useState(false)
-  // The delay is counted on the engine's virtual clock, read when the roll is asked for.
-  const roll = useAccountMutation(async (seconds: number | undefined) =>
-    rollSecret(
-      baseUrl,
-      secret.id,
-      seconds === undefined ? undefined : (await getClock(baseUrl)).now + seconds,
-    ),
+  const roll = useAccountMutation((when: number | undefined) =>
+    rollSecret(baseUrl, secret.id, when),
   )
+  const cancel = useAccountMutation(() => cancelRoll(baseUrl, secret.id))
   const state = stateAt(secret, now)
+  const pending = roll.isPending || cancel.isPending
+  const shownAt = at ?? (now === undefined ? '' : toDateTimeLocal(now + 3600, 'utc'))
+
+  function clearMessages() {
+    setProblem(null)
+    roll.reset()
+    cancel.reset()
+  }
 
   function rollLater(event: FormEvent) {
     event.preventDefault()
-    const seconds = Number(delay)
-    if (delay.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) {
-      setProblem('Give a number of seconds above 0, or use Roll now to roll at once.')
-      return
+    clearMessages()
+    const seconds = toUnixSeconds(shownAt, 'utc')
+    if (seconds === undefined) return setProblem('Give a date and time to roll at, in UTC.')
+    if (now !== undefined && seconds <= now) {
+      return setProblem(
+        `${formatTime(seconds)} has passed on the virtual clock (now ${formatTime(now)}): choose a later moment, or use Roll now.`,
+      )
     }
-    setProblem(null)
     roll.mutate(seconds)
   }
+
+  const dies =
+    kills > 0 ? `, and with it the ${authorizationsText(kills)} that descend from it` : ''
 
   return (
     <tr data-testid="secret-row" data-secret-id={secret.id}>
@@ -53,6 +82,15 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
         <span className={`state state-${state}`} data-testid="secret-state">
           {state}
         </span>
+        {state !== 'expired' && (
+          <span className="muted secret-kills" data-testid="secret-kills">
+            {kills === 0
+              ? 'No authorization made here descends from it.'
+              : `${authorizationsText(kills)} ${
+                  state === 'rolling' ? 'die when it rolls' : 'would die if it rolled'
+                }.`}
+          </span>
+        )}
       </td>
       <td className="times">
         <span>Created {formatTime(secret.createdAt)}</span>
@@ -74,24 +112,38 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
             <button
               type="button"
               aria-expanded={confirming}
-              disabled={roll.isPending}
-              onClick={() => setConfirming(!confirming)}
+              disabled={pending}
+              onClick={() => {
+                clearMessages()
+                setConfirming(!confirming)
+              }}
             >
               Roll now
             </button>
+            {state === 'rolling' && (
+              <button
+                type="button"
+                disabled={pending}
+                onClick={() => {
+                  clearMessages()
+                  cancel.mutate()
+                }}
+              >
+                Cancel the roll
+              </button>
+            )}
             <form className="roll-at" onSubmit={rollLater} noValidate>
-              <label htmlFor={delayId}>Seconds from now</label>
+              <label htmlFor={atId}>Roll at (UTC)</label>
               <input
-                id={delayId}
-                type="number"
-                min={1}
-                step="any"
-                value={delay}
+                id={atId}
+                type="datetime-local"
+                step={1}
+                value={shownAt}
                 aria-describedby={problem ? hintId : undefined}
                 aria-invalid={problem ? true : undefined}
-                onChange={(event) => setDelay(event.target.value)}
+                onChange={(event) => setAt(event.target.value)}
               />
-              <button type="submit" disabled={roll.isPending}>
+              <button type="submit" disabled={pending}>
                 Roll at…
               </button>
             </form>
@@ -100,6 +152,7 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
         {confirming && state !== 'expired' && (
           <RollQuestion
             id={secret.id}
+            dies={dies}
             pending={roll.isPending}
             onRoll={() => roll.mutate(undefined, { onSettled: () => setConfirming(false) })}
             onCancel={() => setConfirming(false)}
@@ -111,6 +164,7 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
           </p>
         )}
         {roll.isError && <p role="alert">{messageOf(roll.error)}</p>}
+        {cancel.isError && <p role="alert">{messageOf(cancel.error)}</p>}
       </td>
     </tr>
   )
@@ -119,11 +173,14 @@ export function SecretRow({ secret, now }: { secret: SecretView; now: number | u
 /** Rolling now cannot be undone: the old key dies at once, with what was made from it. */
 function RollQuestion({
   id,
+  dies,
   pending,
   onRoll,
   onCancel,
 }: {
   id: string
+  /** `, and with it the 2 authorizations made here that descend from it`, or nothing. */
+  dies: string
   pending: boolean
   onRoll: () => void
   onCancel: () => void
@@ -133,8 +190,8 @@ function RollQuestion({
   return (
     <div role="group" aria-label={`Roll ${id} now?`} className="confirm roll-question">
       <p>
-        Roll <code>{id}</code> now? Its key stops working at once and every authorization made from
-        it dies; a new secret replaces it. This cannot be undone.
+        Roll <code>{id}</code> now? Its key stops working at once{dies}; every authorization made
+        from it elsewhere dies too, and a new secret replaces it. This cannot be undone.
       </p>
       <button type="button" className="danger" disabled={pending} onClick={onRoll}>
         Roll it now

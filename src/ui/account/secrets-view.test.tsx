@@ -28,6 +28,17 @@ describe('SecretsView', () => {
     expect(await service.listSecrets()).toHaveLength(2)
   })
 
+  it('says what to do next once a secret is made', async () => {
+    await renderWithService(<SecretsView />)
+    await screen.findAllByTestId('secret-row')
+    fireEvent.click(screen.getByRole('button', { name: 'Create secret' }))
+    const next = await screen.findByTestId('secret-created')
+    expect(next.textContent).toMatch(/^Created sec_\S+\. Next: compose an authorization/)
+    expect(
+      within(next).getByRole('link', { name: 'compose an authorization' }).getAttribute('href'),
+    ).toBe('#/authorizations')
+  })
+
   it('rolls a secret now: it expires and its replacement is listed', async () => {
     const { service } = await renderWithService(<SecretsView />)
     const [secret] = await service.listSecrets()
@@ -40,19 +51,34 @@ describe('SecretsView', () => {
     expect(rolled!.state).toBe('expired')
   })
 
-  it('says in its own terms when a roll time is not in the future', async () => {
+  it('rolls at a date and time, says in its own terms when it has passed, and one problem at a time', async () => {
     const { service } = await renderWithService(<SecretsView />)
     const row = (await screen.findAllByTestId('secret-row'))[0]!
-    fireEvent.change(within(row).getByLabelText('Seconds from now'), { target: { value: '0' } })
+    const at = within(row).getByLabelText('Roll at (UTC)') as HTMLInputElement
+    // It starts an hour ahead on the virtual clock.
+    await waitFor(() => expect(at.value).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?/))
+    fireEvent.change(at, { target: { value: '2000-01-01T00:00:00' } })
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
-    expect((await within(row).findByRole('alert')).textContent).toBe(
-      'Give a number of seconds above 0, or use Roll now to roll at once.',
+    expect((await within(row).findByRole('alert')).textContent).toMatch(
+      /^2000-01-01 00:00:00 UTC has passed on the virtual clock \(now .*\): choose a later moment, or use Roll now\.$/,
     )
     expect((await service.listSecrets())[0]!.state).toBe('active')
-    fireEvent.change(within(row).getByLabelText('Seconds from now'), { target: { value: '30' } })
+    fireEvent.change(at, { target: { value: '' } })
+    fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
+    await waitFor(() =>
+      expect(
+        within(row)
+          .getAllByRole('alert')
+          .map((alert) => alert.textContent),
+      ).toEqual(['Give a date and time to roll at, in UTC.']),
+    )
+    const now = await service.now()
+    const inAnHour = new Date((now + 3600) * 1000).toISOString().slice(0, 19)
+    fireEvent.change(at, { target: { value: inAnHour } })
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
     await waitFor(() => expect(within(row).getByTestId('secret-state').textContent).toBe('rolling'))
     expect(within(row).queryByRole('alert')).toBeNull()
+    expect((await service.listSecrets())[0]!.expiresAt).toBe(Math.floor(now + 3600))
   })
 
   it('shows why a request failed when nothing answers', async () => {
@@ -70,7 +96,9 @@ describe('SecretsView', () => {
     const row = await screen.findByRole('row', { name: new RegExp(secret!.id) })
     fireEvent.click(within(row).getByRole('button', { name: 'Roll now' }))
     const question = within(row).getByRole('group', { name: `Roll ${secret!.id} now?` })
-    expect(question.textContent).toMatch(/every authorization made from it dies/)
+    expect(question.textContent).toMatch(
+      /Its key stops working at once; every authorization made from it elsewhere dies too/,
+    )
     fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }))
     expect(within(row).queryByRole('group')).toBeNull()
     expect((await service.listSecrets())[0]!.state).toBe('active')

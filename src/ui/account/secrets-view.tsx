@@ -1,21 +1,26 @@
-import { useQuery } from '@tanstack/react-query'
+import { useQueries, useQuery } from '@tanstack/react-query'
 import { createSecret } from '../shared/api'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
 import { messageOf } from '../shared/format'
-import { secretsQuery, useAccountMutation } from '../shared/queries'
+import { NextStep } from '../shared/next-step'
+import { inspectQuery, secretsQuery, useAccountMutation } from '../shared/queries'
+import { routeHref } from '../shared/router'
+import { useRemembered } from '../shared/tokens'
+import { ScenarioPicker } from '../scenarios/scenario-picker'
 import { SecretRow } from './secret-row'
 
 /**
  * Account settings: the secrets that reach every endpoint. Each can be rolled now (it dies at
- * once, with every authorization made from it) or at a time on the virtual clock (both work
- * until then).
+ * once, with every authorization made from it: the row says how many the page knows of) or at
+ * a time on the virtual clock (both work until then), and a scheduled roll can be cancelled.
  */
 export default function SecretsView() {
   const { baseUrl } = useConfig()
   const secrets = useQuery(secretsQuery(baseUrl))
   const now = useNow()
   const create = useAccountMutation(() => createSecret(baseUrl))
+  const kills = useDescendants()
 
   return (
     <section aria-labelledby="secrets-heading" className="panel">
@@ -35,9 +40,20 @@ export default function SecretsView() {
         authorizations, and give those out instead.
       </p>
       {create.isError && <p role="alert">{messageOf(create.error)}</p>}
+      {create.isSuccess && (
+        <NextStep testId="secret-created">
+          Created <code>{create.data.id}</code>. Next:{' '}
+          <a href={routeHref('authorizations')}>compose an authorization</a> that reaches only what
+          a client needs, signed with it, or <a href={routeHref('console')}>call an endpoint</a>{' '}
+          with it in the console.
+        </NextStep>
+      )}
       {secrets.isError && <p role="alert">{messageOf(secrets.error)}</p>}
       {secrets.data?.length === 0 && (
-        <p className="empty">No secrets yet. Create one to start calling endpoints.</p>
+        <p className="empty">
+          No secrets yet. Create one to start calling endpoints: it signs the authorizations you
+          give out.
+        </p>
       )}
       {secrets.data && secrets.data.length > 0 && (
         <div className="table-scroll">
@@ -52,12 +68,34 @@ export default function SecretsView() {
             </thead>
             <tbody>
               {secrets.data.map((secret) => (
-                <SecretRow key={secret.id} secret={secret} now={now} />
+                <SecretRow
+                  key={secret.id}
+                  secret={secret}
+                  now={now}
+                  kills={kills.get(secret.id) ?? 0}
+                />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      <ScenarioPicker compact />
     </section>
   )
+}
+
+/**
+ * How many usable authorizations the page remembers descend from each secret (directly, or
+ * through an authorization that minted them: the root secret is what they die with).
+ */
+function useDescendants(): Map<string, number> {
+  const { baseUrl } = useConfig()
+  const saved = useRemembered().data ?? []
+  const reports = useQueries({ queries: saved.map((s) => inspectQuery(baseUrl, s.token)) })
+  const counts = new Map<string, number>()
+  for (const report of reports) {
+    const secretId = report.data?.state === 'usable' ? report.data.details?.secretId : undefined
+    if (secretId) counts.set(secretId, (counts.get(secretId) ?? 0) + 1)
+  }
+  return counts
 }

@@ -27,13 +27,14 @@ const refetchAccount = ({ client, service }: Rendered) =>
 
 async function render() {
   const rendered = await renderWithService(<Followed />)
-  await screen.findByRole('checkbox', { name: 'type' }, { timeout: 5000 })
+  await screen.findByRole('treeitem', { name: 'type' }, { timeout: 5000 })
   return rendered
 }
 
-const tick = (name: string) => fireEvent.click(screen.getByRole('checkbox', { name }))
-const expand = (name: string) =>
-  fireEvent.click(screen.getByRole('button', { name: `Expand ${name}` }))
+/** An ability's item in the catalogue tree. */
+const item = (name: string) => screen.getByRole('treeitem', { name })
+const tick = (name: string) => fireEvent.click(item(name).querySelector('.tree-row')!)
+const expand = (name: string) => fireEvent.keyDown(item(name), { key: 'ArrowRight' })
 const snippet = (id: string) => screen.getByTestId(`snippet-${id}`).textContent ?? ''
 const create = () => fireEvent.click(screen.getByRole('button', { name: 'Create authorization' }))
 const rows = () => screen.queryAllByTestId('authorization-row')
@@ -65,7 +66,8 @@ describe('AuthorizationsView', { timeout: 30_000 }, () => {
     const { service } = await render()
     tick('type')
     expand('type')
-    expect(screen.getByRole('checkbox', { name: 'type.string' })).toHaveProperty('disabled', true)
+    expect(item('type.string').getAttribute('aria-disabled')).toBe('true')
+    expect(item('type.string').getAttribute('aria-checked')).toBe('true')
     expand('keyv')
     tick('keyv.get')
     expect(
@@ -195,8 +197,8 @@ describe('AuthorizationsView', { timeout: 30_000 }, () => {
     expect(made.status).toBe(200)
     // The exchange log shows the procedure was made; the catalogue tree follows.
     expand('lib')
-    const checkbox = await screen.findByRole('checkbox', { name: 'lib.report' }, { timeout: 5000 })
-    expect(checkbox).toHaveProperty('checked', true)
+    const checkbox = await screen.findByRole('treeitem', { name: 'lib.report' }, { timeout: 5000 })
+    expect(checkbox.getAttribute('aria-checked')).toBe('true')
     expect(screen.queryByText(/No stored procedure/)).toBeNull()
   })
 
@@ -247,7 +249,7 @@ describe('AuthorizationsView', { timeout: 30_000 }, () => {
   it('keeps the composition in the view URL', async () => {
     window.location.hash = '#/authorizations?ability=type&ttl=60'
     const rendered = await render()
-    expect(screen.getByRole('checkbox', { name: 'type' })).toHaveProperty('checked', true)
+    expect(item('type').getAttribute('aria-checked')).toBe('true')
     expect(snippet('client')).toBe('await client.auth.create({ abilities: ["type"], ttl: 60 })')
     fireEvent.click(screen.getByLabelText(/insecure: true/))
     expect(window.location.hash).toMatch(/^#\/authorizations\?ability=type&insecure=true&ttl=60/)
@@ -262,7 +264,9 @@ describe('AuthorizationsView', { timeout: 30_000 }, () => {
     window.location.hash = '#/log'
     window.location.hash = navHref('authorizations')
     rendered.rerender(provided(<AuthorizationsView />))
-    expect(await screen.findByRole('checkbox', { name: 'type' })).toHaveProperty('checked', true)
+    expect(
+      (await screen.findByRole('treeitem', { name: 'type' })).getAttribute('aria-checked'),
+    ).toBe('true')
     expect(screen.getByLabelText(/insecure: true/)).toHaveProperty('checked', true)
   })
 

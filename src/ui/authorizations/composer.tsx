@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useCallback, useId, useMemo } from 'react'
+import { useCallback, useEffect, useId, useMemo, useRef } from 'react'
 import type { AbilityWorld } from '../shared/abilities'
 import { packagesOf, useCatalogue } from '../shared/catalogue'
 import { useNow } from '../shared/clock'
@@ -8,6 +8,7 @@ import { useLoggedExchange } from '../shared/exchange-log'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { Masked } from '../shared/masked'
+import { NextStep } from '../shared/next-step'
 import { procedureNames, proceduresQuery, useAccountMutation } from '../shared/queries'
 import { Quoted } from '../shared/quoted'
 import { RefusalReason } from '../shared/refusal'
@@ -78,6 +79,11 @@ export function Composer() {
   const logged = useLoggedExchange(
     send.data && send.data.result.status >= 400 ? send.data.result.sent : undefined,
   )
+  // The answer takes the focus, so it is read out and the keyboard goes on from there.
+  const answerRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (send.data) answerRef.current?.focus()
+  }, [send.data])
 
   const change = (patch: Partial<Composition>) => setComposition((c) => ({ ...c, ...patch }))
   const add = useCallback(
@@ -175,8 +181,10 @@ export function Composer() {
         <button
           type="button"
           className="primary"
-          disabled={blocked || !signer || send.isPending}
-          onClick={() => send.mutate()}
+          disabled={blocked || !signer}
+          // Not disabled while it sends: the focus would drop out of the page.
+          aria-disabled={send.isPending ? true : undefined}
+          onClick={() => !send.isPending && send.mutate()}
         >
           Create authorization
         </button>
@@ -192,7 +200,13 @@ export function Composer() {
       </div>
       {send.isError && <p role="alert">Nothing answered: {messageOf(send.error)}</p>}
       {send.data && (
-        <div className="send-answer" aria-live="polite" data-testid="send-answer">
+        <div
+          ref={answerRef}
+          tabIndex={-1}
+          className="send-answer"
+          aria-live="polite"
+          data-testid="send-answer"
+        >
           {send.data.token ? (
             <>
               <p>
@@ -201,10 +215,15 @@ export function Composer() {
                 </span>
                 : created and remembered below.
               </p>
-              <Masked value={send.data.token} label="the new authorization" />{' '}
-              <a href={routeHref('console', { token: `authorization:${send.data.token}` })}>
-                Use in console
-              </a>
+              <Masked value={send.data.token} label="the new authorization" />
+              <NextStep testId="authorization-next">
+                Next:{' '}
+                <a href={routeHref('console', { token: `authorization:${send.data.token}` })}>
+                  use it in the console
+                </a>{' '}
+                to see what it may call and what it is refused, or give it to a client: it reaches
+                only its abilities.
+              </NextStep>
             </>
           ) : (
             <p role="alert">

@@ -64,7 +64,7 @@ export function SignerField({
       )}
       {signer && signer.state !== 'usable' && signer.state !== 'unknown' && (
         <p className="finding finding-engine">
-          This token is {signer.state}: the engine will answer 401.
+          This token is {signer.stateText}: the engine will answer 401.
         </p>
       )}
     </div>

@@ -25,8 +25,10 @@ export function TokenInspector() {
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    setToken(typed.trim())
+    setToken(withoutScheme(typed))
   }
+  const hadScheme = token !== '' && withoutScheme(typed) === token && typed.trim() !== token
+  const claims = token && report.data && !report.data.details ? decodeClaims(token) : undefined
 
   return (
     <section aria-labelledby="inspector-heading" className="panel inspector">
@@ -64,6 +66,20 @@ export function TokenInspector() {
           <p>
             <Masked value={token} label="the inspected token" />
           </p>
+          {hadScheme && (
+            <p className="muted" data-testid="inspect-scheme">
+              Read without its <code>Bearer</code> scheme, as the engine reads the header.
+            </p>
+          )}
+          {claims !== undefined && (
+            <div className="inspect-claims" data-testid="inspect-claims">
+              <p className="muted">
+                What its payload says, decoded but <strong>not verified</strong>: nothing in it can
+                be trusted until its signature checks out.
+              </p>
+              <pre>{claims}</pre>
+            </div>
+          )}
           <p>
             <span className={`token-state token-state-${status.state}`} data-testid="inspect-state">
               {status.headline}
@@ -78,13 +94,38 @@ export function TokenInspector() {
           {report.data.details ? (
             <TokenFacts details={report.data.details} now={now} />
           ) : (
-            <p className="muted">
-              Nothing more can be read from it: the engine trusts nothing in a token until its
-              signature checks out.
-            </p>
+            claims === undefined && (
+              <p className="muted">
+                Nothing more can be read from it: it is no signed token whose payload decodes.
+              </p>
+            )
           )}
         </div>
       )}
     </section>
   )
+}
+
+/** The token of a pasted `Authorization` value: `Bearer <token>` is read as `<token>`. */
+export const withoutScheme = (text: string): string =>
+  text
+    .trim()
+    .replace(/^bearer\s+/i, '')
+    .trim()
+
+/**
+ * The payload of a signed token (`<payload>.<signature>`, both base64url) as indented JSON,
+ * read without checking the signature; `undefined` when it has no such payload.
+ */
+export function decodeClaims(token: string): string | undefined {
+  const match = /^([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/.exec(token)
+  if (!match) return undefined
+  try {
+    const base64 = match[1]!.replaceAll('-', '+').replaceAll('_', '/')
+    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    return JSON.stringify(value, null, 2)
+  } catch {
+    return undefined
+  }
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import { advanceClock } from '../shared/api'
 import { useNow } from '../shared/clock'
 import { useConfig } from '../shared/config'
@@ -22,12 +22,18 @@ export function ClockBar() {
   const now = useNow()
   const next = useNextEvent(now)
   const [seconds, setSeconds] = useState('60')
+  const [open, setOpen] = useState(false)
+  const controlsId = useId()
   const advance = useAccountMutation((by: number) => advanceClock(baseUrl, by))
 
   function submit(event: FormEvent) {
     event.preventDefault()
     advance.mutate(Number(seconds))
   }
+  const nextLabel =
+    next && now !== undefined
+      ? `Next: ${next.what} (in ${formatDuration(next.at - now)})`
+      : 'Nothing scheduled'
 
   return (
     <section aria-label="Virtual clock" className="clock-bar">
@@ -38,45 +44,62 @@ export function ClockBar() {
           {now === undefined ? '…' : formatTime(now)}
         </time>
       </p>
-      <div className="clock-steps">
-        {STEPS.map((step) => (
+      {/* Below 480 px the controls fold under this button (app.css), the time stays. */}
+      <button
+        type="button"
+        className="clock-fold"
+        aria-expanded={open}
+        aria-controls={controlsId}
+        onClick={() => setOpen(!open)}
+      >
+        Move the clock
+      </button>
+      <div id={controlsId} className="clock-controls" data-open={open ? 'true' : undefined}>
+        <div className="clock-steps">
+          {STEPS.map((step) => (
+            <button
+              key={step.seconds}
+              type="button"
+              aria-label={step.name}
+              disabled={advance.isPending}
+              onClick={() => advance.mutate(step.seconds)}
+            >
+              {step.label}
+            </button>
+          ))}
           <button
-            key={step.seconds}
             type="button"
-            aria-label={step.name}
-            disabled={advance.isPending}
-            onClick={() => advance.mutate(step.seconds)}
+            className="clock-next"
+            disabled={advance.isPending || !next || now === undefined}
+            title={next ? `${next.what} at ${formatTime(next.at)}` : 'Nothing is scheduled'}
+            aria-label={nextLabel}
+            onClick={() => next && now !== undefined && advance.mutate(next.at - now + 0.001)}
           >
-            {step.label}
+            {/* A long name is cut to the width there is (app.css); the label says it whole. */}
+            <span className="clock-next-text">{nextLabel}</span>
           </button>
-        ))}
-        <button
-          type="button"
-          disabled={advance.isPending || !next || now === undefined}
-          title={next ? `${next.what} at ${formatTime(next.at)}` : 'Nothing is scheduled'}
-          onClick={() => next && now !== undefined && advance.mutate(next.at - now + 0.001)}
-        >
-          {next && now !== undefined
-            ? `Next: ${next.what} (in ${formatDuration(next.at - now)})`
-            : 'Nothing scheduled'}
-        </button>
+        </div>
+        <form onSubmit={submit} className="inline-form clock-advance">
+          <label>
+            Advance by (seconds)
+            <input
+              type="number"
+              min={0}
+              step="any"
+              required
+              value={seconds}
+              onChange={(e) => {
+                setSeconds(e.target.value)
+                // A refusal of the last move does not stay beside a value it was not about.
+                advance.reset()
+              }}
+            />
+          </label>
+          <button type="submit" disabled={advance.isPending}>
+            Advance clock
+          </button>
+        </form>
       </div>
-      <form onSubmit={submit} className="inline-form clock-advance">
-        <label>
-          Advance by (seconds)
-          <input
-            type="number"
-            min={0}
-            step="any"
-            required
-            value={seconds}
-            onChange={(e) => setSeconds(e.target.value)}
-          />
-        </label>
-        <button type="submit" disabled={advance.isPending}>
-          Advance clock
-        </button>
-      </form>
       {advance.isError && <p role="alert">{messageOf(advance.error)}</p>}
     </section>
   )

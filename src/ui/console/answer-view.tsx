@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react'
 import { CopyButton } from '../shared/copy-button'
+import { Preview } from '../shared/long-text'
 import type { PageExchange } from '../shared/page-store'
 import { Name } from '../shared/quoted'
 import { RefusalReason, TraceWarnings } from '../shared/refusal'
@@ -16,8 +17,11 @@ export function AnswerView({
   answer,
   exchange,
   actions,
+  stale = false,
 }: {
   answer: Answer
+  /** The form has changed since this request was sent: the answer is an earlier request's. */
+  stale?: boolean
   /** This request in the exchange log, once found: its trace says why it was refused. */
   exchange?: PageExchange
   /** More to do with the answer (next page, use an authorization). */
@@ -32,13 +36,23 @@ export function AnswerView({
   const text = view === 'hex' ? (body.hex ?? '') : view === 'raw' ? body.raw : body.pretty
   const ok = result.status < 400
   return (
-    <section aria-labelledby={`${id}-heading`} className="panel console-answer">
+    <section
+      aria-labelledby={`${id}-heading`}
+      className={stale ? 'panel console-answer stale' : 'panel console-answer'}
+      data-stale={stale ? 'true' : undefined}
+    >
       <div className="panel-heading">
-        <h2 id={`${id}-heading`}>Answer</h2>
+        <h2 id={`${id}-heading`}>{stale ? 'Answer to the earlier request' : 'Answer'}</h2>
         {exchange && (
           <a href={routeHref('log', { id: String(exchange.id) })}>See in the exchange log</a>
         )}
       </div>
+      {stale && (
+        <p className="stale-note" data-testid="stale-note">
+          The form has changed since this request was sent: this answer is the earlier
+          request&apos;s. Send (<kbd>Ctrl</kbd>+<kbd>Enter</kbd>) to see this one&apos;s.
+        </p>
+      )}
       <p className="answer-status">
         <output className={ok ? 'ok' : 'failed'} data-testid="answer-status">
           {result.status} {result.statusText}
@@ -63,7 +77,7 @@ export function AnswerView({
             <h3>Value</h3>
             <CopyButton text={answer.value} label="Copy value" />
           </div>
-          <pre data-testid="answer-value">{answer.value}</pre>
+          <Preview text={answer.value} testId="answer-value" what="copied whole" />
         </div>
       )}
       {actions && <div className="answer-actions">{actions}</div>}
@@ -100,7 +114,7 @@ export function AnswerView({
       {result.bytes.length === 0 ? (
         <p className="muted">No body.</p>
       ) : (
-        <pre data-testid="answer-body">{text}</pre>
+        <Preview text={text} testId="answer-body" what="received whole" />
       )}
     </section>
   )

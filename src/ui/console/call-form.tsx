@@ -1,11 +1,13 @@
 import { useId, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
-import type { EndpointInfo } from '../shared/catalogue'
+import type { EndpointInfo, ParamSpec } from '../shared/catalogue'
 import type { TokenChoice } from '../shared/tokens'
 import { BODY_FORMATS, mediaTypeOf, type BodyFormat } from '../shared/wire'
+import { isLong, Preview } from '../shared/long-text'
 import { argFields, type BuiltCall } from './draft'
 import { EndpointPicker, type EndpointOption } from './endpoint-picker'
 import {
   ACCEPT_CHOICES,
+  defaultMode,
   type AcceptChoice,
   type ArgState,
   type ConsoleState,
@@ -21,6 +23,9 @@ const FORMAT_LABELS: Record<BodyFormat, (service: string) => string> = {
   msgpack: (service) => `application/vnd.${service}+msgpack`,
   query: () => 'Query string only (no body)',
 }
+
+/** Past this many characters, the tuples built from the form are previewed, not edited. */
+const LONG_FIELD = 100_000
 
 /** Arguments whose type needs room: compositions and structures. */
 const ROOMY = new Set(['proc', 'object', 'array', 'any'])
@@ -78,12 +83,13 @@ export function CallForm({
     }
   }
 
-  function setArg(name: string, field: FieldState, declared: boolean) {
+  function setArg(name: string, field: FieldState, spec: ParamSpec | undefined) {
     setState((s) => ({
       ...s,
-      // An empty declared argument is not sent, and not kept; one added by hand stays.
+      // An empty declared argument is not sent, and not kept unless its mode was chosen (plain
+      // text ticked stays ticked); one added by hand stays.
       args:
-        declared && field.text === ''
+        spec && field.text === '' && field.mode === defaultMode(spec.type, s.format)
           ? s.args.filter((a) => a.name !== name)
           : withArg(s.args, { name, ...field }),
     }))
@@ -183,6 +189,7 @@ export function CallForm({
             unknown="not in the catalogue · any JSON"
             multiline
             state={state.input}
+            format={state.format}
             {...(endpoint?.input ? { spec: endpoint.input } : {})}
             {...withProblem(problemOf('input'))}
             onChange={(input) => update({ input })}
@@ -196,10 +203,11 @@ export function CallForm({
             key={field.name}
             label={field.name}
             state={field.state}
+            format={state.format}
             multiline={ROOMY.has(field.spec?.type ?? '')}
             {...(field.spec ? { spec: field.spec } : {})}
             {...withProblem(problemOf(field.name))}
-            onChange={(value) => setArg(field.name, value, field.spec !== undefined)}
+            onChange={(value) => setArg(field.name, value, field.spec)}
             {...(field.spec
               ? {}
               : {
@@ -242,15 +250,24 @@ export function CallForm({
           <label htmlFor={`${id}-raw`}>
             Tuples{state.format === 'msgpack' ? ' (edited as JSON, sent as MessagePack)' : ''}
           </label>
-          <textarea
-            id={`${id}-raw`}
-            rows={6}
-            spellCheck={false}
-            value={state.raw ?? built.tuples}
-            aria-describedby={`${id}-raw-about`}
-            aria-invalid={problemOf('raw') ? true : undefined}
-            onChange={(event) => update({ raw: event.target.value })}
-          />
+          {state.raw === null && isLong(built.tuples, LONG_FIELD) ? (
+            <div id={`${id}-raw`} className="raw-preview">
+              <Preview text={built.tuples} what="sent as built from the form" />
+              <button type="button" onClick={() => update({ raw: built.tuples })}>
+                Edit the tuples by hand
+              </button>
+            </div>
+          ) : (
+            <textarea
+              id={`${id}-raw`}
+              rows={6}
+              spellCheck={false}
+              value={state.raw ?? built.tuples}
+              aria-describedby={`${id}-raw-about`}
+              aria-invalid={problemOf('raw') ? true : undefined}
+              onChange={(event) => update({ raw: event.target.value })}
+            />
+          )}
           <div id={`${id}-raw-about`} className="raw-about">
             {state.raw === null ? (
               <p className="muted">Built from the form. Edit them to send your own.</p>

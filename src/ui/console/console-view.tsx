@@ -4,6 +4,7 @@ import { useCatalogue, type EndpointInfo } from '../shared/catalogue'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
 import { useLoggedExchange } from '../shared/exchange-log'
+import { useNow } from '../shared/clock'
 import { messageOf, millisecondsWarning } from '../shared/format'
 import { Quoted } from '../shared/quoted'
 import { procedureNames, proceduresQuery, useAccountMutation } from '../shared/queries'
@@ -13,9 +14,11 @@ import { planCall, sendPlan, type HttpPlan } from '../shared/wire'
 import { readAnswer } from './answer'
 import { AnswerView } from './answer-view'
 import { CallForm } from './call-form'
+import { ProgramCall } from './program-call'
 import { buildCall } from './draft'
 import { RequestPlan } from './request-plan'
-import { paramsOfState, type ConsoleState } from './state'
+import { numberFindings } from './numbers'
+import { leftOutOfLink, paramsOfState, type ConsoleState } from './state'
 import { resolveToken } from './token-picker'
 import { useConsoleState } from './use-console-state'
 import './console.css'
@@ -31,8 +34,11 @@ export default function ConsoleView() {
   const procedures = useQuery({ ...proceduresQuery(baseUrl), select: procedureNames })
   const { choices, loaded } = useTokenChoices(state.token)
   const { remember } = useRememberedActions()
+  const now = useNow()
   // Why the last Send sent nothing, shown until the form changes.
   const [blocked, setBlocked] = useState<{ form: ConsoleState; why: string } | null>(null)
+  // The form as it was sent: an answer to another form is marked as an earlier request's.
+  const [sentForm, setSentForm] = useState<ConsoleState | null>(null)
 
   const endpoints = catalogue.data ?? []
   const options = [
@@ -84,6 +90,7 @@ export default function ConsoleView() {
       return setBlocked({ form, why: `Not sent: ${problems.join('; ')}.` })
     }
     setBlocked(null)
+    setSentForm(form)
     send.mutate({ plan, endpoint: form.endpoint })
   }
 
@@ -118,6 +125,9 @@ export default function ConsoleView() {
     name === 'auth.create' && (typeof expiry === 'number' || typeof expiry === 'string')
       ? millisecondsWarning(Number(expiry))
       : undefined
+  const numberNotes = built.draft ? numberFindings(name, built.draft, now) : []
+  const stale = sentForm !== null && sentForm !== state
+  const leftOut = leftOutOfLink(state)
   const endpointNote =
     !name || !catalogue.isSuccess || endpoint
       ? undefined
@@ -162,9 +172,28 @@ export default function ConsoleView() {
           }
           onSend={() => trySend()}
         />
+        <ProgramCall
+          state={state}
+          token={resolved.token}
+          onRun={(next) => {
+            setState(next)
+            trySend(next)
+          }}
+        />
         {expiryWarning && (
           <p className="finding finding-warning" data-testid="expiry-warning">
             <strong>Note:</strong> <Quoted text={expiryWarning} /> The engine accepts it as sent.
+          </p>
+        )}
+        {numberNotes.map((note) => (
+          <p key={note} className="finding finding-engine" data-testid="number-note">
+            <strong>The engine will refuse:</strong> <Quoted text={note} />
+          </p>
+        ))}
+        {leftOut.length > 0 && (
+          <p className="muted" data-testid="left-out-of-link">
+            Too long for a link: {leftOut.join(', ')} stay in the form while the page is open, but a
+            copied link or a reload leaves them out.
           </p>
         )}
         {blocked?.form === state && (
@@ -186,10 +215,16 @@ export default function ConsoleView() {
             </p>
           </section>
         )}
-        {send.isError && <p role="alert">Not answered: {messageOf(send.error)}</p>}
+        {send.isError && (
+          <p role="alert" className={stale ? 'stale' : undefined}>
+            Not answered: {messageOf(send.error)}
+            {stale && ' (the request sent before the form changed)'}
+          </p>
+        )}
         {outcome ? (
           <AnswerView
             answer={outcome.answer}
+            stale={stale}
             {...(exchange ? { exchange } : {})}
             actions={
               (outcome.answer.cursor || outcome.authorization) && (

@@ -56,12 +56,18 @@ export function buildCall(
 ): BuiltCall {
   const problems: Problem[] = []
   const takesInput = endpoint?.input !== null
-  const input = parseField(state.input.text, state.input.mode ?? defaultMode(endpoint?.input?.type))
+  const input = parseField(
+    state.input.text,
+    state.input.mode ?? defaultMode(endpoint?.input?.type, state.format),
+  )
   if (!input.ok && takesInput) problems.push({ field: 'input', message: input.message })
   const args: Array<[string, Json]> = []
   for (const field of argFields(state, endpoint)) {
     if (!field.state) continue
-    const parsed = parseField(field.state.text, field.state.mode ?? defaultMode(field.spec?.type))
+    const parsed = parseField(
+      field.state.text,
+      field.state.mode ?? defaultMode(field.spec?.type, state.format),
+    )
     if (!parsed.ok) problems.push({ field: field.name, message: parsed.message })
     else if (parsed.value !== undefined) args.push([field.name, parsed.value])
   }

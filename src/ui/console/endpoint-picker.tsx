@@ -6,20 +6,31 @@ export interface EndpointOption {
   summary: string
 }
 
-/** The options whose name (first) or summary holds what was typed. */
+/**
+ * The options whose name or summary holds what was typed: the name typed exactly first, then
+ * names that start with it, then names that hold it, then summaries.
+ */
 export function matching(options: readonly EndpointOption[], typed: string): EndpointOption[] {
   const query = typed.trim().toLowerCase()
   if (!query) return [...options]
-  const byName = options.filter((option) => option.name.toLowerCase().includes(query))
-  const bySummary = options.filter(
-    (option) => !byName.includes(option) && option.summary.toLowerCase().includes(query),
-  )
-  return [...byName, ...bySummary]
+  const rank = (option: EndpointOption) => {
+    const name = option.name.toLowerCase()
+    if (name === query) return 0
+    if (name.startsWith(query)) return 1
+    if (name.includes(query)) return 2
+    return option.summary.toLowerCase().includes(query) ? 3 : 4
+  }
+  return options
+    .map((option, index) => ({ option, index, rank: rank(option) }))
+    .filter((item) => item.rank < 4)
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((item) => item.option)
 }
 
 /**
- * A combobox for the endpoint: any name may be typed; the list below narrows as one types and
- * is walked with the arrow keys, Enter picks, Escape closes.
+ * A combobox for the endpoint: any name may be typed; the list below narrows as one types, its
+ * best match highlighted, and is walked with the arrow keys; Enter picks the highlighted name
+ * and never sends (Ctrl+Enter sends), Escape closes.
  */
 export function EndpointPicker({
   value,
@@ -64,9 +75,11 @@ export function EndpointPicker({
       }
       const step = event.key === 'ArrowDown' ? 1 : -1
       setActive((active + step + shown.length) % shown.length)
-    } else if (event.key === 'Enter' && activeOption) {
+    } else if (event.key === 'Enter') {
+      // Enter here picks; it never submits the form with a half-typed name.
       event.preventDefault()
-      pick(activeOption.name)
+      if (activeOption) pick(activeOption.name)
+      else setOpen(false)
     } else if (event.key === 'Escape' && expanded) {
       event.preventDefault()
       setOpen(false)
@@ -91,7 +104,8 @@ export function EndpointPicker({
         onChange={(event) => {
           onType(event.target.value)
           setOpen(true)
-          setActive(-1)
+          // The best match is highlighted as one types: Enter takes it.
+          setActive(event.target.value.trim() ? 0 : -1)
         }}
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}

@@ -1,5 +1,6 @@
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
+import { isLong, PREVIEW_CHARS, Preview, prefixOf } from '../shared/long-text'
 import { Masked, mask } from '../shared/masked'
 import { ServeNote, terminalCurl } from '../shared/serve-note'
 import { asClient, asFetch, toHex, type CallDraft, type HttpPlan } from '../shared/wire'
@@ -21,6 +22,16 @@ const masked = (plan: HttpPlan, token: string): HttpPlan =>
       }
     : plan
 
+/** The bytes of MessagePack the screen draws in hex (three characters a byte). */
+const SHOWN_BYTES = PREVIEW_CHARS / 4
+
+/** The plan as the screen shows it: a long body cut to what the screen draws. */
+function shortened(plan: HttpPlan): HttpPlan {
+  const { body } = plan
+  if (typeof body === 'string') return isLong(body) ? { ...plan, body: `${prefixOf(body)}…` } : plan
+  return body && body.length > SHOWN_BYTES ? { ...plan, body: body.subarray(0, SHOWN_BYTES) } : plan
+}
+
 /**
  * The exact HTTP request Send makes, before it is sent: method, URL, every header (the token
  * masked until revealed) and the body (MessagePack in hex), with the same call to copy as
@@ -35,9 +46,9 @@ export function RequestPlan({ plan, draft }: { plan: HttpPlan; draft: CallDraft 
       <div className="panel-heading">
         <h2 id="console-request-heading">Request</h2>
         <div className="copy-row">
-          <CopyButton text={terminalCurl(plan, config)} label="Copy as curl" />
-          <CopyButton text={asFetch(plan)} label="Copy as fetch" />
-          <CopyButton text={asClient(draft)} label="Copy as client call" />
+          <CopyButton text={() => terminalCurl(plan, config)} label="Copy as curl" />
+          <CopyButton text={() => asFetch(plan)} label="Copy as fetch" />
+          <CopyButton text={() => asClient(draft)} label="Copy as client call" />
         </div>
       </div>
       <p className="plan-line" data-testid="plan-line">
@@ -73,10 +84,22 @@ export function RequestPlan({ plan, draft }: { plan: HttpPlan; draft: CallDraft 
               ({typeof body === 'string' ? sizeOf(body) : `MessagePack, ${sizeOf(body)}, in hex`})
             </span>
           </h3>
-          <pre data-testid="plan-body">{typeof body === 'string' ? body : toHex(body)}</pre>
+          {typeof body === 'string' ? (
+            <Preview text={body} testId="plan-body" what="all are sent" />
+          ) : (
+            <>
+              <pre data-testid="plan-body">{toHex(body.subarray(0, SHOWN_BYTES))}</pre>
+              {body.length > SHOWN_BYTES && (
+                <p className="muted preview-more" data-testid="preview-more">
+                  … and {(body.length - SHOWN_BYTES).toLocaleString('en-US')} more bytes (all are
+                  sent)
+                </p>
+              )}
+            </>
+          )}
         </>
       )}
-      <ServeNote shown={masked(plan, draft.token.trim())} config={config} />
+      <ServeNote shown={shortened(masked(plan, draft.token.trim()))} config={config} />
     </section>
   )
 }

@@ -1,3 +1,4 @@
+import { MAX_IN_URL } from '../shared/long-text'
 import { BODY_FORMATS, type BodyFormat } from '../shared/wire'
 import type { FieldMode } from './json-text'
 
@@ -104,19 +105,38 @@ export function paramsOfState(state: ConsoleState): URLSearchParams {
   if (isChoiceId(state.token)) params.set('token', state.token)
   if (state.format !== DEFAULT_FORMAT) params.set('format', state.format)
   if (state.accept) params.set('accept', state.accept)
-  if (state.input.text !== '') {
+  if (state.input.text !== '' && fitsLink(state.input.text)) {
     params.set(state.input.mode === 'text' ? 'input.text' : 'input', state.input.text)
   }
   for (const arg of state.args) {
+    if (!fitsLink(arg.text)) continue
     params.append(`${arg.mode === 'text' ? 'text' : 'arg'}.${arg.name}`, arg.text)
   }
-  if (state.raw !== null) params.set('raw', state.raw)
+  if (state.raw !== null && fitsLink(state.raw)) params.set('raw', state.raw)
   return params
 }
 
-/** How a field of type `type` reads its text when no mode was chosen. */
-export const defaultMode = (type: string | undefined): FieldMode =>
-  type === 'string' ? 'text' : 'json'
+const fitsLink = (text: string) => text.length <= MAX_IN_URL
+
+/**
+ * The fields too long to keep in the page URL (`Input`, an argument's name, `Tuples`): the form
+ * keeps them while the page is open, a link or a reload does not.
+ */
+export function leftOutOfLink(state: ConsoleState): string[] {
+  return [
+    ...(fitsLink(state.input.text) ? [] : ['Input']),
+    ...state.args.filter((arg) => !fitsLink(arg.text)).map((arg) => arg.name),
+    ...(state.raw === null || fitsLink(state.raw) ? [] : ['Tuples']),
+  ]
+}
+
+/**
+ * How a field of type `type` reads its text when no mode was chosen: as plain text where it
+ * takes a string, and wherever it may when the body is `text/plain` (an input of type any, a
+ * stored procedure's input, which the catalogue does not describe).
+ */
+export const defaultMode = (type: string | undefined, format?: BodyFormat): FieldMode =>
+  type === 'string' || (format === 'text' && allowsText(type)) ? 'text' : 'json'
 
 /** Whether a field of type `type` may be typed as plain text (unknown types may). */
 export const allowsText = (type: string | undefined): boolean =>

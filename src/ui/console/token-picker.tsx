@@ -40,7 +40,7 @@ export function resolveToken(
         ? choice.fromLink
           ? 'This authorization came with the link; it is not among those this page remembers.'
           : undefined
-        : `This ${choice.kind} is ${choice.state}${choice.report?.reason ? ` (${choice.report.reason})` : ''}: the engine will refuse it with 401.`
+        : `This ${choice.kind} is ${choice.stateText}: the engine will refuse it with 401.`
     return { id, token: choice.token, ...(note ? { note } : {}) }
   }
   if (id.startsWith('authorization:')) {

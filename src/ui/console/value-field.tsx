@@ -1,7 +1,12 @@
-import { useId } from 'react'
+import { useId, useState } from 'react'
+import { isLong, Preview } from '../shared/long-text'
 import type { ParamSpec } from '../shared/catalogue'
+import type { BodyFormat } from '../shared/wire'
 import type { FieldMode } from './json-text'
 import { allowsText, defaultMode, type FieldState } from './state'
+
+/** Past this many characters a value is previewed rather than laid out whole in its field. */
+export const LONG_VALUE = 100_000
 
 /** What the catalogue says of a field: `integer · required · default 250`. */
 export function specLine(spec: ParamSpec | undefined, unknown: string): string {
@@ -21,6 +26,7 @@ export function ValueField({
   spec,
   unknown = 'added by name · any JSON',
   state,
+  format,
   multiline,
   problem,
   onChange,
@@ -31,6 +37,8 @@ export function ValueField({
   /** What the spec line says without a spec. */
   unknown?: string
   state: FieldState | undefined
+  /** The body format: plain text is the default for what may be text when it is `text`. */
+  format: BodyFormat
   multiline?: boolean
   /** Why the text does not parse, if it does not. */
   problem?: string
@@ -38,8 +46,10 @@ export function ValueField({
   onRemove?: () => void
 }) {
   const id = useId()
+  const [editWhole, setEditWhole] = useState(false)
   const text = state?.text ?? ''
-  const mode: FieldMode = state?.mode ?? defaultMode(spec?.type)
+  const previewed = isLong(text, LONG_VALUE) && !editWhole
+  const mode: FieldMode = state?.mode ?? defaultMode(spec?.type, format)
   const canBeText = allowsText(spec?.type)
   const describedBy = [`${id}-spec`, spec?.doc && `${id}-doc`, problem && `${id}-problem`]
     .filter(Boolean)
@@ -95,7 +105,30 @@ export function ValueField({
           </button>
         )}
       </div>
-      {multiline ? <textarea rows={3} {...control} /> : <input {...control} />}
+      {previewed ? (
+        <div
+          className="long-value"
+          role="group"
+          aria-labelledby={id}
+          aria-describedby={describedBy}
+          data-testid="long-value"
+        >
+          <output id={id}>{text.length.toLocaleString('en-US')} characters</output>
+          <Preview text={text} what="kept whole, and sent" />
+          <div className="long-value-actions">
+            <button type="button" onClick={() => setEditWhole(true)}>
+              Edit it whole
+            </button>
+            <button type="button" onClick={() => onChange({ text: '', mode })}>
+              Clear {label}
+            </button>
+          </div>
+        </div>
+      ) : multiline ? (
+        <textarea rows={3} {...control} />
+      ) : (
+        <input {...control} />
+      )}
       {spec?.doc && (
         <p id={`${id}-doc`} className="muted value-doc">
           {spec.doc}

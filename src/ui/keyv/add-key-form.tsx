@@ -6,6 +6,8 @@ import { ErrorReason } from '../shared/refusal'
 import { JsonField, readJson } from '../shared/json-field'
 import { setValue } from './api'
 import { useAccountMutation } from '../shared/queries'
+import { keyvAbility } from '../shared/abilities'
+import { routeHref } from '../shared/router'
 
 /** Adds a key to the open bucket through `keyv.set`, its value checked as JSON as it is typed. */
 export function AddKeyForm({ token, bucket }: { token: string; bucket: string }) {
@@ -101,7 +103,11 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
           <code>
             <Name text={saved.bucket} />
           </code>
-          .
+          . Next:{' '}
+          <a href={routeHref('authorizations', { ability: keyvAbility('keyv.get', saved) })}>
+            compose an authorization
+          </a>{' '}
+          that may read only this bucket, and act with it here to see what it reaches.
         </p>
       )}
     </form>

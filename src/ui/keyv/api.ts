@@ -77,3 +77,29 @@ export async function deleteKey(
   ]
   await callEndpoint(config, { endpoint: 'keyv.delete', token, args })
 }
+
+/** The most keys `countReachable` counts before it says "at least". */
+export const MAX_COUNTED = 10_000
+
+/**
+ * How many keys of `bucket` under `prefixes` the token lists through `keyv.scan`, a page of
+ * 1,000 at a time; past `MAX_COUNTED` it stops (`atLeast`).
+ */
+export async function countReachable(
+  config: PlaygroundConfig,
+  token: string,
+  bucket: string,
+  prefixes: readonly string[],
+): Promise<{ count: number; atLeast: boolean }> {
+  let count = 0
+  for (const prefix of prefixes) {
+    let cursor = ''
+    do {
+      const page = await scanKeys(config, token, { bucket, prefix, count: 1000, cursor })
+      count += page.keys.length
+      cursor = page.next
+      if (count >= MAX_COUNTED) return { count, atLeast: true }
+    } while (cursor)
+  }
+  return { count, atLeast: false }
+}

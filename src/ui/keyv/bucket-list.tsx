@@ -1,18 +1,68 @@
-import type { UseQueryResult } from '@tanstack/react-query'
+import { useQuery, type UseQueryResult } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import type { BucketCount } from '../../engine'
+import { useConfig } from '../shared/config'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { Name } from '../shared/quoted'
+import { reachableQuery } from './queries'
+import { scanReach } from './reach'
 
-/** The account's buckets with their counts of keys, and a way to open any bucket by name. */
+/** The token the view acts with: its key and, for an authorization, its abilities. */
+export interface Acting {
+  token: string
+  /** `undefined` for a secret, which reaches every key. */
+  abilities?: readonly string[] | undefined
+}
+
+const keysText = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'}`
+
+/**
+ * A bucket's count of keys as the token acting sees it: the account's count when it reaches
+ * every key, otherwise how many of them it reaches (counted through `keyv.scan` under its
+ * limits), or that it reaches none.
+ */
+function BucketCountText({
+  acting,
+  bucket,
+  keys,
+}: {
+  acting: Acting
+  bucket: string
+  keys: number
+}) {
+  const config = useConfig()
+  const reach = scanReach(acting.abilities, bucket)
+  const prefixes = reach.kind === 'prefixes' ? reach.prefixes : []
+  const counted = useQuery({
+    ...reachableQuery(config, acting.token, bucket, prefixes),
+    enabled: reach.kind === 'prefixes',
+  })
+  if (reach.kind === 'all') return <>{keysText(keys)}</>
+  if (reach.kind === 'none') return <>{keysText(keys)}, none reachable with this token</>
+  if (!counted.data) return <>{keysText(keys)}, counting those this token reaches…</>
+  const { count, atLeast } = counted.data
+  return (
+    <>
+      {atLeast ? 'at least ' : ''}
+      {count} of {keysText(keys)} reachable
+    </>
+  )
+}
+
+/**
+ * The account's buckets with their counts of keys (as the token acting reaches them), and a way
+ * to open any bucket by name.
+ */
 export function BucketList({
   query,
   current,
+  acting,
   onOpen,
 }: {
   query: UseQueryResult<BucketCount[]>
   current: string
+  acting: Acting | undefined
   onOpen: (bucket: string) => void
 }) {
   const [name, setName] = useState('')
@@ -57,7 +107,11 @@ export function BucketList({
                   <Name text={bucket} />
                 </span>
                 <span className="bucket-count" data-testid="bucket-count">
-                  {keys} {keys === 1 ? 'key' : 'keys'}
+                  {acting ? (
+                    <BucketCountText acting={acting} bucket={bucket} keys={keys} />
+                  ) : (
+                    keysText(keys)
+                  )}
                 </span>
               </button>
             </li>

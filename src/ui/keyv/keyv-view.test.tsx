@@ -93,7 +93,9 @@ describe('KeyvView', { timeout: 20_000 }, () => {
       target: { value: '["()", "core.ping"]' },
     })
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
-    expect((await screen.findByRole('status')).textContent).toBe('Saved carol in default.')
+    expect((await screen.findByRole('status')).textContent).toMatch(
+      /^Saved carol in default\. Next: compose an authorization/,
+    )
     await waitFor(() => expect(keyNames()).toEqual(['carol']))
     expect((await bucketButton(/^default/)).textContent).toBe('default1 key')
     expect(await call(service, 'keyv.get', { key: 'carol' })).toEqual(['()', 'core.ping'])

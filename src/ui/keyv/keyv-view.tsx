@@ -52,7 +52,22 @@ export default function KeyvView() {
       </p>
       <TokenSelect choices={choices} chosen={chosen} onChoose={choose} loading={loading} />
       <div className="keyv-layout">
-        <BucketList query={buckets} current={bucket} onOpen={setBucket} />
+        <BucketList
+          query={buckets}
+          current={bucket}
+          acting={
+            chosen && ready
+              ? {
+                  token: chosen.token,
+                  abilities:
+                    chosen.kind === 'secret'
+                      ? undefined
+                      : (chosen.report?.details?.abilities ?? []),
+                }
+              : undefined
+          }
+          onOpen={setBucket}
+        />
         {chosen && ready && (asked || reach?.bucket || !buckets.isPending) && (
           <KeysPanel token={chosen.token} bucket={bucket} prefix={prefix} onPrefix={setPrefix} />
         )}

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query'
 import type { PlaygroundConfig } from '../shared/config'
 import { keys } from '../shared/queries'
-import { getValue, scanKeys, type ScanRequest } from './api'
+import { countReachable, getValue, scanKeys, type ScanRequest } from './api'
 
 /** One page of a bucket's keys, as `token` may see it. */
 export const pageQuery = (config: PlaygroundConfig, token: string, scan: ScanRequest) =>
@@ -15,4 +15,16 @@ export const valueQuery = (config: PlaygroundConfig, token: string, bucket: stri
   queryOptions({
     queryKey: keys.keyvValue(config.baseUrl, token, bucket, key),
     queryFn: () => getValue(config, token, bucket, key),
+  })
+
+/** How many keys of a bucket `token` reaches under `prefixes` (its key-value limits). */
+export const reachableQuery = (
+  config: PlaygroundConfig,
+  token: string,
+  bucket: string,
+  prefixes: readonly string[],
+) =>
+  queryOptions({
+    queryKey: keys.keyvPage(config.baseUrl, token, { reachable: bucket, prefixes }),
+    queryFn: () => countReachable(config, token, bucket, prefixes),
   })

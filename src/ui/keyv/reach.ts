@@ -32,3 +32,33 @@ export function keyvReach(abilities: readonly string[] | null | undefined): Keyv
     ...(found.prefix === undefined ? {} : { prefix: found.prefix }),
   }
 }
+
+/** What `keyv.scan` with some abilities reaches of one bucket: all of it, keys under prefixes, or nothing. */
+export type ScanReach =
+  { kind: 'all' } | { kind: 'none' } | { kind: 'prefixes'; prefixes: string[] }
+
+/**
+ * What an authorization with these abilities may list of `bucket` through `keyv.scan`: the
+ * engine's rule read again (decision 003), so that a bucket's count says what the token sees.
+ * `undefined` abilities (a secret) reach everything.
+ */
+export function scanReach(
+  abilities: readonly string[] | null | undefined,
+  bucket: string,
+): ScanReach {
+  if (!abilities) return { kind: 'all' }
+  const prefixes: string[] = []
+  for (const raw of abilities) {
+    const checked = parseAbility(raw)
+    if (!checked.ok || !covers(checked.ability.name, 'keyv.scan')) continue
+    const { bucket: only, prefix } = checked.ability
+    if (only !== undefined && only !== bucket) continue
+    if (prefix === undefined) return { kind: 'all' }
+    prefixes.push(prefix)
+  }
+  // A prefix under another one reaches nothing more.
+  const kept = [...new Set(prefixes)].filter(
+    (prefix) => !prefixes.some((other) => other !== prefix && prefix.startsWith(other)),
+  )
+  return kept.length === 0 ? { kind: 'none' } : { kind: 'prefixes', prefixes: kept.sort() }
+}

@@ -1,11 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useRef, useState } from 'react'
+import { useMutation } from '@tanstack/react-query'
+import { useEffect, useRef } from 'react'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
 import { ErrorBoundary } from '../shared/error-boundary'
 import { messageOf } from '../shared/format'
-import { useAccountMutation } from '../shared/queries'
-import { resetPlayground } from '../shared/reset-account'
 import { CaseList } from './contract-cases'
 import { closeContract, setReplay, useContract, type Replay } from './contract-store'
 import { replayContract, type CaseView, type OpenedContract } from './contracts'
@@ -34,8 +32,8 @@ export function ContractPart() {
 }
 
 /**
- * The contract opened in the log: its cases, a replay against the page's own engine (asked
- * first: each case starts on a reset account), and each step passed, differing (what, with the
+ * The contract opened in the log: its cases, a replay on a throwaway account of its own (the
+ * page's account is never touched, so nothing is asked first), and each step passed, differing (what, with the
  * request and the answer) or skipped (why). A file that is not a contract says why, with the
  * JSON path, and nothing else changes.
  */
@@ -88,22 +86,20 @@ function ContractPanel() {
 
 function Opened({ contract, replay }: { contract: OpenedContract; replay: Replay | undefined }) {
   const config = useConfig()
-  const queryClient = useQueryClient()
-  const [confirming, setConfirming] = useState(false)
-  const run = useAccountMutation(async () => {
-    const cases: CaseView[] = []
-    setReplay(config.baseUrl, contract, { state: 'running', cases })
-    try {
-      // What Settings → Reset does, so that the page forgets what the reset kills.
-      await resetPlayground(config, queryClient)
-      const { report } = await replayContract(config, contract.cases, (view) => {
-        cases.push(view)
-        setReplay(config.baseUrl, contract, { state: 'running', cases: [...cases] })
-      })
-      setReplay(config.baseUrl, contract, { state: 'done', cases, report })
-    } catch (error) {
-      setReplay(config.baseUrl, contract, { state: 'failed', cases, error: messageOf(error) })
-    }
+  const run = useMutation({
+    mutationFn: async () => {
+      const cases: CaseView[] = []
+      setReplay(config.baseUrl, contract, { state: 'running', cases })
+      try {
+        const { report } = await replayContract(config, contract.cases, (view) => {
+          cases.push(view)
+          setReplay(config.baseUrl, contract, { state: 'running', cases: [...cases] })
+        })
+        setReplay(config.baseUrl, contract, { state: 'done', cases, report })
+      } catch (error) {
+        setReplay(config.baseUrl, contract, { state: 'failed', cases, error: messageOf(error) })
+      }
+    },
   })
   const total = contract.cases.length
   const cases = replay?.cases ?? []
@@ -111,37 +107,17 @@ function Opened({ contract, replay }: { contract: OpenedContract; replay: Replay
   return (
     <>
       <p className="log-contract-description">{contract.file.description}</p>
-      {replay?.state !== 'running' &&
-        (!confirming ? (
-          <div className="log-actions">
-            <button type="button" className="primary" onClick={() => setConfirming(true)}>
-              {replay ? 'Replay again…' : 'Replay…'}
-            </button>
-          </div>
-        ) : (
-          <div role="group" aria-label="Confirm the replay" className="confirm">
-            <p>
-              Replaying resets this page&apos;s account before each case, as Settings → Reset does:
-              every secret, key and stored procedure is deleted, every authorization made so far
-              stops working, the clock goes back to real time and the exchange log is emptied.
-              Afterwards the account holds what the last case left. Export the account in Settings
-              first to keep a copy.
-            </p>
-            <button
-              type="button"
-              className="danger primary"
-              onClick={() => {
-                setConfirming(false)
-                run.mutate()
-              }}
-            >
-              Reset the account and replay
-            </button>{' '}
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-        ))}
+      {replay?.state !== 'running' && (
+        <div className="log-actions">
+          <button type="button" className="primary" onClick={() => run.mutate()}>
+            {replay ? 'Replay again' : 'Replay'}
+          </button>
+          <span className="muted" data-testid="replay-where">
+            On a throwaway account of its own: this page&apos;s account, its authorizations and this
+            log stay as they are.
+          </span>
+        </div>
+      )}
       {replay?.state === 'running' && (
         <p role="status" className="muted">
           Replaying case {Math.min(cases.length + 1, total)} of {total}…
@@ -170,5 +146,5 @@ function summary(cases: readonly CaseView[]): string {
     `${count('skipped')} skipped`,
   ]
   const noun = cases.length === 1 ? 'case' : 'cases'
-  return `Replayed ${cases.length} ${noun} against this page's engine: ${parts.join(', ')}.`
+  return `Replayed ${cases.length} ${noun} on a throwaway account: ${parts.join(', ')}.`
 }

@@ -6,6 +6,7 @@ import { formatContract } from '../../conformance/contract/format'
 import { parseCaseFile, readCaseFile } from '../../conformance/cases'
 import { verifyContracts } from '../../conformance/contract/verify'
 import { handleTarget } from '../../conformance/targets'
+import { createReplayHandlers } from '../../msw/replays'
 import type { Service } from '../../node'
 import { renderWithService } from '../../testing/render'
 import { ExchangeLogFollower } from '../shared/exchange-log'
@@ -222,8 +223,9 @@ describe('Open contract', { timeout: 20_000 }, () => {
     expect(screen.queryByTestId('contract')).toBeNull()
   })
 
-  it('replays a contract after asking, each step passed or differing with the request and the answer', async () => {
+  it('replays a contract on a throwaway account, each step passed or differing with the request and the answer', async () => {
     const { service } = await renderWithService(<Followed />)
+    withThrowaways(service)
     const set = await send(service, 'keyv.set', '', service.secret, 'bucket=b&key=k&value=1')
     expect(set.status).toBe(200)
     const contract: CaseFile = {
@@ -255,18 +257,13 @@ describe('Open contract', { timeout: 20_000 }, () => {
       ['not-run', 'not runreverses2 steps'],
     ])
 
-    // Asked first; cancelled, nothing is reset.
-    fireEvent.click(within(panel).getByRole('button', { name: 'Replay…' }))
-    const confirm = within(panel).getByRole('group', { name: 'Confirm the replay' })
-    expect(confirm.textContent).toContain("Replaying resets this page's account before each case")
-    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }))
-    expect((await send(service, 'core.ping', '')).status).toBe(200)
-
-    fireEvent.click(within(panel).getByRole('button', { name: 'Replay…' }))
-    fireEvent.click(within(panel).getByRole('button', { name: 'Reset the account and replay' }))
+    // Nothing to ask: the page's account is not the one replayed on.
+    expect(within(panel).getByTestId('replay-where').textContent).toMatch(/throwaway account/)
+    const [secretBefore] = await service.listSecrets()
+    fireEvent.click(within(panel).getByRole('button', { name: 'Replay' }))
     const summary = await within(panel).findByTestId('contract-summary', {}, { timeout: 5000 })
     expect(summary.textContent).toBe(
-      "Replayed 2 cases against this page's engine: 1 passed, 1 differs, 0 skipped.",
+      'Replayed 2 cases on a throwaway account: 1 passed, 1 differs, 0 skipped.',
     )
     expect(listed().map((c) => c.dataset.status)).toEqual(['passed', 'failed'])
     const steps = within(listed()[1]!).getAllByTestId('contract-step')
@@ -275,34 +272,52 @@ describe('Open contract', { timeout: 20_000 }, () => {
       'expected result "xyz", got "cba"',
     )
     const exchange = within(steps[1]!).getByLabelText('Step 2: the request and the answer')
-    expect(exchange.textContent).toContain(`POST ${service.baseUrl}/type/string/reverse`)
+    expect(exchange.textContent).toMatch(
+      new RegExp(`POST ${service.baseUrl}/_replay/[0-9a-f-]+/type/string/reverse`),
+    )
     expect(exchange.textContent).toContain('authorization: Bearer $secret')
     expect(exchange.textContent).toContain('answered 200')
     expect(within(listed()[1]!).getByText(/^step 2 \(type\.string\.reverse\): expected result/))
 
-    // The account was reset: the key set before is gone.
+    // The page's account is as it was: its key, its secret, its log.
     const buckets = await fetch(`${service.baseUrl}/_account/buckets`)
-    expect(await buckets.json()).toEqual([])
+    expect(await buckets.json()).toEqual([{ bucket: 'b', keys: 1 }])
+    expect(await service.listSecrets()).toEqual([secretBefore])
+    const logged = (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
+      exchanges: Array<{ trace: { endpoint: string } }>
+    }
+    expect(logged.exchanges.map((record) => record.trace.endpoint)).toEqual(['keyv.set'])
   })
 
   it('keeps the contract and its replay when the view is left and opened again', async () => {
-    await renderWithService(<Leaving />)
+    const { service } = await renderWithService(<Leaving />)
+    withThrowaways(service)
     const text = JSON.stringify({
       description: 'One case.',
       cases: [{ name: 'pings', steps: [{ call: 'core.ping', expect: { status: 200 } }] }],
     })
     const panel = await openFile('one.json', text)
-    fireEvent.click(within(panel).getByRole('button', { name: 'Replay…' }))
-    fireEvent.click(within(panel).getByRole('button', { name: 'Reset the account and replay' }))
+    fireEvent.click(within(panel).getByRole('button', { name: 'Replay' }))
     await within(panel).findByTestId('contract-summary', {}, { timeout: 5000 })
     fireEvent.click(screen.getByRole('button', { name: 'Leave the view' }))
     expect(screen.queryByTestId('contract')).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Open the view' }))
     const again = screen.getByTestId('contract')
     expect(within(again).getByTestId('contract-summary').textContent).toContain('1 passed')
-    expect(within(again).getByRole('button', { name: 'Replay again…' })).toBeTruthy()
+    expect(within(again).getByRole('button', { name: 'Replay again' })).toBeTruthy()
   })
 })
+
+/** The page's throwaway accounts, as its service worker answers them (src/msw/playground.ts). */
+function withThrowaways(service: Service) {
+  service.server.use(
+    ...createReplayHandlers({
+      baseUrl: service.baseUrl,
+      serviceName: service.serviceName,
+      exchangeLog: 0,
+    }),
+  )
+}
 
 describe('CaseList', () => {
   it('shows a skipped step with its reason, and what strict mode would refuse', () => {

@@ -164,10 +164,19 @@ export interface Replayed {
   report: string
 }
 
+/** Where the page's throwaway accounts answer, below its base URL (`src/msw/replays.ts`). */
+export const REPLAY_PATH = '_replay'
+
+/** A throwaway account of its own for one replay: its base URL. */
+export const throwawayBaseUrl = (config: PlaygroundConfig, id = crypto.randomUUID()) =>
+  `${config.baseUrl}/${REPLAY_PATH}/${id}`
+
 /**
- * Replays `cases` one by one against the page's own engine, through `fetch` and the service
- * worker like any client, each on an account reset through the control plane (`verify`'s
- * runner, every step run, strict mode checked); `onCase` hears each case as it ends.
+ * Replays `cases` one by one on a throwaway account of their own (an engine the page makes for
+ * the replay, over memory, at `throwawayBaseUrl`), through `fetch` and the service worker like
+ * any client, each case on that account reset through its control plane (`verify`'s runner,
+ * every step run, strict mode checked); `onCase` hears each case as it ends. The page's own
+ * account, its authorizations and its log are never touched.
  */
 export async function replayContract(
   config: PlaygroundConfig,
@@ -176,7 +185,7 @@ export async function replayContract(
 ): Promise<Replayed> {
   const code = await loadContractCode()
   const target = code.fetchTarget({
-    baseUrl: config.baseUrl,
+    baseUrl: throwawayBaseUrl(config),
     serviceName: config.serviceName,
     control: true,
     name: 'playground',

@@ -5,6 +5,7 @@ import { mask } from '../shared/masked'
 import { Name, visibleText } from '../shared/quoted'
 import { reasonPhrase } from '../shared/wire'
 import { credentialLabel, endpointOf, formatMs, tokenOf } from './records'
+import { factsOf } from './summary'
 
 /**
  * The exchanges, newest first: when (virtual clock), which endpoint, with which token (masked,
@@ -63,6 +64,8 @@ export function ExchangeList({
             const reason = reasonPhrase(status)
             const endpoint = endpointOf(record)
             const method = record.request.method === 'POST' ? '' : `${record.request.method} `
+            const facts = factsOf(record)
+            const code = facts.code ?? record.trace.outcome.code
             return (
               <tr
                 key={record.id}
@@ -90,6 +93,11 @@ export function ExchangeList({
                     {method}
                     <Name text={endpoint} />
                   </a>
+                  {facts.args && (
+                    <span className="log-args" data-testid="exchange-args">
+                      <Name text={facts.args} edges={false} />
+                    </span>
+                  )}
                 </td>
                 <td className="log-cell-token">
                   <span className="log-token-kind">{credentialLabel(record)}</span>{' '}
@@ -99,8 +107,10 @@ export function ExchangeList({
                   <span className={`log-status log-status-${Math.floor(status / 100)}xx`}>
                     {status} {reason}
                   </span>
-                  {record.trace.outcome.code && (
-                    <code className="log-cell-code">{record.trace.outcome.code}</code>
+                  {code && (
+                    <code className="log-cell-code" data-testid="exchange-code">
+                      {code}
+                    </code>
                   )}
                 </td>
                 <td className="log-cell-duration">{formatMs(record.durationMs)}</td>

@@ -3,7 +3,7 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react
 import type { ExchangeRecord } from '../../engine'
 import { clearExchanges } from '../shared/api'
 import { useConfig } from '../shared/config'
-import type { LogState } from '../shared/exchange-log'
+import { emptiedLog, type LogState } from '../shared/exchange-log'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { clearTabLog, type PageExchange } from '../shared/page-store'
@@ -34,7 +34,7 @@ function useClearLog() {
     await queryClient.cancelQueries({ queryKey })
     await clearExchanges(config.baseUrl)
     await clearTabLog(config)
-    queryClient.setQueryData<LogState>(queryKey, (log) => log && { ...log, entries: [] })
+    queryClient.setQueryData<LogState>(queryKey, (log) => log && emptiedLog(log, 'clear'))
   })
 }
 

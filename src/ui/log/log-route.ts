@@ -33,6 +33,18 @@ export const useStatusFilter = () => useRouteParam('log', 'status')
 /** Text the endpoint contains. */
 export const useEndpointFilter = () => useRouteParam('log', 'endpoint')
 
+/** The token: its kind (`secret`, `authorization`, `none`, `unknown`) or its first characters. */
+export const useTokenFilter = () => useRouteParam('log', 'token')
+
+/** The refusal code (`outside_limit`), or `refused` for any refusal. */
+export const useCodeFilter = () => useRouteParam('log', 'code')
+
+/** The request's body format (`text`, `json`, `tuples`, `msgpack`, `none`). */
+export const useFormatFilter = () => useRouteParam('log', 'format')
+
+/** Text in the request or the answer. */
+export const useTextFilter = () => useRouteParam('log', 'text')
+
 /**
  * Page ids as the URL writes them: ascending, runs of consecutive ids as ranges (`3-7,9`).
  * Ids grow and are never reused, so a range never takes in an exchange logged later.

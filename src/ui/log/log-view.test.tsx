@@ -286,7 +286,7 @@ describe('LogView', () => {
     await waitFor(() => expect(screen.queryByTestId('exchange-detail')).toBeNull())
     expect(window.location.hash).toBe('#/log')
     window.location.hash = '#/log?id=99'
-    expect(await screen.findByText(/Exchange #99 is not in the log/)).toBeTruthy()
+    expect(await screen.findByText(/Exchange #99 is not in this tab's log/)).toBeTruthy()
   })
 
   it('clears the log with the engine, and follows a clear made elsewhere', async () => {

@@ -1,31 +1,36 @@
-import { useEffect, useMemo, useRef, type Ref } from 'react'
+import { useEffect, useMemo, useRef, useState, type Ref } from 'react'
 import type { ExchangeRecord } from '../../engine'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { useExchangeLog } from '../shared/exchange-log'
-import { Field } from '../shared/field'
+import { useExchangeLog, type LogEmptied } from '../shared/exchange-log'
 import { messageOf } from '../shared/format'
 import { MAX_LOGGED } from '../shared/page-store'
 import { routeHref } from '../shared/router'
-import { reasonPhrase } from '../shared/wire'
 import { ContractPart } from './contract-panel'
 import { ExchangeDetail } from './exchange-detail'
 import { ExchangeList } from './exchange-list'
 import { LogActions } from './log-actions'
-import {
-  useChosenExchanges,
-  useEndpointFilter,
-  useOpenExchange,
-  useStatusFilter,
-} from './log-route'
+import { LogFilters, useLogFilters } from './log-filters'
+import { useChosenExchanges, useOpenExchange } from './log-route'
 import './log.css'
-import { matches, STATUS_CLASSES } from './records'
 
-const CLASS_LABELS: Record<(typeof STATUS_CLASSES)[number], string> = {
-  '2xx': '2xx: success',
-  '4xx': '4xx: refused or invalid',
-  '5xx': '5xx: server error',
+const EMPTIED_WORDS: Record<LogEmptied['why'], string> = {
+  reset: 'when the account was reset',
+  clear: 'when the log was cleared',
+  import: 'when an account was imported',
+  elsewhere: "when the engine's log was emptied from outside the views",
 }
+
+const EMPTIED_WHY: Record<LogEmptied['why'], string> = {
+  reset:
+    "A reset empties this tab's log with the account: its requests were made with keys and tokens that no longer work.",
+  clear: 'Clear log empties this tab’s log and the engine’s.',
+  import: "An import replaces this tab's log with the file's.",
+  elsewhere: 'Code in the page (POST /_account/exchanges/clear, or a reset) emptied it.',
+}
+
+/** Rows the list draws at once, and adds with each "Show more". */
+const ROWS_AT_ONCE = 200
 
 /**
  * The Exchange log: every request this page's engine answered (from the UI, the devtools
@@ -38,19 +43,15 @@ export default function LogView() {
   const { baseUrl } = useConfig()
   const log = useExchangeLog()
   const { id, hrefOf, closeHref, open, close } = useOpenExchange()
-  const [statusParam, setStatus] = useStatusFilter()
-  const [endpointParam, setEndpoint] = useEndpointFilter()
   const [isChosen, choose] = useChosenExchanges()
-  const status = statusParam ?? ''
-  const endpoint = endpointParam ?? ''
   const headingRef = useRef<HTMLHeadingElement>(null)
   const lastOpened = useRef<number | null>(null)
 
   const records = useMemo(() => log.data?.entries ?? [], [log.data])
-  const shown = useMemo(
-    () => records.filter((record) => matches(record, { status, endpoint })),
-    [records, status, endpoint],
-  )
+  const filters = useLogFilters(records)
+  const { shown } = filters
+  // The list draws the newest matches, a page at a time: ten thousand rows would not be read.
+  const [drawn, setDrawn] = useState(ROWS_AT_ONCE)
   const selected = id === null ? undefined : records.find((record) => record.id === id)
   const chosen = useMemo(() => records.filter((record) => isChosen(record.id)), [records, isChosen])
 
@@ -78,10 +79,6 @@ export default function LogView() {
     lastOpened.current = null
   }, [id, isOpen])
 
-  const statuses = [...new Set(records.map((record) => record.response.status))].sort(
-    (a, b) => a - b,
-  )
-  if (/^\d{3}$/.test(status) && !statuses.includes(Number(status))) statuses.push(Number(status))
   const snippet = `await fetch('${baseUrl}/core/ping', {\n  method: 'POST',\n  headers: { authorization: 'Bearer <a secret key>' },\n})`
 
   return (
@@ -110,51 +107,14 @@ export default function LogView() {
           contract writes the exchanges chosen with their boxes without a single token.
         </p>
         {log.isError && <p role="alert">{messageOf(log.error)}</p>}
-        {records.length > 0 && (
-          <div className="log-filters">
-            <Field label="Status">
-              {(fieldId) => (
-                <select
-                  id={fieldId}
-                  value={status}
-                  onChange={(event) => setStatus(event.target.value || null)}
-                >
-                  <option value="">Any status</option>
-                  {STATUS_CLASSES.map((statusClass) => (
-                    <option key={statusClass} value={statusClass}>
-                      {CLASS_LABELS[statusClass]}
-                    </option>
-                  ))}
-                  {statuses.map((code) => (
-                    <option key={code} value={String(code)}>
-                      {code} {reasonPhrase(code)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field label="Endpoint contains">
-              {(fieldId) => (
-                <input
-                  id={fieldId}
-                  type="search"
-                  value={endpoint}
-                  placeholder="keyv"
-                  autoComplete="off"
-                  spellCheck={false}
-                  onChange={(event) => setEndpoint(event.target.value || null)}
-                />
-              )}
-            </Field>
-          </div>
-        )}
+        {records.length > 0 && <LogFilters records={records} filters={filters} />}
         {log.data && records.length > 0 && (
           <p className="muted log-count" role="status">
             {shown.length === records.length
               ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
               : `${shown.length} of ${records.length} exchanges match`}
             {chosen.length > 0 ? `, ${chosen.length} chosen;` : ';'} the page keeps the last{' '}
-            {MAX_LOGGED}, across reloads.
+            {MAX_LOGGED.toLocaleString('en-US')}, across reloads.
           </p>
         )}
         {log.isPending && <p className="muted">Loading the exchange log…</p>}
@@ -172,26 +132,31 @@ export default function LogView() {
         {records.length > 0 && shown.length === 0 && (
           <div className="empty">
             <p>No exchange matches these filters.</p>
-            <button
-              type="button"
-              onClick={() => {
-                setStatus(null)
-                setEndpoint(null)
-              }}
-            >
+            <button type="button" onClick={filters.clear}>
               Show every exchange
             </button>
           </div>
         )}
         {shown.length > 0 && (
           <ExchangeList
-            records={shown}
+            records={shown.length > drawn ? shown.slice(0, drawn) : shown}
             selected={id}
             hrefOf={hrefOf}
             onOpen={open}
             isChosen={isChosen}
             onChoose={onChoose}
           />
+        )}
+        {shown.length > drawn && (
+          <p className="log-more">
+            <span className="muted">
+              The newest {drawn.toLocaleString('en-US')} of {shown.length.toLocaleString('en-US')}{' '}
+              shown.{' '}
+            </span>
+            <button type="button" onClick={() => setDrawn(drawn + ROWS_AT_ONCE)}>
+              Show {Math.min(ROWS_AT_ONCE, shown.length - drawn).toLocaleString('en-US')} more
+            </button>
+          </p>
         )}
       </section>
       {id !== null && (
@@ -200,6 +165,7 @@ export default function LogView() {
           record={selected}
           loading={log.isPending}
           capacity={MAX_LOGGED}
+          emptied={log.data?.emptied}
           closeHref={closeHref}
           onClose={close}
           headingRef={headingRef}
@@ -214,6 +180,7 @@ function Opened({
   record,
   loading,
   capacity,
+  emptied,
   closeHref,
   onClose,
   headingRef,
@@ -222,6 +189,7 @@ function Opened({
   record: ExchangeRecord | undefined
   loading: boolean
   capacity: number | undefined
+  emptied: LogEmptied | undefined
   closeHref: string
   onClose: () => void
   headingRef: Ref<HTMLHeadingElement>
@@ -247,10 +215,15 @@ function Opened({
       </div>
       {loading ? (
         <p className="muted">Loading…</p>
+      ) : emptied && id <= emptied.upTo ? (
+        <p className="empty" data-testid="exchange-gone">
+          Exchange #{id} was removed {EMPTIED_WORDS[emptied.why]} at{' '}
+          {new Date(emptied.at).toLocaleTimeString('en-GB')}. {EMPTIED_WHY[emptied.why]}
+        </p>
       ) : (
-        <p className="empty">
-          Exchange #{id} is not in the log: it was cleared, or it is older than the last{' '}
-          {capacity ?? ''} the log keeps.
+        <p className="empty" data-testid="exchange-gone">
+          Exchange #{id} is not in this tab&apos;s log: it is older than the last{' '}
+          {(capacity ?? 0).toLocaleString('en-US')} the log keeps, or was logged in another tab.
         </p>
       )}
     </section>

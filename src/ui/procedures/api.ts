@@ -6,7 +6,10 @@ export type { ProcRecord } from '../shared/api'
 
 type Manage = { name: string; proc: Json }
 
-/** `<service>.create` (409 when the name exists) or `.update` (404 when it does not). */
+/**
+ * `<service>.create` (409 when the name exists, in either stage) or `.update` (404 when it does
+ * not), which releases: a dev stage goes.
+ */
 export async function saveProcedure(
   config: PlaygroundConfig,
   token: string,
@@ -20,7 +23,7 @@ export async function saveProcedure(
   await callEndpoint(config, { endpoint: `${config.serviceName}.${verb}`, token, args })
 }
 
-/** `<service>.delete` (404 when it does not exist). */
+/** `<service>.delete` (404 when it does not exist): both stages go. */
 export async function deleteProcedure(
   config: PlaygroundConfig,
   token: string,
@@ -44,4 +47,18 @@ export function callProcedure(
     ...(input === undefined ? {} : { input: literal(input) }),
     args: Object.entries(args).map(([arg, value]): [string, Json] => [arg, literal(value)]),
   })
+}
+
+/** `<service>.deploy(name, proc, release: true)`: makes `proc` the release; the dev stage goes. */
+export async function releaseProcedure(
+  config: PlaygroundConfig,
+  token: string,
+  { name, proc }: Manage,
+): Promise<void> {
+  const args: Array<[string, Json]> = [
+    ['name', name],
+    ['proc', proc],
+    ['release', true],
+  ]
+  await callEndpoint(config, { endpoint: `${config.serviceName}.deploy`, token, args })
 }

@@ -1,12 +1,14 @@
+import { useQuery } from '@tanstack/react-query'
 import { useRef, useState, type FormEvent } from 'react'
 import type { Json } from '../../engine'
 import { Field } from '../shared/field'
 import { useConfig } from '../shared/config'
 import { ErrorReason } from '../shared/refusal'
 import { saveProcedure } from './api'
-import { EMPTY_PROC, ProcField, readProc } from './proc-field'
+import { EMPTY_PROC, ProcField, readProc, useEndpointNames } from './proc-field'
 import { nameProblem } from './rules'
-import { useAccountMutation } from '../shared/queries'
+import { proceduresQuery, useAccountMutation } from '../shared/queries'
+import { routeHref } from '../shared/router'
 
 /**
  * Creates a stored procedure through `<service>.create`. The name and the tuples are checked
@@ -29,7 +31,11 @@ export function CreateForm({
   const create = useAccountMutation((variables: { name: string; proc: Json }) =>
     saveProcedure(config, token, 'create', variables),
   )
-  const reading = readProc(text)
+  const reading = readProc(text, useEndpointNames())
+  // "Created" is said while the procedure is as created: an update or a delete ends it.
+  const { data: procedures } = useQuery(proceduresQuery(config.baseUrl))
+  const record = created === null ? undefined : procedures?.find((proc) => proc.name === created)
+  const stillCreated = record !== undefined && record.updatedAt === record.createdAt
   const shown = tried && reading.empty ? { ...reading, problem: EMPTY_PROC } : reading
   const badName = name !== '' || tried ? nameProblem(name) : undefined
 
@@ -91,9 +97,10 @@ export function CreateForm({
         </button>
       </div>
       {create.isError && <ErrorReason error={create.error} />}
-      {created && (
+      {stillCreated && (
         <p role="status" className="proc-done">
-          Created <code>lib.{created}</code>.
+          Created <code>lib.{created}</code>. Next: call it from its card above, or{' '}
+          <a href={routeHref('console', { endpoint: `lib.${created}` })}>in the console</a>.
         </p>
       )}
     </form>

@@ -1,8 +1,22 @@
+import type { Json } from '../../engine'
+import { useCatalogue } from '../shared/catalogue'
 import { JsonField, readJson, type JsonReading } from '../shared/json-field'
-import { shapeProblem } from './rules'
+import { callProblem, shapeProblem } from './rules'
 
-/** A procedure's text read as JSON, then held to the shape of a procedure. */
-export const readProc = (text: string): JsonReading => readJson(text, shapeProblem)
+/**
+ * A procedure's text read as JSON, then held to the shape of a procedure and, once the
+ * catalogue is known (`endpoints`), to calls of endpoints that exist.
+ */
+export const readProc = (text: string, endpoints?: readonly string[]): JsonReading =>
+  readJson(
+    text,
+    (proc: Json) => shapeProblem(proc) ?? (endpoints ? callProblem(proc, endpoints) : undefined),
+  )
+
+/** The names of the engine's endpoints, once read: what `readProc` holds calls to. */
+export function useEndpointNames(): readonly string[] | undefined {
+  return useCatalogue().data?.map((endpoint) => endpoint.name)
+}
 
 /** What to say when the editor is submitted empty. */
 export const EMPTY_PROC = 'Write the procedure as JSON tuples, e.g. ["{}", ["()", "core.ping"]].'

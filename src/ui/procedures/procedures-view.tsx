@@ -9,21 +9,28 @@ import { formatTuples } from './format-tuples'
 import { ProcCard } from './proc-card'
 import { proceduresQuery } from '../shared/queries'
 import { EXAMPLE_PROC } from './rules'
+import { ProgramForm } from './program-form'
+import { groupStages } from './stages'
 
 const example = formatTuples(EXAMPLE_PROC)
 
+type Writing = 'tuples' | 'program'
+
 /**
- * Stored procedures: listed from the control plane, created, updated and deleted through the
- * insecure `<service>.create`, `.update` and `.delete` endpoints, and called at `lib.<name>`,
- * all with the chosen token (a secret by default).
+ * Stored procedures: listed from the control plane with their stages, created, updated and
+ * deleted through the insecure `<service>.create`, `.update` and `.delete` endpoints, deployed
+ * from a program (`core.compile`, then `core.deploy`), and called at `lib.<name>` (and
+ * `lib.<name>:dev`), all with the chosen token (a secret by default).
  */
 export default function ProceduresView() {
   const { baseUrl, serviceName } = useConfig()
   const { choices, chosen, choose, loading } = useChosenToken('procedures')
-  const procedures = useQuery(proceduresQuery(baseUrl))
+  const procedures = useQuery({ ...proceduresQuery(baseUrl), select: groupStages })
   const [draft, setDraft] = useState('')
+  const [writing, setWriting] = useState<Writing>('tuples')
 
   function startFromExample() {
+    setWriting('tuples')
     setDraft(example)
     document.getElementById('proc-create-heading')?.scrollIntoView?.({ block: 'start' })
     document.querySelector<HTMLTextAreaElement>('.proc-create textarea')?.focus()
@@ -57,9 +64,33 @@ export default function ProceduresView() {
           </div>
         )}
         {chosen &&
-          procedures.data?.map((proc) => <ProcCard key={proc.name} proc={proc} token={chosen} />)}
+          procedures.data?.map((procedure) => (
+            <ProcCard key={procedure.name} procedure={procedure} token={chosen} />
+          ))}
       </section>
-      {chosen && <CreateForm token={chosen.token} text={draft} onText={setDraft} />}
+      {chosen && (
+        <section className="proc-write" aria-label="Write a procedure">
+          <div className="proc-write-modes" role="group" aria-label="Write it as">
+            {(['tuples', 'program'] as const).map((mode) => (
+              <button
+                key={mode}
+                type="button"
+                aria-pressed={writing === mode}
+                onClick={() => setWriting(mode)}
+              >
+                {mode === 'tuples' ? 'Tuples (JSON)' : 'Program (composer language)'}
+              </button>
+            ))}
+          </div>
+          {/* Both stay mounted, so that switching keeps what was written in each. */}
+          <div hidden={writing !== 'tuples'}>
+            <CreateForm token={chosen.token} text={draft} onText={setDraft} />
+          </div>
+          <div hidden={writing !== 'program'}>
+            <ProgramForm token={chosen.token} />
+          </div>
+        </section>
+      )}
     </section>
   )
 }

@@ -56,3 +56,54 @@ export const EXAMPLE_PROC: Json = [
   ['()', 'type.string.reverse'],
   ['()', 'type.string.capitalize'],
 ]
+
+/**
+ * The endpoints a procedure calls (`["()", "name", …]` anywhere in it, compositions and
+ * procedure arguments included), each once, in the order written.
+ */
+export function callsIn(proc: Json): string[] {
+  const found = new Set<string>()
+  const stack: Json[] = [proc]
+  while (stack.length > 0) {
+    const value = stack.pop()!
+    if (!Array.isArray(value)) continue
+    // A literal is data: what it holds is never called.
+    if (value[0] === '%%') continue
+    if (value[0] === '()' && typeof value[1] === 'string') found.add(value[1])
+    for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]!)
+  }
+  return [...found]
+}
+
+/**
+ * What is wrong with the endpoints a procedure calls, or `undefined`: a name that is neither in
+ * the engine's catalogue nor a stored procedure (`lib.<name>`, which may be created later) would
+ * only be found out when the procedure runs (404).
+ */
+export function callProblem(
+  proc: Json,
+  endpoints: readonly string[],
+  libPackage = 'lib',
+): string | undefined {
+  const unknown = callsIn(proc).filter(
+    (name) => !endpoints.includes(name) && !name.startsWith(`${libPackage}.`),
+  )
+  if (unknown.length === 0) return undefined
+  const [first] = unknown
+  const near = endpoints.find((name) => closeTo(name, first!))
+  return `${unknown.map((name) => `“${name}”`).join(', ')} ${
+    unknown.length === 1 ? 'is not an endpoint' : 'are not endpoints'
+  } of the engine: a call to it answers 404 when the procedure runs.${near ? ` Did you mean “${near}”?` : ''}`
+}
+
+/** Whether two names are one edit apart (a letter missing, added or changed). */
+function closeTo(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false
+  let i = 0
+  while (i < a.length && a[i] === b[i]) i++
+  return (
+    a.slice(i + 1) === b.slice(i + 1) ||
+    a.slice(i) === b.slice(i + 1) ||
+    a.slice(i + 1) === b.slice(i)
+  )
+}

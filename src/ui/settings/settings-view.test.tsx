@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { listRemembered, remember, tabLog } from '../shared/page-store'
 import { renderWithService } from '../../testing/render'
@@ -68,18 +68,30 @@ describe('SettingsView', () => {
     const input = screen.getByLabelText('Import account (replaces everything)')
     const file = (name: string, text: string) =>
       new File([text], name, { type: 'application/json' })
+    const replace = () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Replace the account' }))
     fireEvent.change(input, { target: { files: [file('broken.json', '{')] } })
+    replace()
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Import failed: broken.json is not a JSON file; choose a file the export made',
     )
     fireEvent.change(input, {
       target: { files: [file('other.json', JSON.stringify({ format: 'x' }))] },
     })
+    replace()
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toMatch(/^Import failed: invalid snapshot/),
     )
     expect(await service.listSecrets()).toHaveLength(2)
     fireEvent.change(input, { target: { files: [file('backup.json', JSON.stringify(snapshot))] } })
+    // Nothing is replaced before the question is answered.
+    const question = screen.getByRole('group', { name: 'Confirm the import' })
+    expect(question.textContent).toMatch(/^Replace this account with the one in backup\.json\?/)
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }))
+    expect(screen.queryByRole('group', { name: 'Confirm the import' })).toBeNull()
+    expect(await service.listSecrets()).toHaveLength(2)
+    fireEvent.change(input, { target: { files: [file('backup.json', JSON.stringify(snapshot))] } })
+    replace()
     expect((await screen.findByRole('status')).textContent).toBe(
       'The account was replaced by the one in backup.json.',
     )
@@ -116,6 +128,7 @@ describe('SettingsView', () => {
     fireEvent.change(screen.getByLabelText('Import account (replaces everything)'), {
       target: { files: [new File([JSON.stringify(file)], 'mine.json')] },
     })
+    fireEvent.click(screen.getByRole('button', { name: 'Replace the account' }))
     expect((await screen.findByRole('status')).textContent).toBe(
       "The account was replaced by the one in mine.json. 2 of the page's entries in it could not be read and were left out.",
     )

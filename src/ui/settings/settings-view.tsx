@@ -1,14 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useId, useState, type ChangeEvent, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { exportAccount, importAccount } from '../shared/api'
 import { databaseName, parseConfig, useConfig } from '../shared/config'
-import type { LogState } from '../shared/exchange-log'
+import { emptiedLog, type LogState } from '../shared/exchange-log'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { readPagePart, withPagePart } from '../shared/page-file'
 import { listRemembered, replaceTabLog, restoreRemembered, tabLog } from '../shared/page-store'
 import { keys, useAccountMutation } from '../shared/queries'
-import { ResetAccount } from '../shared/reset-account'
+import { RESET_DONE, ResetAccount } from '../shared/reset-account'
+import { ScenarioPicker } from '../scenarios/scenario-picker'
+import { OperatorPanel } from './operator-panel'
 
 /**
  * Which service the page plays (base URL and service name, each pair with an account of its
@@ -18,7 +20,11 @@ export default function SettingsView() {
   return (
     <>
       <ConfigurationPanel />
+      <section aria-label="Scenarios" className="panel settings">
+        <ScenarioPicker />
+      </section>
       <AccountPanel />
+      <OperatorPanel />
     </>
   )
 }
@@ -83,6 +89,8 @@ function AccountPanel() {
   const queryClient = useQueryClient()
   const warningId = useId()
   const [done, setDone] = useState<string | null>(null)
+  // The file chosen to import, until the replacement is confirmed.
+  const [chosen, setChosen] = useState<File | null>(null)
 
   const download = useAccountMutation(async () => {
     const [snapshot, authorizations, log] = await Promise.all([
@@ -120,10 +128,9 @@ function AccountPanel() {
     if (page) {
       await queryClient.cancelQueries({ queryKey: keys.exchanges(baseUrl) })
       const entries = (await replaceTabLog(config, page.exchanges)).reverse()
-      queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) => ({
-        entries,
-        cursor: log?.cursor ?? 0,
-      }))
+      queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) =>
+        emptiedLog(log, 'import', entries),
+      )
     }
     const skipped = page?.skipped
       ? ` ${page.skipped} of the page's entries in it could not be read and were left out.`
@@ -134,7 +141,8 @@ function AccountPanel() {
   function chooseFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0]
     event.target.value = ''
-    if (file) upload.mutate(file, { onSuccess: setDone })
+    upload.reset()
+    if (file) setChosen(file)
   }
 
   return (
@@ -176,13 +184,57 @@ function AccountPanel() {
           )}
         </Field>
       </div>
+      {chosen && (
+        <ImportQuestion
+          fileName={chosen.name}
+          pending={upload.isPending}
+          onImport={() =>
+            upload.mutate(chosen, {
+              onSuccess: (message) => setDone(message),
+              onSettled: () => setChosen(null),
+            })
+          }
+          onCancel={() => setChosen(null)}
+        />
+      )}
       {download.isError && <p role="alert">{messageOf(download.error)}</p>}
       {upload.isError && <p role="alert">Import failed: {messageOf(upload.error)}</p>}
 
       <h3>Reset</h3>
-      <ResetAccount
-        onReset={() => setDone('The account was reset: no secrets, keys or procedures are left.')}
-      />
+      <ResetAccount onReset={() => setDone(RESET_DONE)} />
     </section>
+  )
+}
+
+/** An import replaces the whole account, as a reset does: asked first, in the same words. */
+function ImportQuestion({
+  fileName,
+  pending,
+  onImport,
+  onCancel,
+}: {
+  fileName: string
+  pending: boolean
+  onImport: () => void
+  onCancel: () => void
+}) {
+  const cancel = useRef<HTMLButtonElement>(null)
+  useEffect(() => cancel.current?.focus(), [])
+  return (
+    <div role="group" aria-label="Confirm the import" className="confirm">
+      <p>
+        Replace this account with the one in <code>{fileName}</code>? Every secret, key and stored
+        procedure of this account is replaced by the file&apos;s, every authorization made so far
+        stops working (the file brings its own signing key and its own authorizations), and the
+        clock and this tab&apos;s exchange log become the file&apos;s. It cannot be undone (export
+        the account first to keep a copy).
+      </p>
+      <button type="button" className="danger primary" disabled={pending} onClick={onImport}>
+        Replace the account
+      </button>{' '}
+      <button ref={cancel} type="button" onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
   )
 }

@@ -6,6 +6,7 @@ import type {
   TokenReport,
 } from '../../engine'
 import type { ProcRecord } from '../../engine/store'
+import { ControlError, controlClient } from '../../client/control'
 
 /**
  * The account control plane (`<baseUrl>/_account/...`), over fetch like any other client: the
@@ -33,29 +34,20 @@ export async function control<T>(
   path: string,
   body?: object,
 ): Promise<T> {
-  const response = await fetch(`${baseUrl}/_account/${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await response.text()
-  let value: unknown = null
   try {
-    value = text === '' ? null : JSON.parse(text)
-  } catch {
-    // Not the engine's JSON: said below by the status, or as an answer that cannot be read.
-  }
-  if (!response.ok) {
-    const message = (value as { error?: { message?: string } } | null)?.error?.message
+    return await controlClient({ baseUrl }).request<T>(
+      path,
+      method === 'GET' ? undefined : (body ?? {}),
+    )
+  } catch (error) {
+    if (!(error instanceof ControlError)) throw error
     throw new AccountError(
-      response.status,
-      message ?? (text.trim() || `${method} ${path} failed with ${response.status}`),
+      error.status,
+      error.status < 400
+        ? `${method} ${path} answered something not JSON`
+        : error.reason || `${method} ${path} failed with ${error.status}`,
     )
   }
-  if (value === null && text !== '') {
-    throw new AccountError(response.status, `${method} ${path} answered something not JSON`)
-  }
-  return value as T
 }
 
 /** A declared input or argument, as `GET /_account/endpoints` describes it. */

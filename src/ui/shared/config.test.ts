@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import * as engine from '../../engine/settings'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../../engine/settings'
+import * as page from './config'
 import { databaseName, parseConfig } from './config'
+
+describe('the defaults the playground restates', () => {
+  it("are the engine's", () => {
+    expect(page.DEFAULT_BASE_URL).toBe(engine.DEFAULT_BASE_URL)
+    expect(page.DEFAULT_SERVICE_NAME).toBe(engine.DEFAULT_SERVICE_NAME)
+    expect(String(page.SERVICE_NAME_PATTERN)).toBe(String(engine.SERVICE_NAME_PATTERN))
+  })
+})
 
 describe('parseConfig', () => {
   it('falls back to the engine defaults', () => {

@@ -1,5 +1,12 @@
 import { createContext, useContext, type ReactNode } from 'react'
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME, SERVICE_NAME_PATTERN } from '../../engine/settings'
+
+/**
+ * The engine's defaults and its rule for service names, restated: the playground imports no
+ * engine code (a test holds them equal to the engine's).
+ */
+export const DEFAULT_SERVICE_NAME = 'service'
+export const DEFAULT_BASE_URL = 'https://api.service.test'
+export const SERVICE_NAME_PATTERN = /^[a-z][a-z0-9_-]{0,31}$/
 
 /** What the playground serves: the engine's name and where the service worker answers it. */
 export interface PlaygroundConfig {

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { useEffect, useState } from 'react'
 import { listExchanges } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
 import { changesProcedures, mintedIn } from './minted'
@@ -10,10 +11,12 @@ import {
   tabLog,
   type PageExchange,
 } from './page-store'
+import { emptiedLog, type LogState } from './log-state'
 import { keys } from './queries'
 import type { SentRequest } from './wire'
 
 export type { SentRequest }
+export { emptiedLog, type LogEmptied, type LogState } from './log-state'
 
 /**
  * The one reader of the engine's exchange log. It reads what is new since its last read, keeps
@@ -24,13 +27,6 @@ export type { SentRequest }
 
 /** How often the app reads the engine's log while the page is visible. */
 export const POLL_MS = 1000
-
-export interface LogState {
-  /** This tab's exchanges, newest first, with the page's ids. */
-  entries: PageExchange[]
-  /** The newest engine id read; 0 before the first read. */
-  cursor: number
-}
 
 export const exchangeLogQuery = (config: PlaygroundConfig) =>
   queryOptions({
@@ -52,9 +48,16 @@ async function follow(
   const cleared = state.cursor > 0 && !page.exchanges.some((record) => record.id === state.cursor)
   if (cleared) await clearTabLog(config)
   const since = cleared ? 0 : state.cursor
-  const entries = cleared ? [] : state.entries
+  // A log this tab emptied itself keeps the reason it gave; one emptied by anything else (code
+  // in the page) says so.
+  const base = !cleared
+    ? state
+    : state.entries.length > 0
+      ? { ...emptiedLog(state, 'elsewhere'), cursor: 0 }
+      : { ...state, cursor: 0 }
+  const entries = base.entries
   const fresh = page.exchanges.filter((record) => record.id > since).sort((a, b) => a.id - b.id)
-  if (fresh.length === 0) return cleared ? { entries, cursor: 0 } : state
+  if (fresh.length === 0) return base
 
   const kept = await appendToLog(config, fresh)
   const minted = mintedIn(fresh)
@@ -66,15 +69,27 @@ async function follow(
     void client.invalidateQueries({ queryKey: keys.procedures(config.baseUrl) })
   }
   return {
+    ...base,
     entries: [...kept.reverse(), ...entries].slice(0, MAX_LOGGED),
     cursor: fresh.at(-1)!.id,
   }
 }
 
+/**
+ * How long after the page starts the reader first reads: the page's log may hold thousands of
+ * exchanges, which the first screen does not wait for. A view that shows the log reads at once.
+ */
+export const FIRST_READ_MS = 300
+
 /** Mounted once, by the app: reads the engine's log every second while the page is visible. */
 export function ExchangeLogFollower(): null {
   const config = useConfig()
-  useQuery({ ...exchangeLogQuery(config), refetchInterval: POLL_MS })
+  const [started, setStarted] = useState(false)
+  useEffect(() => {
+    const timer = setTimeout(() => setStarted(true), FIRST_READ_MS)
+    return () => clearTimeout(timer)
+  }, [])
+  useQuery({ ...exchangeLogQuery(config), refetchInterval: POLL_MS, enabled: started })
   return null
 }
 

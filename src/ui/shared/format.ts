@@ -5,7 +5,7 @@
  */
 
 /** The latest and earliest moments a JavaScript `Date` can hold, in Unix seconds. */
-const DATE_LIMIT_SECONDS = 8.64e12
+export const DATE_LIMIT_SECONDS = 8.64e12
 
 /** Whether `seconds` is a Unix time a calendar date can show. */
 export const isDateTime = (seconds: number): boolean =>

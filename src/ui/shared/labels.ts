@@ -32,6 +32,8 @@ const CODES: Record<string, string> = {
   too_deep: 'Nested too deep',
   too_many_calls: 'Too many calls',
   number_overflow: 'Number out of range',
+  number_inexact: 'Number beyond 2^53, not exact',
+  forbidden: 'Forbidden',
   body_incomplete: 'Body cut short',
   quota_exceeded: 'Account quota',
   rate_limited: 'Rate limit',

@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
-import type { ExchangeRecord } from '../../engine'
+import type { ExchangeRecord, LoggedBody } from '../../engine'
 import { databaseName, type PlaygroundConfig } from './config'
 
 /**
@@ -23,7 +23,21 @@ export interface PageExchange extends ExchangeRecord {
 
 /** The most authorizations, and logged exchanges, the page keeps; the oldest go first. */
 export const MAX_REMEMBERED = 500
-export const MAX_LOGGED = 500
+export const MAX_LOGGED = 10_000
+
+/**
+ * The newest exchanges keep their bodies as the engine logged them (up to 64 KiB each); older
+ * ones keep the first `COMPACT_BODY_CHARS` characters of each, marked cut, so that ten thousand
+ * exchanges stay a few tens of megabytes at most.
+ */
+export const KEPT_WHOLE = 500
+export const COMPACT_BODY_CHARS = 2048
+
+/**
+ * How many exchanges the engine's own log holds between two reads of it (a second apart): what
+ * the page keeps is in its own database, so this only has to outlast a burst.
+ */
+export const MAX_ENGINE_LOG = 1000
 
 interface PageSchema extends DBSchema {
   authorizations: { key: string; value: SavedAuthorization; indexes: { savedAt: number } }
@@ -143,9 +157,47 @@ export async function appendToLog(
     const id = await tx.store.add({ ...rest, tab } as PageExchange)
     kept.push({ ...rest, id, tab })
   }
-  await trim(await tx.store.count(), MAX_LOGGED, () => tx.store.openCursor())
+  const newest = kept.at(-1)?.id
+  if (newest !== undefined) {
+    // The exchanges that have just fallen out of the newest KEPT_WHOLE keep less of their bodies.
+    const range = IDBKeyRange.bound(newest - KEPT_WHOLE - kept.length + 1, newest - KEPT_WHOLE)
+    if (newest - KEPT_WHOLE >= 1) {
+      for (const old of await tx.store.getAll(range)) {
+        const smaller = compacted(old)
+        if (smaller !== old) await tx.store.put(smaller)
+      }
+    }
+  }
+  const excess = (await tx.store.count()) - MAX_LOGGED
+  if (excess > 0) {
+    const oldest = await tx.store.getAllKeys(null, excess)
+    await tx.store.delete(IDBKeyRange.bound(oldest[0]!, oldest.at(-1)!))
+  }
   await tx.done
   return kept
+}
+
+/** An exchange with each body cut to its first `COMPACT_BODY_CHARS` characters, marked cut. */
+export function compacted(entry: PageExchange): PageExchange {
+  const request = cut(entry.request.body)
+  const response = cut(entry.response.body)
+  if (request === entry.request.body && response === entry.response.body) return entry
+  return {
+    ...entry,
+    request: { ...entry.request, body: request },
+    response: { ...entry.response, body: response },
+  }
+}
+
+function cut(body: LoggedBody | null): LoggedBody | null {
+  if (!body) return body
+  // Base64 is cut on a whole group of four characters, so what is left still decodes.
+  const limit =
+    body.encoding === 'base64'
+      ? Math.floor((COMPACT_BODY_CHARS * 4) / 3 / 4) * 4
+      : COMPACT_BODY_CHARS
+  if (body.data.length <= limit) return body
+  return { ...body, data: body.data.slice(0, limit), truncated: true }
 }
 
 /** Empties this tab's log. */

@@ -38,6 +38,9 @@ export const keys = {
     [...keys.keyv(baseUrl), 'value', token, bucket, key] as const,
   /** Fixed for an engine's life: outside the account. */
   catalogue: (baseUrl: string) => ['catalogue', baseUrl] as const,
+  /** A program compiled by `core.compile`: it depends on the text (and the token's abilities) only. */
+  compile: (baseUrl: string, token: string, code: string) =>
+    ['compile', baseUrl, token, code] as const,
   /** This tab's exchange log, read by one reader (`exchange-log.ts`). */
   exchanges: (baseUrl: string) => ['exchanges', baseUrl] as const,
 }
@@ -76,9 +79,12 @@ export const catalogueQuery = (baseUrl: string) =>
     staleTime: Infinity,
   })
 
-/** Stored procedure names, sorted: the shape the catalogue tree and the console pick. */
+/**
+ * Stored procedure names, sorted, each once: the shape the catalogue tree and the console pick.
+ * A dev stage is stored as `<name>:dev` beside the release; both are the procedure `<name>`.
+ */
 export const procedureNames = (records: ReadonlyArray<{ name: string }>): string[] =>
-  records.map((record) => record.name).sort()
+  [...new Set(records.map((record) => record.name.replace(/:dev$/, '')))].sort()
 
 /**
  * A change to the account, from any view: creating or rolling a secret, moving the clock, a

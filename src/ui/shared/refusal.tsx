@@ -7,7 +7,8 @@ import { Quoted } from './quoted'
 /** Why the engine refused or failed a request, as its trace says. */
 export interface Refusal {
   code: string
-  label: string
+  /** A heading for it; none when the code has none (the code is then shown alone). */
+  label?: string
   explanation: string
 }
 
@@ -27,20 +28,25 @@ export function refusalOf(trace: RequestTrace): Refusal | undefined {
   const call =
     calls.find((c) => c.decision === 'refused') ?? calls.find((c) => c.decision === 'failed')
   if (call?.code) {
-    return {
-      code: call.code,
-      label: codeLabel(call.code) ?? call.code,
-      explanation: call.explanation,
-    }
+    return withLabel(call.code, codeLabel(call.code), call.explanation)
   }
   if (outcome.code && outcome.status >= 400) {
-    return {
-      code: outcome.code,
-      label: codeLabel(outcome.code) ?? outcome.code,
-      explanation: outcome.message ?? '',
-    }
+    return withLabel(outcome.code, codeLabel(outcome.code), outcome.message ?? '')
   }
   return undefined
+}
+
+const withLabel = (code: string, label: string | undefined, explanation: string): Refusal =>
+  label === undefined ? { code, explanation } : { code, label, explanation }
+
+/**
+ * Whether a code says more than its heading: `outside_limit` beside "Outside the key-value
+ * limit" does (an identifier the trace and the kit name); `invalid` beside "Invalid request"
+ * would only say the same word twice.
+ */
+export function codeAddsTo(label: string | undefined, code: string): boolean {
+  if (!label || code.includes('_')) return true
+  return !label.toLowerCase().split(/\W+/).includes(code.toLowerCase())
 }
 
 /** What the engine noted on the calls of a request it accepted: an expiry in milliseconds… */
@@ -58,7 +64,9 @@ export function RefusalReason({ trace }: { trace: RequestTrace }) {
     <div className="refusal" data-testid="refusal-reason">
       <p className="refusal-code">
         <span className="muted">The engine&apos;s reason: </span>
-        <strong>{refusal.label}</strong> <code>{refusal.code}</code>
+        {refusal.label && <strong>{refusal.label}</strong>}
+        {refusal.label && codeAddsTo(refusal.label, refusal.code) && ' '}
+        {codeAddsTo(refusal.label, refusal.code) && <code>{refusal.code}</code>}
       </p>
       {refusal.explanation && (
         <p className="refusal-why">

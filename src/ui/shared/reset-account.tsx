@@ -2,14 +2,19 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { resetAccount } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
-import type { LogState } from './exchange-log'
+import { emptiedLog, type LogState } from './log-state'
 import { messageOf } from './format'
 import { clearTabLog, forgetAll } from './page-store'
 import { keys, useAccountMutation } from './queries'
 
+/** What a reset leaves, in the page's words: as `serve` and the kit reset theirs. */
+export const RESET_DONE =
+  'The account was reset: back to the secrets it started with (the same keys), no keys or procedures, the clock at real time.'
+
 /**
- * Resets the account: the engine's (secrets, keys, procedures, the clock, the signing key) and
- * what the page keeps beside it. A new signing key kills every authorization made before, so
+ * Resets the account as `POST /_account/reset` does everywhere (`serve`, the kit): back to the
+ * secrets the page's engine started with (the same keys), no keys or procedures, the clock and
+ * the operator's controls as they started, a new signing key; and what the page keeps beside it. A new signing key kills every authorization made before, so
  * the page forgets them, and this tab's exchange log goes with the engine's. For a mutation's
  * body (`useResetAccount`, a contract's replay).
  */
@@ -25,7 +30,9 @@ export async function resetPlayground(
   // The engine's log is empty now: the reader starts again from its first record, rather than
   // take the missing record it last read for a clear still to do (which would wipe what an
   // import then brings back).
-  queryClient.setQueryData<LogState>(logKey, (log) => (log ? { entries: [], cursor: 0 } : log))
+  queryClient.setQueryData<LogState>(logKey, (log) =>
+    log ? { ...emptiedLog(log, 'reset'), cursor: 0 } : log,
+  )
 }
 
 /** The reset, as a mutation. */
@@ -58,9 +65,10 @@ export function ResetAccount({
       ) : (
         <div role="group" aria-label="Confirm the reset" className="confirm">
           <p>
-            This deletes every secret, key and stored procedure of this account and moves the clock
-            back to real time. Every authorization made so far stops working, and the exchange log
-            is emptied. It cannot be undone (export the account first to keep a copy).
+            This deletes every key and stored procedure of this account and every secret made since
+            the page started, brings back the secrets it started with (the same keys), and moves the
+            clock back to real time. Every authorization made so far stops working, and the exchange
+            log is emptied. It cannot be undone (export the account first to keep a copy).
           </p>
           <button
             type="button"
@@ -84,7 +92,7 @@ export function ResetAccount({
       )}
       {reset.isSuccess && !onReset && (
         <p role="status" className="done">
-          The account was reset: no secrets, keys or procedures are left.
+          {RESET_DONE}
         </p>
       )}
       {reset.isError && <p role="alert">{messageOf(reset.error)}</p>}

@@ -1,7 +1,7 @@
 import { useCallback, useSyncExternalStore } from 'react'
-import { HOME, isViewId, type ViewId } from './routes'
+import { HOME, isViewId, type ViewId } from './view-ids'
 
-export type { ViewId } from './routes'
+export type { ViewId } from './view-ids'
 
 /**
  * The playground's views live in the page URL's fragment (`#/console?endpoint=core.ping`), so

@@ -3,7 +3,8 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import type { CommitMessage } from '../../storage/broadcast-store'
 import { createQueryClient } from './query-client'
-import { isForeignCommit, thisTab, useAccountSync } from './sync'
+import { isCommitMessage as storeCheck } from '../../storage/broadcast-store'
+import { isCommitMessage, isForeignCommit, thisTab, useAccountSync } from './sync'
 
 let channels = 0
 const freshName = () => `sync-test-${thisTab}-${channels++}`
@@ -57,6 +58,20 @@ describe('useAccountSync', () => {
     expect(isForeignCommit(commit('another-tab'))).toBe(true)
     expect(isForeignCommit(commit(thisTab))).toBe(false)
     expect(isForeignCommit({ type: 'something else' })).toBe(false)
+  })
+
+  it("reads commit messages as the store's own check does", () => {
+    const samples = [
+      commit('a-tab'),
+      { type: 'commit', sender: 7, ops: [] },
+      { type: 'commit' },
+      { type: 'other', sender: 'a-tab' },
+      null,
+      'commit',
+    ]
+    for (const sample of samples) {
+      expect(isCommitMessage(sample)).toBe(storeCheck(sample))
+    }
   })
 
   it("listens on its own configuration's channel only", () => {

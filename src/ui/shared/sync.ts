@@ -1,12 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { isCommitMessage } from '../../storage/broadcast-store'
+import type { CommitMessage } from '../../storage'
 import { databaseName, type PlaygroundConfig } from './config'
 import { pageDatabaseName } from './page-store'
 import { keys } from './queries'
 
 /** This tab, as the commits of its engine name it (`broadcastCommits`' `sender`). */
 export const thisTab = crypto.randomUUID()
+
+/**
+ * Whether a message on an account's channel is a commit (`CommitMessage`, what the page's store
+ * posts after each commit). Read here from the message itself: the playground imports no code
+ * of the storage, only its types.
+ */
+export function isCommitMessage(data: unknown): data is CommitMessage {
+  const message = data as Partial<CommitMessage> | null
+  return message?.type === 'commit' && typeof message.sender === 'string'
+}
 
 /** Whether a message on the channel is a commit another tab made: the only kind heeded. */
 export const isForeignCommit = (data: unknown): boolean =>

@@ -71,7 +71,7 @@ export function TokenSelect({
         )}
         {chosen.state !== 'usable' && (
           <strong className="token-unusable">
-            It is {chosen.state}: the engine will refuse it.{' '}
+            It is {chosen.stateText}: the engine will refuse it.{' '}
           </strong>
         )}
         <Masked value={chosen.token} label="the token in use" />

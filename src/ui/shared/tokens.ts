@@ -5,6 +5,7 @@ import { useConfig } from './config'
 import { mask } from './masked'
 import { forget, remember, restoreRemembered, type SavedAuthorization } from './page-store'
 import { inspectQuery, keys, rememberedQuery, secretsQuery } from './queries'
+import { stateWords } from './token-words'
 
 export type { SavedAuthorization } from './page-store'
 
@@ -55,6 +56,8 @@ export interface TokenChoice {
   label: string
   /** `usable`, or why not: the choice stays listed, so what is shown is what is sent. */
   state: 'usable' | 'expired' | 'invalid' | 'unknown'
+  /** The state as the cards say it: `dead because its secret rolled`. */
+  stateText: string
   report?: TokenReport
   /** Not remembered by the page: it came with a link. */
   fromLink?: boolean
@@ -93,6 +96,7 @@ export function useTokenChoices(linked?: string | null): {
     token: secret.key,
     label: `Secret ${secret.id} (${secret.state})`,
     state: secret.state === 'expired' ? 'expired' : 'usable',
+    stateText: secret.state,
   }))
   tokens.forEach((token, index) => {
     const report = reports[index]?.data
@@ -102,9 +106,10 @@ export function useTokenChoices(linked?: string | null): {
       kind: 'authorization',
       token,
       label: `Authorization ${abilitiesLabel(report, token)}${
-        report && report.state !== 'usable' ? ` (${report.state})` : ''
+        report && report.state !== 'usable' ? ` (${stateWords(report)})` : ''
       }${fromLink ? ' (from the link)' : ''}`,
       state: report?.state ?? 'unknown',
+      stateText: stateWords(report),
       ...(report ? { report } : {}),
       ...(fromLink ? { fromLink } : {}),
     })

@@ -1,0 +1,49 @@
+import type { FaultOptions, FaultRule, SecretView } from '../engine'
+import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
+import type { AuthorizeOptions } from './authorize'
+import type { ReceivedRequest, RequestFilter } from './journal'
+
+/** `T` where the service runs in this process (answered at once), a promise of it over the wire. */
+export type Held<InProcess extends boolean, T> = InProcess extends true ? T : Promise<T>
+
+/**
+ * A service a test controls, declared once for wherever it runs: the Node API's `Service` and
+ * the Vitest helper's handle (`InProcess`: faults and the journal answer at once) and the
+ * Playwright fixture's service over the wire (everything a promise).
+ */
+export interface ServiceControls<InProcess extends boolean> {
+  /** Where the service answers. */
+  readonly baseUrl: string
+  /** The service's own name (content types, error wording). */
+  readonly serviceName: string
+  /** The first secret key: a bearer token that reaches every endpoint. */
+  readonly secret: string
+  /** Calls `auth.create` with the secret (or `options.token`) and returns the authorization. */
+  authorize(abilities: string[], options?: AuthorizeOptions): Promise<string>
+  createSecret(key?: string): Promise<SecretView>
+  /** Rolls now, or at `at` (Unix seconds on the service's clock); returns the replacement. */
+  rollSecret(id: string, at?: number): Promise<SecretView>
+  listSecrets(): Promise<SecretView[]>
+  /** Moves the service's clock forward; returns the new time in Unix seconds. */
+  advanceClock(seconds: number): Promise<number>
+  /** Unix seconds on the service's clock. */
+  now(): Promise<number>
+  /** Adds a fault; the next matching calls meet it. Returns the rule, with its `id`. */
+  fault(options: FaultOptions): Held<InProcess, FaultRule>
+  /** Removes every fault (or the one with this id). */
+  clearFaults(id?: string): Held<InProcess, void>
+  /** The requests the service received, oldest first, those matching `filter` when given. */
+  requests(filter?: RequestFilter): Held<InProcess, ReceivedRequest[]>
+  /**
+   * Back to the state the service started in: the same secret keys, the clock where it started,
+   * no keys or procedures, no faults, strict mode and the rate limit as configured with an empty
+   * window, an empty journal.
+   */
+  reset(): Promise<void>
+  /** What `token` can do, at `at` (Unix seconds on the service's clock) or now (decision 055). */
+  reach(token: string, at?: number): Promise<ReachReport>
+  /** The decision for each call as a real call would meet it, writing nothing. */
+  simulate(token: string, calls: SimulateCall[], at?: number): Promise<SimulateReport>
+  /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
+  diff(a: string, b: string, at?: number): Promise<DiffReport>
+}

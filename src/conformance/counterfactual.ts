@@ -1,0 +1,48 @@
+// What would have let a refused step in, asked of the target's own engine (decision 056): its
+// control plane simulates the very request the step sent, and says the smallest change.
+import type { SimulateReport } from '../engine/insight/types'
+import type { Target, WireRequest } from './run'
+
+/**
+ * The counterfactual of a request the target refused, in one sentence; `undefined` when the
+ * target has no control plane that simulates (a deployment, an older server) or the request
+ * carries no bearer token to ask about.
+ */
+export async function counterfactualOf(
+  target: Target,
+  request: WireRequest,
+): Promise<string | undefined> {
+  if (!target.control || request.method !== 'POST') return undefined
+  const header = Object.entries(request.headers).find(
+    ([name]) => name.toLowerCase() === 'authorization',
+  )
+  const token = header === undefined ? '' : /^\s*bearer\s+(\S+)\s*$/i.exec(header[1])?.[1]
+  if (token === undefined) return undefined
+  const url = new URL(request.url)
+  const base = new URL(target.baseUrl).pathname.replace(/\/+$/, '')
+  if (!url.pathname.startsWith(`${base}/`)) return undefined
+  const endpoint = url.pathname
+    .slice(base.length + 1)
+    .split('/')
+    .join('.')
+  const type = Object.entries(request.headers).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  )
+  try {
+    const report = (await target.control('simulate', {
+      token,
+      calls: [
+        {
+          endpoint,
+          body: '',
+          ...(request.body === undefined ? {} : { bodyBase64: request.body }),
+          ...(type === undefined ? {} : { contentType: type[1] }),
+          query: url.search.slice(1),
+        },
+      ],
+    })) as SimulateReport
+    return report.results[0]?.counterfactual?.sentence
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * `coverage FILE... [--min N] [--out DIR] [--service-name proc]`: the authorization coverage of
+ * a client's tests (decision 057), from journals (`GET /_account/exchanges`, the page's export or
+ * its HAR), coverage files the kit wrote, or contracts, replayed on an engine in this process
+ * with its journal on. Prints a table, writes `report.json` and a self-contained `report.html`
+ * under `--out` (default `service-coverage`), and exits 1 when the score is below `--min`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { createEngine, type ExchangeRecord } from '../engine'
+import {
+  coverageHtml,
+  coverageReport,
+  coverageTable,
+  mergeTallies,
+  readCoverageInput,
+  tallyCoverage,
+  type CoverageTally,
+} from '../engine/insight'
+import { MAX_JOURNAL } from '../engine/operator/control-plane'
+import { createMemoryStore } from '../storage/memory-store'
+import { CaseFileError, parseCaseFile, type Case } from './cases'
+import { controlOver, fromResponse, toRequest } from './fetch-target'
+import { runCases, type Target } from './run'
+import { SERVICE_NAME } from './targets'
+
+const BASE_URL = 'https://coverage.proc.test'
+
+/** The journal of contracts replayed on an engine in this process, every exchange of every case. */
+export async function replayForCoverage(
+  contracts: readonly Case[],
+  serviceName = SERVICE_NAME,
+): Promise<ExchangeRecord[]> {
+  const engine = createEngine({
+    store: createMemoryStore(),
+    baseUrl: BASE_URL,
+    serviceName,
+    exchangeLog: MAX_JOURNAL,
+  })
+  const kept: ExchangeRecord[] = []
+  let seen = 0
+  const target: Target = {
+    name: 'handle',
+    baseUrl: BASE_URL,
+    serviceName,
+    control: controlOver(engine.handle, BASE_URL),
+    async send(request) {
+      const response = await fromResponse(await engine.handle(toRequest(request)))
+      // A reset between cases empties the journal: each exchange is taken as it is made.
+      for (const record of (await engine.operator.journal.list()).reverse()) {
+        if (record.id > seen) {
+          kept.push(record)
+          seen = record.id
+        }
+      }
+      return response
+    },
+  }
+  await runCases(target, contracts, { allSteps: true })
+  return kept
+}
+
+/** The tally of the named files, each read as what it holds. */
+export async function coverageOf(
+  files: readonly string[],
+  serviceName = SERVICE_NAME,
+): Promise<CoverageTally> {
+  const tallies: CoverageTally[] = []
+  for (const file of files) {
+    let text: string
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch {
+      throw new CaseFileError(file, 'no such file')
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(text)
+    } catch (error) {
+      throw new CaseFileError(file, `not valid JSON (${(error as Error).message})`)
+    }
+    const input = readCoverageInput(value)
+    if (input.kind === 'tally') tallies.push(input.tally)
+    else if (input.kind === 'entries') tallies.push(tallyCoverage(input.entries))
+    else if (input.kind === 'contracts') {
+      tallies.push(tallyCoverage(await replayForCoverage(parseCaseFile(file, text), serviceName)))
+    } else {
+      throw new CaseFileError(
+        file,
+        "holds no journal, coverage or contracts: give GET /_account/exchanges as saved, the playground's export or HAR, a coverage file the kit wrote, or contracts",
+      )
+    }
+  }
+  return mergeTallies(...tallies)
+}
+
+export interface CoverageContext {
+  out?: (text: string) => void
+  err?: (text: string) => void
+}
+
+/** The command: its exit code (0 at or above `--min`, 1 below it, 2 for a wrong command line or file). */
+export async function coverageCommand(
+  args: string[],
+  context: CoverageContext = {},
+): Promise<number> {
+  const out = context.out ?? ((text: string) => console.log(text))
+  const err = context.err ?? ((text: string) => console.error(text))
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        min: { type: 'string' },
+        out: { type: 'string', default: 'service-coverage' },
+        'service-name': { type: 'string', default: SERVICE_NAME },
+      },
+      allowPositionals: true,
+    })
+    if (positionals.length === 0) {
+      throw new UsageError(
+        'name what to read: coverage service-coverage.json | exchanges.json | contracts/*.json [--min 80]',
+      )
+    }
+    const min = values.min === undefined ? undefined : Number(values.min)
+    if (min !== undefined && !(min >= 0 && min <= 100)) {
+      throw new UsageError(`--min must be a percentage from 0 to 100, not ${values.min}`)
+    }
+    const report = coverageReport(await coverageOf(positionals, values['service-name']))
+    out(coverageTable(report).trimEnd())
+    mkdirSync(values.out!, { recursive: true })
+    writeFileSync(join(values.out!, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
+    writeFileSync(join(values.out!, 'report.html'), coverageHtml(report))
+    out(`\nwrote ${join(values.out!, 'report.json')} and ${join(values.out!, 'report.html')}`)
+    if (min !== undefined && report.score < min) {
+      err(`coverage ${report.score}% is below --min ${min}%`)
+      return 1
+    }
+    return 0
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      error instanceof CaseFileError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+    ) {
+      err(`error: ${(error as Error).message}`)
+      return 2
+    }
+    throw error
+  }
+}
+
+class UsageError extends Error {}

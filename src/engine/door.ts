@@ -1,0 +1,125 @@
+import { bearerToken } from './auth/bearer'
+import { InvalidError, UndefinedError } from './errors'
+import { ExchangeDraft } from './operator/exchange-log'
+import { faulted, replyFault, runsUnder } from './operator/faults'
+import type { OperatorView } from './operator/state'
+import { runPipeline, type EngineParts, type Exchange } from './pipeline'
+import type { Call } from './wire/call'
+import { bodyFormat, responseFormat } from './wire/formats'
+import type { Route } from './wire/path'
+import { CORS_HEADERS, errorReply, type Reply } from './wire/response'
+
+/** The control plane: a request below `_account/`, answered as plain data. */
+export type ControlPlane = (call: Call, path: string) => Promise<Reply>
+
+/**
+ * The engine's one door: a request as plain data in, its answer as plain data out, on every
+ * path. A preflight is answered here; the control plane answers below `_account/`; everything
+ * else is an endpoint call (`endpointCall`). `route` is the path's one reading: given by a layer
+ * in front that has read it already (the HTTP server's hosted accounts), read here otherwise.
+ */
+export function answer(
+  parts: EngineParts,
+  control: ControlPlane,
+  call: Call,
+  route: Route,
+): Promise<Reply> {
+  if (route.kind === 'control') {
+    // No CORS preflight is granted: another origin may not use the control plane.
+    if (call.method === 'OPTIONS') return Promise.resolve(controlPreflight())
+    return control(call, route.path)
+  }
+  if (call.method === 'OPTIONS') return Promise.resolve(preflight())
+  return endpointCall(parts, call, route)
+}
+
+/**
+ * An endpoint call: the operator's controls read once, a fault met when one is set, the
+ * pipeline run (`runPipeline`), and the exchange kept in the journal when it is on.
+ */
+async function endpointCall(parts: EngineParts, call: Call, route: Route): Promise<Reply> {
+  const exchange = begin(parts, call, route)
+  let reply: Reply
+  let failure: unknown
+  try {
+    const viewed = parts.operator.view()
+    const view = viewed instanceof Promise ? await viewed : viewed
+    if (view.journal > 0) {
+      exchange.draft = new ExchangeDraft(call, exchange.endpoint, parts.clock)
+    }
+    if (route.kind === 'ambiguous') {
+      throw new InvalidError(
+        `the path \`${call.pathname}' is ambiguous: ${route.reason}; call <baseUrl>/<package>/<endpoint> with single slashes`,
+      )
+    }
+    if (exchange.endpoint === null) throw undefinedCall(parts, route)
+    reply = await withFaults(parts, exchange, view)
+  } catch (error) {
+    failure = error
+    reply = errorReply(error, exchange.reply, parts.serviceName)
+  }
+  if (exchange.fault) reply = faulted(reply, exchange.fault)
+  if (exchange.draft) {
+    try {
+      const kept = parts.operator.journal.add(exchange.draft.finish(reply, failure))
+      if (kept) await kept
+    } catch {
+      // The answer stands even when the journal cannot keep it (its database went away).
+    }
+  }
+  return reply
+}
+
+/** The request's formats and endpoint, read once from its headers and its route. */
+function begin({ serviceName }: EngineParts, call: Call, route: Route): Exchange {
+  const format = bodyFormat(call.header('content-type'), serviceName)
+  // Errors answer in the request's family too, even when its body can't be read.
+  const reply = responseFormat(call.header('accept'), format ?? 'text', serviceName)
+  // A call's path has no empty segment (`routeOf` refuses one): only an empty path names none.
+  const endpoint =
+    route.kind === 'call' && route.path !== '' ? route.path.replaceAll('/', '.') : null
+  return { call, endpoint, format, reply }
+}
+
+function undefinedCall({ serviceName }: EngineParts, route: Route): UndefinedError {
+  const path = route.kind === 'call' ? route.path : ''
+  return new UndefinedError(`undefined ${serviceName} \`${path.split('/').join('.')}'`)
+}
+
+/**
+ * A fault the operator set up meets the call: a `status` fault answers in its place, a dropped
+ * connection answers nothing, and the other kinds meet the call's own answer. What the fault
+ * does to the answer is `exchange.fault`, applied to whatever the call answers.
+ */
+async function withFaults(
+  parts: EngineParts,
+  exchange: Exchange,
+  view: OperatorView,
+): Promise<Reply> {
+  const rule = view.faulted
+    ? await parts.operator.faults.take(
+        exchange.endpoint!,
+        bearerToken(exchange.call.header('authorization')) ?? null,
+      )
+    : undefined
+  if (rule) {
+    exchange.fault = replyFault(rule)
+    if (!runsUnder(rule)) return { status: 0, headers: {}, body: '' }
+  }
+  return runPipeline(parts, exchange, view)
+}
+
+function preflight(): Reply {
+  return {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'access-control-allow-methods': 'POST',
+      'access-control-allow-headers': 'authorization, content-type, accept',
+      'access-control-max-age': '600',
+    },
+    body: '',
+  }
+}
+
+const controlPreflight = (): Reply => ({ status: 204, headers: { allow: 'GET, POST' }, body: '' })

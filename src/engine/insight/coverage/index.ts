@@ -1,0 +1,21 @@
+export {
+  coverageReport,
+  REFUSAL_CODES,
+  type CoverageFlag,
+  type CoverageReport,
+  type EndpointCoverage,
+} from './report'
+export { coverageHtml, coverageTable } from './render'
+export { readCoverageInput, type CoverageInput } from './read'
+export {
+  DIMENSIONS,
+  emptyTally,
+  mergeTallies,
+  tallyCoverage,
+  type AbilityUse,
+  type CoverageCell,
+  type CoverageEntry,
+  type CoverageTally,
+  type CredentialKind,
+  type Dimension,
+} from './tally'

@@ -1,0 +1,153 @@
+import { authenticate } from '../auth/credentials'
+import { utf8 } from '../auth/bytes'
+import { createManualClock } from '../clock'
+import { InvalidError, ServiceError, TooLargeError } from '../errors'
+import { Evaluation } from '../runtime/evaluate'
+import { createOverlay } from '../runtime/overlay'
+import { endpointSettings } from '../settings'
+import type { Json } from '../store'
+import { CallTracer, credentialTrace, outcomeOf, type CredentialTrace } from '../trace'
+import { mediaType, requestFormat } from '../wire/formats'
+import { parseCall } from '../wire/request'
+import { identifyAt, momentOf, type InsightContext } from './context'
+import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
+
+/** The most calls one simulate request may ask about. */
+export const MAX_SIMULATED_CALLS = 1000
+
+/**
+ * The decision for each call, at `at` (the virtual clock's now by default), made by the same
+ * code that answers calls: the token is authenticated, the body parsed and the call evaluated
+ * as a real call would be, over an overlay that is never committed, on a clock of its own that
+ * sleeps without waiting. Nothing is written; each call sees the account as it is. What the
+ * operator set up (faults, strict mode, the rate limit) is not part of the engine's rules and
+ * plays no part.
+ */
+export async function simulate(
+  ctx: InsightContext,
+  token: string,
+  calls: readonly SimulateCall[],
+  at?: number,
+): Promise<SimulateReport> {
+  if (!Array.isArray(calls) || calls.length > MAX_SIMULATED_CALLS) {
+    throw new InvalidError(`\`calls' must be an array of at most ${MAX_SIMULATED_CALLS} calls`)
+  }
+  const now = await momentOf(ctx, at)
+  const { summary } = await identifyAt(ctx, token, now)
+  const results: SimulatedCall[] = []
+  for (const call of calls) results.push(await simulateOne(ctx, token, readCall(call), now))
+  return { at: now, token: summary, results }
+}
+
+/** A call as given, checked: a 400 names what is wrong with it. */
+function readCall(call: SimulateCall): SimulateCall {
+  if (typeof call !== 'object' || call === null || typeof call.endpoint !== 'string') {
+    throw new InvalidError('each call needs `endpoint`, a dotted name such as `keyv.get`')
+  }
+  for (const field of ['query', 'body', 'bodyBase64', 'contentType'] as const) {
+    if (call[field] !== undefined && typeof call[field] !== 'string') {
+      throw new InvalidError(`\`${field}' of a call must be a string`)
+    }
+  }
+  if (
+    call.args !== undefined &&
+    (call.args === null || typeof call.args !== 'object' || Array.isArray(call.args))
+  ) {
+    throw new InvalidError('`args` of a call must be an object of named arguments')
+  }
+  if (
+    (call.body !== undefined || call.bodyBase64 !== undefined) &&
+    (call.input !== undefined || call.args !== undefined)
+  ) {
+    throw new InvalidError('give a call either `input` and `args`, or the `body` as sent, not both')
+  }
+  return call
+}
+
+/** The body and content type a call is sent with. */
+function bodyOf(call: SimulateCall, serviceName: string): { body: Uint8Array; type: string } {
+  if (call.bodyBase64 !== undefined) {
+    const text = call.bodyBase64.replace(/\s+/g, '')
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
+      throw new InvalidError('`bodyBase64` of a call is not base64')
+    }
+    const binary = atob(text)
+    const bytes = new Uint8Array(binary.length)
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+    return { body: bytes, type: call.contentType ?? 'text/plain' }
+  }
+  if (call.body !== undefined)
+    return { body: utf8(call.body), type: call.contentType ?? 'text/plain' }
+  const tuples: Json[] = [
+    ...(call.input === undefined ? [] : [['>>', call.input] as Json]),
+    ...Object.entries(call.args ?? {}).map(([name, value]) => ['$$', name, value] as Json),
+  ]
+  return { body: utf8(JSON.stringify(tuples)), type: mediaType('tuples', serviceName) }
+}
+
+async function simulateOne(
+  ctx: InsightContext,
+  token: string,
+  call: SimulateCall,
+  now: number,
+): Promise<SimulatedCall> {
+  const { settings, registry, account } = ctx
+  const { store, serviceName, limits } = settings
+  const clock = createManualClock(now * 1000)
+  const tracer = new CallTracer()
+  let credential: CredentialTrace | null = null
+  let status = 200
+  let failure: unknown
+  try {
+    const { body, type } = bodyOf(call, serviceName)
+    if (body.length > limits.maxBodyBytes) throw new TooLargeError(limits.maxBodyBytes)
+    const signer = await account.signer()
+    const principal = await authenticate(
+      token.trim() === '' ? null : `bearer ${token.trim()}`,
+      store,
+      signer,
+      now,
+      { observe: (presented) => (credential = credentialTrace(presented)) },
+    )
+    const request = parseCall(
+      body,
+      requestFormat(type, serviceName),
+      new URLSearchParams(call.query ?? ''),
+    )
+    // Never flushed: what the call would write is dropped with the overlay.
+    const overlay = createOverlay(store, async () => undefined)
+    const evaluation = new Evaluation(
+      {
+        settings: { ...endpointSettings(settings), clock },
+        store: overlay,
+        clock,
+        signer,
+        principal,
+        setHeader: () => undefined,
+        tracer,
+      },
+      (name) => registry.resolve(name, overlay),
+      (name) => registry.neighbours(name),
+    )
+    await evaluation.run(call.endpoint, request)
+  } catch (error) {
+    failure = error
+    status = error instanceof ServiceError ? error.status : 500
+  }
+  const outcome = outcomeOf(status, failure, credential)
+  const refusedCall = tracer.calls.find((c) => c.decision === 'refused' || c.decision === 'failed')
+  const refusedToken = (credential as CredentialTrace | null)?.decision === 'refused'
+  const explanation = refusedToken
+    ? (credential as CredentialTrace | null)!.explanation
+    : (refusedCall?.explanation ?? tracer.calls[0]?.explanation ?? outcome.message ?? '')
+  return {
+    endpoint: call.endpoint,
+    decision: status === 200 ? 'allowed' : status === 401 ? 'refused' : 'failed',
+    status,
+    code: outcome.code,
+    message: outcome.message,
+    explanation,
+    ...(outcome.counterfactual ? { counterfactual: outcome.counterfactual } : {}),
+    calls: tracer.calls,
+  }
+}

@@ -1,0 +1,169 @@
+// The shapes reach, simulate and diff answer with, over the control plane and the kit alike
+// (decision 055). Plain JSON: the playground renders them over fetch. None holds a token or a
+// secret key: a token is described (its kind, its secret's id, its abilities), never repeated.
+
+import type { Json } from '../store'
+import type { CallTrace, CredentialTrace } from '../trace'
+import type { Counterfactual } from './counterfactual'
+
+export type { Counterfactual } from './counterfactual'
+
+/** What a token is at the moment asked about: its credential trace, and whether it is usable. */
+export interface TokenSummary extends CredentialTrace {
+  state: 'usable' | 'expired' | 'invalid'
+}
+
+/** A region of the key-value store an ability reaches: `null` is every bucket, or every key. */
+export interface ReachLimit {
+  /** The ability, as written, that reaches this region. */
+  ability: string
+  bucket: string | null
+  prefix: string | null
+}
+
+/** One endpoint of the catalogue, and whether the token can call it. */
+export interface ReachEndpoint {
+  endpoint: string
+  /** The top-level package it is in: `type`, `keyv`, `lib`. */
+  package: string
+  /** Granting an ability that covers it needs `insecure: true`. */
+  insecure: boolean
+  decision: 'allowed' | 'refused'
+  /** What lets it in: the secret key, or an ability. */
+  grant: 'secret' | 'ability' | null
+  /** The first ability that covers it, as written (limits included). */
+  ability: string | null
+  /**
+   * For an endpoint that touches the key-value store: the regions it reaches, one per covering
+   * ability; `null` when it reaches every bucket and key (or touches none).
+   */
+  limits: ReachLimit[] | null
+  /** Why it is refused: `missing_ability`, or the credential's reason (`expired`, ...). */
+  code: string | null
+  /** One sentence: why it is allowed, or why not. */
+  explanation: string
+  /** For a refused endpoint: the smallest change that would let the token call it. */
+  counterfactual?: Counterfactual
+}
+
+/** A package of the catalogue: how many of its endpoints the token reaches. */
+export interface ReachPackage {
+  /** `type`, `type.string`, `lib`, ... every dotted prefix of an endpoint's name. */
+  package: string
+  endpoints: number
+  allowed: number
+  decision: 'all' | 'some' | 'none'
+}
+
+/** `POST /_account/reach`: what a token can do, at a moment. */
+export interface ReachReport {
+  /** The moment it was asked about, Unix seconds on the virtual clock. */
+  at: number
+  token: TokenSummary
+  /**
+   * When it stops working: its own expiry, or its secret's scheduled roll, whichever comes
+   * first; `null` when neither is set. A token already unusable says why in `token`.
+   */
+  stops: { at: number | null; because: 'expiry' | 'roll' | null }
+  /** The insecure abilities it holds (each covers an insecure endpoint). */
+  insecureAbilities: string[]
+  /**
+   * It reaches `auth.create`: it can mint authorizations with any abilities (as the real
+   * service allows), so what it reaches by delegation is everything its secret reaches, until
+   * it stops. A secret key delegates too.
+   */
+  delegates: boolean
+  /** Every endpoint of the catalogue (built-ins, then stored procedures at `lib.<name>`). */
+  endpoints: ReachEndpoint[]
+  packages: ReachPackage[]
+}
+
+/**
+ * One call to simulate. Either `input` and `args` (values as in the tuple body
+ * `application/vnd.<service>+json`: a bare JSON value is data, `["%%", x]` a literal, `["{}", …]`
+ * a composition) with an optional `query`, or the body as sent: `body` (text) or `bodyBase64`
+ * with its `contentType`, and `query`.
+ */
+export interface SimulateCall {
+  endpoint: string
+  input?: Json
+  args?: Record<string, Json>
+  /** Arguments as a query string (`length=3&bucket=users`), read as text as the wire reads them. */
+  query?: string
+  body?: string
+  bodyBase64?: string
+  contentType?: string
+}
+
+/** What the engine decided for one simulated call. */
+export interface SimulatedCall {
+  endpoint: string
+  /**
+   * `allowed`: it would answer 200. `refused`: 401, the token or an ability did not reach it.
+   * `failed`: let in, it would answer another error (a missing argument, an undefined name).
+   */
+  decision: 'allowed' | 'refused' | 'failed'
+  /** The status and message a real call would be answered with. */
+  status: number
+  code: string | null
+  message: string | null
+  /** The engine's reason, from its decision trace. */
+  explanation: string
+  /** For a call not allowed: the smallest change that would have let it in. */
+  counterfactual?: Counterfactual
+  /** Every endpoint call it would make, as the decision trace records them. */
+  calls: CallTrace[]
+}
+
+/** `POST /_account/simulate`: the decision for each call, writing nothing. */
+export interface SimulateReport {
+  at: number
+  token: TokenSummary
+  results: SimulatedCall[]
+}
+
+/** A concrete call that proves a difference: the token that reaches is let in, the other refused. */
+export interface Counterexample {
+  endpoint: string
+  input?: Json
+  args?: Record<string, Json>
+  /** When to make it, Unix seconds on the virtual clock. */
+  at: number
+}
+
+/** Something one token reaches that the other does not. */
+export interface DiffItem {
+  /**
+   * `endpoint`: the other cannot call it at all. `limit`: both can, but not in the same
+   * bucket or key. `time`: both can, but this one still can at a moment the other cannot.
+   */
+  kind: 'endpoint' | 'limit' | 'time'
+  endpoint: string
+  /** `limit`: the bucket and key (or scan prefix) one reaches and the other does not. */
+  where?: { bucket: string; key: string }
+  sentence: string
+  counterexample: Counterexample
+  /** The engine's decision on the counterexample for each token, as simulate gives it. */
+  proof: {
+    reaches: Pick<SimulatedCall, 'decision' | 'status' | 'code'>
+    refused: Pick<SimulatedCall, 'decision' | 'status' | 'code'>
+  }
+  /**
+   * The refused token could mint a token reaching this (it reaches `auth.create`): a difference
+   * of the tokens themselves, not of what their holder can end up doing.
+   */
+  delegated: boolean
+}
+
+/** `POST /_account/diff`: what `b` reaches that `a` does not, and the reverse. */
+export interface DiffReport {
+  at: number
+  a: TokenSummary
+  b: TokenSummary
+  /** Both hang from the same secret (a roll of it ends both). */
+  sameSecret: boolean
+  /** What `b` reaches that `a` does not. */
+  gained: DiffItem[]
+  /** What `a` reaches that `b` does not. */
+  lost: DiffItem[]
+}

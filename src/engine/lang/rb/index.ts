@@ -1,0 +1,9 @@
+/**
+ * The composer language: the subset of Ruby that the proc-composer gem (and the real
+ * service's command-line tool) writes procedures in, read by a grammar and compiled to tuples.
+ */
+export { compileProgram } from './compile'
+export { parse } from './parser'
+export { printProgram } from './print'
+export { RbSyntaxError, type Position } from './syntax-error'
+export type { Program } from './ast'

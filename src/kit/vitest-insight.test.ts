@@ -1,0 +1,86 @@
+/**
+ * Insight from the kit (decisions 055–057): `service.reach`, `simulate` and `diff`, the matchers
+ * a policy test reads as, and coverage added up in one file across the tests of a run.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { CoverageReport } from '../engine/insight'
+import { tuplesRequest } from '../testing/tuples'
+import { addCoverage, runId } from './coverage-collect'
+import { useService } from './vitest'
+
+const dir = mkdtempSync(join(tmpdir(), 'kit-insight-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const proc = useService({ baseUrl: 'https://insight.test' })
+
+describe('insight from useService', () => {
+  it('answers reach, simulate and diff for the file’s service', async () => {
+    const token = await proc.authorize(['keyv.get?bucket=users', 'type.string'], { ttl: 60 })
+    const reach = await proc.reach(token)
+    expect(reach.endpoints.find((e) => e.endpoint === 'keyv.get')).toMatchObject({
+      decision: 'allowed',
+      limits: [{ bucket: 'users', prefix: null }],
+    })
+    expect(reach.stops.because).toBe('expiry')
+    const { results } = await proc.simulate(token, [
+      { endpoint: 'keyv.get', args: { bucket: 'admin', key: 'k' } },
+    ])
+    expect(results[0]).toMatchObject({ decision: 'refused', code: 'outside_limit' })
+    const wider = await proc.authorize(['keyv.get', 'type.string'])
+    const diff = await proc.diff(token, wider)
+    expect(diff.gained.map((i) => [i.kind, i.endpoint])).toEqual([
+      ['limit', 'keyv.get'],
+      ['time', 'type.string.reverse'],
+    ])
+  })
+
+  it('reads as a policy test: toReach, not.toReach, toBeNarrowerThan', async () => {
+    const token = await proc.authorize(['keyv.get?bucket=users&prefix=alice/', 'core.ping'])
+    await expect(token).toReach('keyv.get', { bucket: 'users' })
+    await expect(token).toReach('keyv.get', { bucket: 'users', key: 'alice/1' })
+    await expect(token).not.toReach('keyv.get', { bucket: 'users', key: 'bob/1' })
+    await expect(token).not.toReach('keyv.get', { bucket: 'admin' })
+    await expect(token).not.toReach('keyv.delete')
+    await expect(token).toReach('core.ping')
+    const parent = await proc.authorize(['keyv.get?bucket=users', 'core'])
+    await expect(token).toBeNarrowerThan(parent)
+    await expect(parent).not.toBeNarrowerThan(token)
+
+    await expect(expect(token).toReach('keyv.delete')).rejects.toThrow(
+      "expected the token to reach `keyv.delete', but no ability covers `keyv.delete'; the authorization holds `keyv.get?bucket=users&prefix=alice/', `core.ping'; an authorization holding `keyv.delete' (or `keyv') would have been let in",
+    )
+    await expect(expect(token).toReach('keyv.get', { bucket: 'admin' })).rejects.toThrow(
+      /reaches `keyv.get' only within `keyv.get\?bucket=users&prefix=alice\/'/,
+    )
+    await expect(expect(parent).toBeNarrowerThan(token)).rejects.toThrow(
+      /reaches 6 thing\(s\) more:\n {2}- reaches `core.echo', which the other cannot call: \{"endpoint":"core.echo"\}\n/,
+    )
+    await expect(expect('not-a-token').toReach('core.ping')).rejects.toThrow(
+      /no running service knows/,
+    )
+  })
+})
+
+describe('coverage from the kit', () => {
+  it('adds up every test of a run in one file, and starts afresh for a new run', async () => {
+    const token = await proc.authorize(['core'])
+    await fetch(tuplesRequest(proc.baseUrl, 'core.ping', token, []))
+    const { tallyCoverage } = await import('../engine/insight')
+    const journal = await proc.service.engine.operator.journal.list()
+    const tally = tallyCoverage(journal)
+    const file = join(dir, 'cover', 'service-coverage.json')
+    await addCoverage('cover/service-coverage.json', dir, tally)
+    await addCoverage(file, '/elsewhere', tally)
+    const twice = JSON.parse(readFileSync(file, 'utf8')) as CoverageReport & { run: string }
+    expect(twice.run).toBe(runId())
+    expect(twice.entries).toBe(2 * tally.entries)
+    expect(twice.abilities).toEqual([{ ability: 'core', minted: 2, allowed: 2, refused: 0 }])
+    expect(JSON.stringify(twice)).not.toContain(token)
+    writeFileSync(file, JSON.stringify({ ...twice, run: 'an earlier run' }))
+    await addCoverage(file, dir, tally)
+    expect((JSON.parse(readFileSync(file, 'utf8')) as CoverageReport).entries).toBe(tally.entries)
+  })
+})

@@ -1,0 +1,110 @@
+import type { IncomingMessage } from 'node:http'
+import type { Call } from '../engine'
+import { TooLargeError } from '../engine/errors'
+import { concat, incompleteBody } from '../engine/wire/body'
+
+/**
+ * A request target whose path the WHATWG URL parser leaves as it is (letters, digits, `-`, `_`
+ * and `/`), with a query of printable ASCII and no fragment, and a `Host` of a plain name:
+ * read straight off the request line, they are what a Fetch `Request` would give.
+ */
+const PLAIN_TARGET = /^(\/[A-Za-z0-9_\-/]*)(\?[\x21-\x22\x24-\x7e]*)?$/
+const PLAIN_HOST = /^[a-z0-9._-]+(:\d{1,5})?$/
+/** A `Host` that is a name or an address (IPv6 in brackets, any spelling) and a port: no more. */
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(:\d{1,5})?$/
+
+/** The URL a request asks for: `undefined` when its target or `Host` makes none. */
+function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search'> | undefined {
+  const target = req.url ?? ''
+  const host = req.headers.host ?? ''
+  const plain = PLAIN_TARGET.exec(target)
+  if (plain && PLAIN_HOST.test(host)) {
+    return { origin: `http://${host}`, pathname: plain[1]!, search: plain[2] ?? '' }
+  }
+  // Any other target is read as the URL parser reads it (dot segments resolved, and so on),
+  // except a backslash in the path, which readers take differently.
+  const query = target.indexOf('?')
+  const backslash = target.indexOf('\\')
+  if (backslash !== -1 && (query === -1 || backslash < query)) return undefined
+  const absolute = /^https?:\/\//i.test(target)
+  if (!absolute && !target.startsWith('/')) return undefined
+  try {
+    const url = new URL(absolute ? target : `http://${host}${target}`)
+    // A `Host` that is more than a name and a port (a path, user information) names no URL.
+    if (!absolute && !HOST.test(host)) return undefined
+    return { origin: url.origin, pathname: url.pathname, search: url.search }
+  } catch {
+    return undefined
+  }
+}
+
+/** An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. */
+export function nodeCall(req: IncomingMessage): Call | undefined {
+  const url = urlOf(req)
+  if (!url) return undefined
+  let headers: Map<string, string> | undefined
+  const all = () => {
+    if (!headers) {
+      // As a Fetch `Headers` reads them: every value of a repeated header, joined.
+      headers = new Map()
+      const raw = req.rawHeaders
+      for (let i = 0; i < raw.length; i += 2) {
+        const key = raw[i]!.toLowerCase()
+        const seen = headers.get(key)
+        headers.set(key, seen === undefined ? raw[i + 1]! : `${seen}, ${raw[i + 1]!}`)
+      }
+    }
+    return headers
+  }
+  const header = (name: string) => all().get(name) ?? null
+  return {
+    method: req.method ?? 'GET',
+    ...url,
+    header,
+    headers: all,
+    body: (limit) => readBody(req, header('content-length'), limit),
+  }
+}
+
+/**
+ * The whole body: 413 at once when its declared length passes `limit`, or as soon as what
+ * arrives does (nothing more is read, and the connection closes after the answer); 400 when the
+ * client goes away before the end.
+ */
+function readBody(req: IncomingMessage, declared: string | null, limit: number) {
+  if (declared !== null && Number(declared) > limit) {
+    return Promise.reject(new TooLargeError(limit))
+  }
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const done = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onFailure)
+      req.off('close', onFailure)
+    }
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > limit) {
+        done()
+        req.pause()
+        reject(new TooLargeError(limit))
+        return
+      }
+      chunks.push(chunk)
+    }
+    const onEnd = () => {
+      done()
+      resolve(concat(chunks, size))
+    }
+    const onFailure = () => {
+      done()
+      reject(incompleteBody())
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onFailure)
+    req.on('close', onFailure)
+  })
+}

@@ -1,0 +1,7 @@
+exec {
+  core.echo(false)
+}
+
+proc(name: "kind.boolean") {
+  core.echo(false)
+}

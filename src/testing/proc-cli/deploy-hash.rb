@@ -1,0 +1,7 @@
+exec {
+  core.echo({z: 1, a: "<b>"})
+}
+
+proc(name: "kind.hash") {
+  core.echo({z: 1, a: "<b>"})
+}

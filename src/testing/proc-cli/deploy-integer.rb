@@ -1,0 +1,7 @@
+exec {
+  core.echo(7)
+}
+
+proc(name: "kind.integer") {
+  core.echo(7)
+}

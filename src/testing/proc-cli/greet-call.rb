@@ -1,0 +1,3 @@
+exec {
+  lib.greet("ada")
+}

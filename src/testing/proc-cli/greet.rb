@@ -1,0 +1,4 @@
+proc(name: "greet") {
+  core.echo
+    .| type.string.capitalize
+}

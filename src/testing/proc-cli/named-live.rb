@@ -1,0 +1,3 @@
+proc(name: :name, release: arg(:live)) {
+  core.echo .| type.string.reverse
+}

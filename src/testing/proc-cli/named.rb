@@ -1,0 +1,3 @@
+proc(name: :name) {
+  core.echo .| type.string.reverse
+}

@@ -1,0 +1,7 @@
+exec {
+  proc.delete(name: "greet")
+}
+
+exec {
+  proc.delete(name: "named")
+}

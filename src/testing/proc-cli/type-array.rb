@@ -1,0 +1,1 @@
+exec { core.echo([1, "two", nil]) }

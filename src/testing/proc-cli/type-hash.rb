@@ -1,0 +1,1 @@
+exec { core.echo({z: 1, a: "<b>"}) }

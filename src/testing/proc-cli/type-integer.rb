@@ -1,0 +1,1 @@
+exec { core.echo(7) }

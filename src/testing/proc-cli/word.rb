@@ -1,0 +1,5 @@
+exec {
+  core.echo(:word)
+    .| type.string.capitalize
+    .| type.string.reverse
+}

@@ -1,0 +1,47 @@
+import { ESLint } from 'eslint'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The playground talks to the engine only over fetch: lint refuses, in src/ui, any value
+ * imported from the engine or the stores (their types are welcome), by `import`, `export … from`
+ * or `import()`.
+ */
+describe('the playground fence', () => {
+  const eslint = new ESLint()
+  const rules = ['no-restricted-imports', 'no-restricted-syntax']
+  const crossingsIn = (results: ESLint.LintResult[]) =>
+    results.flatMap((result) =>
+      result.messages
+        .filter((m) => m.ruleId !== null && rules.includes(m.ruleId))
+        .map((m) => `${result.filePath}:${m.line} ${m.message}`),
+    )
+
+  it('is crossed nowhere in src/ui', async () => {
+    const results = await eslint.lintFiles(['src/ui/**/*.{ts,tsx}'])
+    expect(crossingsIn(results)).toEqual([])
+  }, 120_000)
+
+  it.each([
+    "import { createEngine } from '../engine'\nexport const x = createEngine",
+    "import { DEFAULT_BASE_URL } from '../../engine/settings'\nexport const x = DEFAULT_BASE_URL",
+    "import { createMemoryStore } from '../../storage'\nexport const x = createMemoryStore",
+    "import { isCommitMessage } from '../../storage/broadcast-store'\nexport const x = isCommitMessage",
+    "import { startService } from '../../node'\nexport const x = startService",
+    "export { createEngine } from '../../engine'",
+    "export const x = () => import('../../engine')",
+    "export const x = () => import('../storage/idb-store')",
+  ])('refuses %j', async (code) => {
+    const [result] = await eslint.lintText(code, { filePath: 'src/ui/shared/crossing.ts' })
+    expect(crossingsIn([result!])).toHaveLength(1)
+  })
+
+  it.each([
+    "import type { Json } from '../../engine'\nexport type X = Json",
+    "import { type SecretView } from '../../engine'\nexport type X = SecretView",
+    "export type { CommitMessage } from '../../storage'",
+    "import { useState } from 'react'\nexport const x = useState",
+  ])('lets through %j', async (code) => {
+    const [result] = await eslint.lintText(code, { filePath: 'src/ui/shared/crossing.ts' })
+    expect(crossingsIn([result!])).toEqual([])
+  })
+})

@@ -1,0 +1,156 @@
+import { QueryClientProvider } from '@tanstack/react-query'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import type { ExchangeRecord } from '../../engine'
+import type { Service } from '../../node'
+import { renderWithService } from '../../testing/render'
+import { ConfigProvider } from '../shared/config'
+import { ExchangeLogFollower } from '../shared/exchange-log'
+import { createQueryClient } from '../shared/query-client'
+import {
+  appendToLog,
+  COMPACT_BODY_CHARS,
+  KEPT_WHOLE,
+  MAX_LOGGED,
+  tabLog,
+} from '../shared/page-store'
+import { resetPlayground } from '../shared/reset-account'
+import LogView from './log-view'
+
+const Followed = () => (
+  <>
+    <ExchangeLogFollower />
+    <LogView />
+  </>
+)
+
+function send(
+  service: Service,
+  path: string,
+  init: { token?: string; type?: string; body?: string },
+) {
+  return fetch(`${service.baseUrl}/${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${init.token ?? service.secret}`,
+      'content-type': init.type ?? 'text/plain',
+      accept: 'text/plain',
+    },
+    ...(init.body === undefined ? {} : { body: init.body }),
+  })
+}
+
+const tuples = (...entries: unknown[]) => JSON.stringify(entries)
+const rows = () => screen.getAllByTestId('exchange-row')
+const row = (endpoint: string) => rows().find((r) => r.textContent?.includes(endpoint))!
+
+/** Three exchanges that look alike but for their arguments, and a refusal of each kind. */
+async function fill(service: Service) {
+  const vnd = 'application/vnd.service+json'
+  for (const key of ['alice/1', 'alice/2', 'bob/1']) {
+    await send(service, 'keyv/set', {
+      type: vnd,
+      body: tuples(['$$', 'bucket', 'users'], ['$$', 'key', key], ['$$', 'value', ['%%', 1]]),
+    })
+  }
+  const limited = await (
+    await send(service, 'auth/create', {
+      type: vnd,
+      body: tuples(['$$', 'abilities', ['keyv.get?bucket=users&prefix=alice%2F']]),
+    })
+  ).text()
+  await send(service, 'keyv/get?bucket=users&key=bob%2F1', { token: limited })
+  await send(service, 'keyv/get?bucket=users&key=alice%2F1', { token: limited })
+  await send(service, 'type/string/reverse', { body: 'hello there' })
+  return limited
+}
+
+describe('the exchange log, searched', { timeout: 30_000 }, () => {
+  it('tells alike rows apart by their arguments, and shows the refusal code', async () => {
+    const { service } = await renderWithService(<Followed />)
+    await fill(service)
+    await waitFor(() => expect(rows()).toHaveLength(7), { timeout: 5000 })
+    const args = rows().map((r) => within(r).queryByTestId('exchange-args')?.textContent ?? '')
+    expect(args).toContain('bucket=users · key=alice/1 · value=1')
+    expect(args).toContain('bucket=users · key=bob/1 · value=1')
+    expect(args).toContain('input "hello there"')
+    const refused = rows().find(
+      (r) => r.textContent?.includes('key=bob/1') && r.textContent.includes('401'),
+    )!
+    expect(within(refused).getByTestId('exchange-code').textContent).toBe('outside_limit')
+  })
+
+  it('filters by token, refusal code, body format and text in the request or answer', async () => {
+    const { service } = await renderWithService(<Followed />)
+    const limited = await fill(service)
+    await waitFor(() => expect(rows()).toHaveLength(7), { timeout: 5000 })
+    const filter = (label: string, value: string) =>
+      fireEvent.change(screen.getByLabelText(label), { target: { value } })
+    const endpoints = () => rows().map((r) => r.querySelector('.log-cell-endpoint a')!.textContent)
+
+    filter('Token', 'authorization')
+    expect(endpoints()).toEqual(['keyv.get', 'keyv.get'])
+    filter('Token', limited.slice(0, 12))
+    expect(endpoints()).toEqual(['keyv.get', 'keyv.get'])
+    filter('Token', '')
+    filter('Refusal', 'outside_limit')
+    expect(rows()).toHaveLength(1)
+    expect(row('keyv.get').textContent).toContain('bob/1')
+    filter('Refusal', '')
+    filter('Body format', 'tuples')
+    expect(endpoints()).toEqual(['auth.create', 'keyv.set', 'keyv.set', 'keyv.set'])
+    filter('Body format', '')
+    filter('Text in the request or answer', 'ALICE/2')
+    expect(endpoints()).toEqual(['keyv.set'])
+    filter('Text in the request or answer', 'ereht')
+    expect(endpoints()).toEqual(['type.string.reverse'])
+    expect(window.location.hash).toContain('text=ereht')
+  })
+
+  it(`keeps ${MAX_LOGGED.toLocaleString('en-US')} exchanges, the older ones smaller, and draws a page of them`, async () => {
+    const { service, config, rerender } = await renderWithService(<></>)
+    await send(service, 'type/string/reverse', { body: 'x'.repeat(10_000) })
+    const [model] = (
+      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
+        exchanges: ExchangeRecord[]
+      }
+    ).exchanges
+    const many = Array.from({ length: 1200 }, (_, i) => ({ ...model!, id: i + 1 }))
+    await appendToLog(config, many)
+    const kept = await tabLog(config)
+    expect(kept).toHaveLength(1200)
+    expect(kept[0]!.request.body!.data).toHaveLength(10_000)
+    expect(kept[KEPT_WHOLE - 1]!.request.body!.data).toHaveLength(10_000)
+    expect(kept[KEPT_WHOLE]!.request.body).toMatchObject({
+      bytes: 10_000,
+      truncated: true,
+      data: 'x'.repeat(COMPACT_BODY_CHARS),
+    })
+    rerender(
+      <ConfigProvider config={config}>
+        <QueryClientProvider client={createQueryClient()}>
+          <LogView />
+        </QueryClientProvider>
+      </ConfigProvider>,
+    )
+    await waitFor(() => expect(rows()).toHaveLength(200), { timeout: 10_000 })
+    expect(screen.getByText(/The newest 200 of 1,201 shown/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Show 200 more' }))
+    expect(rows()).toHaveLength(400)
+  })
+
+  it('says what happened to the exchange it showed when the account is reset', async () => {
+    const view = await renderWithService(<Followed />)
+    await send(view.service, 'type/string/reverse', { body: 'abc' })
+    await waitFor(() => expect(rows()).toHaveLength(1), { timeout: 5000 })
+    const id = rows()[0]!.getAttribute('data-exchange-id')
+    window.location.hash = `#/log?id=${id}`
+    await screen.findByRole('heading', { name: new RegExp(`Exchange #${id}`) })
+    await resetPlayground(view.config, view.client)
+    expect((await screen.findByTestId('exchange-gone')).textContent).toMatch(
+      new RegExp(
+        `^Exchange #${id} was removed when the account was reset at \\d\\d:\\d\\d:\\d\\d\\. A reset empties`,
+      ),
+    )
+  })
+})

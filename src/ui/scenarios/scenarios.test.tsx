@@ -1,0 +1,113 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import type { ExchangeRecord } from '../../engine'
+import type { Service } from '../../node'
+import { renderWithService } from '../../testing/render'
+import { listRemembered } from '../shared/page-store'
+import { refusalOf } from '../shared/refusal'
+import { parseRoute } from '../shared/router'
+import { ScenarioNote } from './scenario-note'
+import { ScenarioPicker } from './scenario-picker'
+
+const Picker = () => (
+  <>
+    <ScenarioNote />
+    <ScenarioPicker />
+  </>
+)
+
+async function exchanges(service: Service): Promise<ExchangeRecord[]> {
+  const response = await fetch(`${service.baseUrl}/_account/exchanges`)
+  return ((await response.json()) as { exchanges: ExchangeRecord[] }).exchanges
+}
+
+const load = (title: string) => fireEvent.click(screen.getByRole('button', { name: title }))
+const route = () => parseRoute(window.location.hash)
+
+describe('starter scenarios', { timeout: 30_000 }, () => {
+  it("loads a browser token for one user's notes and opens Key-value acting with it", async () => {
+    const { service, config } = await renderWithService(<Picker />)
+    load("A browser token for one user's notes")
+    await waitFor(() => expect(route().view).toBe('keyv'))
+    const [saved] = await listRemembered(config)
+    expect(route().params.get('token')).toBe(`authorization:${saved!.token}`)
+    expect(await service.engine.account.listBuckets()).toEqual([{ bucket: 'notes', keys: 3 }])
+    const report = await service.engine.account.inspect(saved!.token)
+    expect(report.details?.abilities).toEqual([
+      'keyv.get?bucket=notes&prefix=alice%2F',
+      'keyv.set?bucket=notes&prefix=alice%2F',
+      'keyv.scan?bucket=notes&prefix=alice%2F',
+    ])
+    expect(screen.getByTestId('scenario-note').textContent).toMatch(
+      /^Scenario: A browser token for one user's notes\. Acting with Alice's authorization/,
+    )
+    fireEvent.click(
+      within(screen.getByTestId('scenario-note')).getByRole('button', { name: 'Dismiss' }),
+    )
+    expect(screen.queryByTestId('scenario-note')).toBeNull()
+  })
+
+  it('loads a token that expires, and opens Authorizations', async () => {
+    const { service, config } = await renderWithService(<Picker />)
+    load('A token that expires')
+    await waitFor(() => expect(route().view).toBe('authorizations'))
+    const [saved] = await listRemembered(config)
+    const report = await service.engine.account.inspect(saved!.token)
+    expect(report.details!.expiresAt! - (await service.now())).toBeGreaterThan(290)
+  })
+
+  it('loads a leaked secret rolling in an hour, with what dies, and opens Secrets', async () => {
+    const { service, config } = await renderWithService(<Picker />)
+    const [start] = await service.listSecrets()
+    load('Rolling a leaked secret')
+    // Secrets is also the view of an empty fragment: wait for the fragment itself.
+    await waitFor(() => expect(window.location.hash).toBe('#/secrets'))
+    const secrets = await service.listSecrets()
+    // The starting secret (the same key after the reset the scenario begins with) rolls.
+    expect(secrets.find((s) => s.key === start!.key)).toMatchObject({ state: 'rolling' })
+    expect(secrets).toHaveLength(2)
+    expect(await listRemembered(config)).toHaveLength(2)
+  })
+
+  it('loads stored procedures and an authorization that may call one, and opens Procedures', async () => {
+    const { service } = await renderWithService(<Picker />)
+    load('Stored procedures')
+    await waitFor(() => expect(route().view).toBe('procedures'))
+    expect((await service.engine.account.listProcedures()).map((p) => p.name)).toEqual([
+      'greet',
+      'shout',
+    ])
+    expect(route().params.get('token')).toMatch(/^authorization:/)
+  })
+
+  it('loads three refusals of three kinds, and opens the log on refusals', async () => {
+    const { service } = await renderWithService(<Picker />)
+    load('Why was I refused')
+    await waitFor(() => expect(route().view).toBe('log'))
+    expect(route().params.get('code')).toBe('refused')
+    const codes = (await exchanges(service))
+      .filter((record) => record.response.status >= 400)
+      .map((record) => refusalOf(record.trace)?.code)
+    expect(codes.sort()).toEqual(['expired', 'missing_ability', 'outside_limit'])
+  })
+
+  it('asks before replacing an account that holds something, and loads only once told', async () => {
+    const { service } = await renderWithService(<Picker />)
+    await fetch(`${service.baseUrl}/keyv/set?key=mine&value=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.secret}` },
+    })
+    window.location.hash = '#/settings'
+    load('A token that expires')
+    const question = await screen.findByRole('group', { name: 'Confirm the scenario' })
+    expect(question.textContent).toMatch(/The account is reset first/)
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }))
+    expect(await service.engine.account.listBuckets()).toEqual([{ bucket: 'default', keys: 1 }])
+    expect(route().view).toBe('settings')
+
+    load('A token that expires')
+    fireEvent.click(await screen.findByRole('button', { name: 'Reset and load the scenario' }))
+    await waitFor(() => expect(route().view).toBe('authorizations'))
+    expect(await service.engine.account.listBuckets()).toEqual([])
+  })
+})

@@ -1,0 +1,34 @@
+import type { PageExchange } from './page-store'
+
+/**
+ * The shape of this tab's log as its one reader (`exchange-log.ts`) holds it in the query
+ * cache, apart from the reader itself: what a reset, a clear or an import writes there.
+ */
+
+export interface LogState {
+  /** This tab's exchanges, newest first, with the page's ids. */
+  entries: PageExchange[]
+  /** The newest engine id read; 0 before the first read. */
+  cursor: number
+  /** The last time the log was emptied, and why: what a view says of an exchange it showed. */
+  emptied?: LogEmptied
+}
+
+/** Why this tab's log was emptied: a reset, the Clear button, an import, or code in the page. */
+export interface LogEmptied {
+  why: 'reset' | 'clear' | 'import' | 'elsewhere'
+  /** Real time, in milliseconds since the Unix epoch. */
+  at: number
+  /** The newest page id the log held before: exchanges up to it were removed. */
+  upTo: number
+}
+
+/** The log, emptied now for `why` (its newest page id noted, so a view can say what happened). */
+export function emptiedLog(
+  log: LogState | undefined,
+  why: LogEmptied['why'],
+  entries: PageExchange[] = [],
+): LogState {
+  const upTo = Math.max(log?.entries[0]?.id ?? 0, log?.emptied?.upTo ?? 0)
+  return { entries, cursor: log?.cursor ?? 0, emptied: { why, at: Date.now(), upTo } }
+}
