@@ -357,6 +357,10 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
     change: 'operator',
     sentence: 'the account blocks the call; nothing in the call itself would change that',
   }),
+  refused: (message) => ({
+    change: 'operator',
+    sentence: `the server refused the request before any account answered it${message ? ` (${message})` : ''}: send its control token, a Host it names, or an account it holds`,
+  }),
   injected_fault: () => ({
     change: 'operator',
     sentence:
