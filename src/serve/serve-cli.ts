@@ -27,6 +27,7 @@ import type { OperatorModes } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
 import type { AccountShelf } from '../server/accounts'
 import { canonicalHost, isLoopback } from '../server/gate'
+import { createFairShare, type FairShare } from '../server/fair-share'
 import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
 import { nodeHmac } from '../node/hmac'
 import { listen, type Listener } from '../server/http'
@@ -289,6 +290,8 @@ export interface Opened {
   engine: Engine
   /** Where the accounts hosted beside it live: in memory when none. */
   shelf?: AccountShelf
+  /** How its evaluations and the hosted accounts' share the process (decision 072). */
+  fairShare: FairShare
   /** Live secret keys, to print. */
   secrets: string[]
   /** What the banner says of the data, the import and the export. */
@@ -313,6 +316,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
   const store = data?.store ?? createMemoryStore()
   // Hosted accounts live in PostgreSQL beside the account, or listed in the SQLite file.
   const shelf = data?.shelf
+  const fairShare = createFairShare()
   try {
     const notes: string[] = []
     notes.push(
@@ -332,6 +336,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       exchangeLog: config.journal,
       ...(config.secrets.length > 0 ? { secrets: config.secrets } : {}),
       hmac: nodeHmac,
+      turns: fairShare.account(''),
     })
     if (imported) {
       if (await holdsNothing(store)) {
@@ -359,7 +364,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
         `export on exit: ${config.exportOnExit} (on SIGINT, SIGTERM or SIGHUP; written whole or not at all)`,
       )
     }
-    return { engine, secrets, notes, ...(shelf ? { shelf } : {}) }
+    return { engine, secrets, notes, fairShare, ...(shelf ? { shelf } : {}) }
   } catch (error) {
     await store.close()
     throw error
@@ -414,6 +419,7 @@ export async function start(config: ServeConfig): Promise<Running> {
       allowedHosts: config.allowedHosts,
       accounts: {
         maxAccounts: config.maxAccounts,
+        fairShare: opened.fairShare,
         engine: {
           serviceName: config.serviceName,
           limits: { rateLimit: { ...engine.settings.limits.rateLimit } },

@@ -21,9 +21,9 @@ import type { AccountTurns, Pause } from '../engine/runtime/turns'
  *   loses nothing but a loop turn each `sliceMs`.
  */
 export interface FairShareOptions {
-  /** Evaluations of one account running at once; more wait to start. Default 4. */
+  /** Evaluations of one account running at once; more wait to start. Default 8. */
   perAccount?: number
-  /** Milliseconds an evaluation runs before it gives way to the next account. Default 2. */
+  /** Milliseconds an evaluation runs before it gives way to the next account. Default 1. */
   sliceMs?: number
   /** The clock slices are measured on; `performance.now` by default. */
   now?: () => number
@@ -49,8 +49,8 @@ interface AccountState {
 
 export function createFairShare(options: FairShareOptions = {}): FairShare {
   const {
-    perAccount = 4,
-    sliceMs = 2,
+    perAccount = 8,
+    sliceMs = 1,
     now = () => performance.now(),
     nextTurn = (run) => void setImmediate(run),
   } = options

@@ -18,6 +18,7 @@ import {
   type HostedAccount,
   type ShelvedAccount,
 } from './accounts'
+import { createFairShare, type FairShare } from './fair-share'
 import { sameSecret } from './gate'
 import { nodeHmac } from '../node/hmac'
 
@@ -34,6 +35,11 @@ export interface HostOptions {
   maxAccounts?: number
   /** What a hosted account's engine is made with, beside its own store, clock and secrets. */
   engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'>
+  /**
+   * How the accounts' evaluations share the process (decision 072); one of its own by default.
+   * Give the server's own engine `fairShare.account('')` to count it among them.
+   */
+  fairShare?: FairShare
 }
 
 /** A server's own account and the accounts it hosts under `/a/<id>`, behind their tokens. */
@@ -64,6 +70,7 @@ const token = () => randomBytes(24).toString('base64url')
  */
 export async function createHost(main: Engine, options: HostOptions = {}): Promise<Host> {
   const { controlToken, shelf = memoryShelf(), maxAccounts = DEFAULT_MAX_ACCOUNTS } = options
+  const fairShare = options.fairShare ?? createFairShare()
   /** The engines of the accounts this process has answered for, opened on first use. */
   const engines = new Map<string, Promise<Engine>>()
 
@@ -75,6 +82,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
       secrets: account.secrets,
       hmac: nodeHmac,
+      turns: fairShare.account(account.id),
     })
     await engine.start()
     return engine
