@@ -33,8 +33,16 @@ export interface AccountShelf {
   /** Keeps a new account and opens it, empty; once `max` are kept, keeps nothing: `undefined`. */
   add(account: HostedAccount, max: number): Promise<ShelvedAccount | undefined>
   open(id: string): Promise<ShelvedAccount>
-  /** Forgets the account and deletes everything in it (its store closed first). */
+  /**
+   * Forgets the account: no one finds it from now on (and its requests in flight meet its
+   * store closed once it is destroyed). Its data stays until `destroy`.
+   */
   remove(id: string): Promise<void>
+  /**
+   * Deletes everything an account `remove`d held (this process's store of it closed first).
+   * What a crash between the two leaves is deleted when the shelf is next opened.
+   */
+  destroy(id: string): Promise<void>
 }
 
 /** A new account id: 16 lowercase letters and digits, unguessable. */
@@ -65,5 +73,7 @@ export function memoryShelf(): AccountShelf {
     async remove(id) {
       accounts.delete(id)
     },
+    // Nothing outlives the account's store, which its engine's owner closes.
+    async destroy() {},
   }
 }

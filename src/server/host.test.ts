@@ -338,3 +338,58 @@ describe('accounts on a shelf other processes share', () => {
     expect(closed).toEqual(['elsewhere0000000', made.id])
   })
 })
+
+describe('errors on the hosted-account path', () => {
+  it('answer in the JSON error format and are logged with the request, never an empty 500', async () => {
+    const shelf = memoryShelf()
+    const broken: AccountShelf = {
+      ...shelf,
+      add: async () => {
+        throw new TypeError('the shelf broke')
+      },
+    }
+    const errors: unknown[][] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => void errors.push(args)
+    onTestFinished(() => void (console.error = original))
+    const { server } = await start({ shelf: broken })
+    const made = await fetch(`${server.url}/_accounts`, {
+      method: 'POST',
+      headers: bearer(CONTROL),
+    })
+    expect(made.status).toBe(500)
+    expect(await made.json()).toEqual({
+      error: { message: 'internal error: the server failed on this request, and logged why' },
+    })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]![0]).toBe('error: POST /_accounts:')
+    expect(String(errors[0]![1])).toContain('the shelf broke')
+  })
+
+  it('let a deleted account finish its requests in flight, then answer 404', async () => {
+    const { server } = await start()
+    const account = await newAccount(server.url)
+    const slow = fetch(`${account.baseUrl}/core/sleep?seconds=0.3`, {
+      method: 'POST',
+      headers: bearer(account.secret),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const removed = fetch(`${server.url}/_accounts/${account.id}`, {
+      method: 'DELETE',
+      headers: bearer(CONTROL),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // While it drains: gone for new requests, with why.
+    const late = await call(account.baseUrl, 'core.ping', account.secret)
+    expect([late.status, await late.json()]).toEqual([
+      404,
+      {
+        error: {
+          message: `no account \`${account.id}' on this server: it has been deleted`,
+        },
+      },
+    ])
+    expect((await slow).status).toBe(200)
+    expect((await removed).status).toBe(204)
+  })
+})

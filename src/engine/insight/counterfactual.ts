@@ -344,6 +344,11 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
     sentence:
       'the account has as many fault rules set as it may: clear some (POST /_account/faults/clear) first',
   }),
+  store_closed: () => ({
+    change: 'operator',
+    sentence:
+      "the account's data was closed under the call: the account was deleted (make another), or the server is stopping",
+  }),
   contention: () => ({
     change: 'wait',
     sentence:

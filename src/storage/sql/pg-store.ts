@@ -1,5 +1,5 @@
 import type { PoolClient, QueryResultRow } from 'pg'
-import { InvalidError } from '../../engine/errors'
+import { InvalidError, StoreClosedError } from '../../engine/errors'
 import {
   StoreConflictError,
   type Json,
@@ -98,7 +98,7 @@ export function createPgStore(
   let queue: Promise<unknown> = Promise.resolve()
 
   function open(): void {
-    if (closed) throw new Error('the PostgreSQL store is closed')
+    if (closed) throw new StoreClosedError()
   }
 
   const read = async <R extends QueryResultRow>(statement: Statement, values: unknown[] = []) => {

@@ -136,8 +136,8 @@ export async function openSqliteShelf(
     open: async (id) => ({ store: await openStore(pathOf(id)) }),
     async remove(id) {
       guard(() => q.remove.run(id))
-      await removeFiles(id)
     },
+    destroy: removeFiles,
   }
 }
 

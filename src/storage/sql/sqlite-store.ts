@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { ServiceError } from '../../engine/errors'
+import { ServiceError, StoreClosedError } from '../../engine/errors'
 import type {
   Json,
   Mutation,
@@ -386,6 +386,7 @@ export async function openSqliteFile(
   /** Problems told once: the codes reported and not yet resolved. */
   const told = new Set<string>()
   function guard<T>(run: () => T): T {
+    if (!db.open) throw new StoreClosedError()
     try {
       return run()
     } catch (error) {
