@@ -367,19 +367,43 @@ describe('errors on the hosted-account path', () => {
   })
 
   it('let a deleted account finish its requests in flight, then answer 404', async () => {
-    const { server } = await start()
+    // The account's store holds a read of `gate` until released; its removal is told.
+    const shelf = memoryShelf()
+    const signal = () => {
+      let resolve!: () => void
+      return { done: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
+    }
+    const [reading, release, removed] = [signal(), signal(), signal()]
+    const gated: AccountShelf = {
+      ...shelf,
+      async add(account, max) {
+        const shelved = await shelf.add(account, max)
+        if (!shelved) return undefined
+        const { store } = shelved
+        const getKey: Store['getKey'] = async (bucket, key) => {
+          if (key === 'gate') {
+            reading.resolve()
+            await release.done
+          }
+          return store.getKey(bucket, key)
+        }
+        return { store: { ...store, getKey } }
+      },
+      async remove(id) {
+        await shelf.remove(id)
+        removed.resolve()
+      },
+    }
+    const { server } = await start({ shelf: gated })
     const account = await newAccount(server.url)
-    const slow = fetch(`${account.baseUrl}/core/sleep?seconds=0.3`, {
-      method: 'POST',
-      headers: bearer(account.secret),
-    })
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    const removed = fetch(`${server.url}/_accounts/${account.id}`, {
+    const held = call(account.baseUrl, 'keyv.get', account.secret, '', '?bucket=b&key=gate')
+    await reading.done
+    const deletion = fetch(`${server.url}/_accounts/${account.id}`, {
       method: 'DELETE',
       headers: bearer(CONTROL),
     })
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    // While it drains: gone for new requests, with why.
+    await removed.done
+    // While it drains: gone for new requests, with why; the one in flight is still running.
     const late = await call(account.baseUrl, 'core.ping', account.secret)
     expect([late.status, await late.json()]).toEqual([
       404,
@@ -389,7 +413,9 @@ describe('errors on the hosted-account path', () => {
         },
       },
     ])
-    expect((await slow).status).toBe(200)
-    expect((await removed).status).toBe(204)
+    release.resolve()
+    const answered = await held
+    expect([answered.status, await answered.text()]).toEqual([200, 'null'])
+    expect((await deletion).status).toBe(204)
   })
 })
