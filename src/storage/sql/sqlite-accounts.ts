@@ -118,14 +118,15 @@ export async function openSqliteShelf(
         await mkdir(dir, { recursive: true })
         store = await openStore(pathOf(hosted.id))
       } catch (error) {
-        await removeFiles(hosted.id)
+        // What could not be made may not be removable either: the cause is what to tell.
+        await removeFiles(hosted.id).catch(() => undefined)
         throw creationError(dir, error)
       }
       try {
         if (guard(() => addRow(hosted, max))) return { store }
       } catch (error) {
         await store.close()
-        await removeFiles(hosted.id)
+        await removeFiles(hosted.id).catch(() => undefined)
         throw error
       }
       // Others were made while its file was: the last place went to one of them.
