@@ -10,6 +10,7 @@ const all = [
   'engine',
   'auth',
   'fairness',
+  'fair-share',
   'serve',
   'browser',
   'browser-page',

@@ -8,6 +8,7 @@ import { createControlPlane } from './operator/control-plane'
 import { createLocalOperator } from './operator/local'
 import type { OperatorState } from './operator/state'
 import type { EngineParts } from './pipeline'
+import type { AccountTurns } from './runtime/turns'
 import { createRegistry, type Registry } from './packages'
 import {
   DEFAULT_BASE_URL,
@@ -55,6 +56,12 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    * secret keys: the Node adapters give `node:crypto`'s, synchronous; WebCrypto's by default.
    */
   hmac?: HmacFactory
+  /**
+   * How this account's evaluations take turns with other accounts' on a server that hosts
+   * several (`serve`: a cap on those in flight, round robin across accounts). Without it they
+   * yield to the event loop every `limits.sliceMs`.
+   */
+  turns?: AccountTurns
 }
 
 export interface Engine {
@@ -176,6 +183,7 @@ export function createEngine(options: EngineOptions): Engine {
     registry,
     operator,
     visibleSettings: endpointSettings(settings),
+    ...(options.turns ? { turns: options.turns } : {}),
   }
   const answer = (call: Call, route = routeOf(call.pathname, basePath)) =>
     door(parts, control, call, route)

@@ -80,6 +80,20 @@ export class UnsupportedMediaError extends ServiceError {
   }
 }
 
+/**
+ * 503: the account's store is closed, or its tables are gone from the database: the account was
+ * deleted (a server answers its requests 404 then), or the service is stopping.
+ */
+export class StoreClosedError extends ServiceError {
+  constructor(detail?: string) {
+    super(
+      503,
+      'store_closed',
+      `the account's data is closed${detail ? ` (${detail})` : ''}: the account was deleted, or the service is stopping`,
+    )
+  }
+}
+
 /** 429: more calls than the rate limit allows. */
 export class LimitedError extends ServiceError {
   constructor(message: string, headers: Record<string, string>) {

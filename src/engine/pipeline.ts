@@ -1,5 +1,5 @@
 import type { Account } from './account/account'
-import { commitWithUsage } from './account/usage'
+import { runIsolated } from './account/isolation'
 import { authenticate } from './auth/credentials'
 import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
@@ -15,7 +15,7 @@ import type { Registry } from './packages'
 import { checkCounted, checkWindow, rateHeader } from './rate-window'
 import { NONE } from './runtime/endpoint'
 import { Evaluation } from './runtime/evaluate'
-import { createOverlay } from './runtime/overlay'
+import type { AccountTurns, Pause } from './runtime/turns'
 import type { EndpointSettings, Limits } from './settings'
 import type { Store } from './store'
 import { urlOf, type Call } from './wire/call'
@@ -44,6 +44,8 @@ export interface EngineParts {
   operator: OperatorState
   /** The settings endpoints see: everything but the store. */
   visibleSettings: EndpointSettings
+  /** How this account's evaluations take turns with other accounts' (see `EngineOptions`). */
+  turns?: AccountTurns
 }
 
 /** What the engine knows of one endpoint call once it is routed. */
@@ -137,7 +139,11 @@ export interface Evaluated {
   headers: Record<string, string>
 }
 
-/** Runs the call tree against the request's overlay, and commits what it wrote at once. */
+/**
+ * Runs the call tree against an overlay of the store, and commits what it wrote at once,
+ * isolated from every other request (it may run again: `runIsolated`), taking its turns with
+ * other accounts' evaluations when the engine is given `turns`.
+ */
 export async function evaluate(
   parts: EngineParts,
   exchange: Exchange,
@@ -147,31 +153,37 @@ export async function evaluate(
   signer: Signer,
 ): Promise<Evaluated> {
   const { store, limits, clock, operator, registry } = parts
-  const headers = rateHeader(rateLimit)
+  let headers = rateHeader(rateLimit)
   // Calls are counted, each as it starts, while the limit is enforced.
   const countCall = async () => {
     const now = nowSeconds(clock)
     checkCounted(rateLimit, await operator.rate.count(now, rateLimit.windowSeconds), now)
   }
-  const overlay = createOverlay(store, (writes) =>
-    commitWithUsage(store, writes, limits.maxAccountBytes),
-  )
-  const evaluation = new Evaluation(
-    {
-      settings: parts.visibleSettings,
-      store: overlay,
-      clock,
-      signer,
-      principal,
-      setHeader: (key, value) => (headers[key] = value),
-      ...(rateLimit.enforce ? { countCall } : {}),
-      ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
-    },
-    (endpoint) => registry.resolve(endpoint, overlay),
-    (endpoint) => registry.neighbours(endpoint),
-  )
-  const result = await evaluation.run(exchange.endpoint!, call)
-  await overlay.flush()
+  // One time limit over every run, and the wait for a turn.
+  const deadline = clock.now() + limits.timeLimitMs
+  const run = (pause?: Pause) =>
+    runIsolated(store, limits.maxAccountBytes, (overlay) => {
+      exchange.draft?.tracer.restart()
+      headers = rateHeader(rateLimit)
+      const evaluation = new Evaluation(
+        {
+          settings: parts.visibleSettings,
+          store: overlay,
+          clock,
+          signer,
+          principal,
+          deadline,
+          ...(pause ? { pause } : {}),
+          setHeader: (key, value) => (headers[key] = value),
+          ...(rateLimit.enforce ? { countCall } : {}),
+          ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
+        },
+        (endpoint) => registry.resolve(endpoint, overlay),
+        (endpoint) => registry.neighbours(endpoint),
+      )
+      return evaluation.run(exchange.endpoint!, call)
+    })
+  const result = await (parts.turns ? parts.turns.admit(run) : run())
   return { value: result === NONE ? null : result, headers }
 }
 

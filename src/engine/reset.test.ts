@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createManualClock } from './clock'
 import { createEngine } from './engine'
+import { MAX_JOURNAL_BYTES } from './operator/exchange-log'
 import { createMemoryStore } from '../storage/memory-store'
 
 const BASE = 'https://reset.example.test'
@@ -60,7 +61,11 @@ describe('one reset', () => {
       expect(await control('faults')).toEqual([])
       expect(await control('strict')).toEqual({ enabled: false, requests: [] })
       expect(await control('rate-limit')).toEqual({ enforce: true, limit: 3, windowSeconds: 60 })
-      expect(await control('exchanges')).toEqual({ capacity: 10, exchanges: [] })
+      expect(await control('exchanges')).toEqual({
+        capacity: 10,
+        maxBytes: MAX_JOURNAL_BYTES,
+        exchanges: [],
+      })
       const got = await post('keyv/get?bucket=b&key=k', 'starting-secret-2', '', 'application/json')
       expect(await got.text()).toBe('null')
       // The window is empty: the limit of 3 counts from the reset (keyv.get was the first).

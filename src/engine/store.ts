@@ -73,7 +73,7 @@ export interface ScanOptions {
 }
 
 /** What a read-modify-write (`Store.update`) reads through: the store as it stands then. */
-export type StoreReader = Pick<Store, 'getMeta' | 'getKey' | 'getProc' | 'snapshot'>
+export type StoreReader = Pick<Store, 'getMeta' | 'getKey' | 'scanKeys' | 'getProc' | 'snapshot'>
 
 export interface Store {
   getMeta(key: string): Promise<Json | undefined>

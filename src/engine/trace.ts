@@ -67,6 +67,14 @@ export class CallTracer {
   /** Errors already put down to a call, made at the first failure. */
   private attributed: WeakSet<object> | undefined
 
+  /** Forgets every call: the request runs again from the start (see `isolation.ts`). */
+  restart(): void {
+    this.calls.length = 0
+    this.dropped = 0
+    this.depth = 0
+    this.attributed = undefined
+  }
+
   /** A call starts; `undefined` once the trace is full (the call still runs). */
   enter(endpoint: string): CallTrace | undefined {
     const depth = this.depth++

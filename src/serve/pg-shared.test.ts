@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
 import { USAGE, usageOf } from '../engine/account/usage'
-import type { ExchangeRecord } from '../engine/operator/exchange-log'
+import { MAX_JOURNAL_BYTES, type ExchangeRecord } from '../engine/operator/exchange-log'
 import type { StoreSnapshot } from '../engine/store'
 import { createDatabase } from '../testing/postgres'
 import { listening, serve, stopAll } from '../testing/serve-process'
@@ -177,7 +177,11 @@ describe('two serve processes over one PostgreSQL database share the operator', 
     expect(now).toBeLessThan(Date.now() / 1000 + 60)
     expect(now).toBeGreaterThanOrEqual(realNow - 1)
     expect((await control(b, 'faults')).value).toEqual([])
-    expect((await control(b, 'exchanges')).value).toEqual({ capacity: 5, exchanges: [] })
+    expect((await control(b, 'exchanges')).value).toEqual({
+      capacity: 5,
+      maxBytes: MAX_JOURNAL_BYTES,
+      exchanges: [],
+    })
     expect((await call(b, 'core.ping')).status).toBe(200)
   })
 })

@@ -28,8 +28,9 @@ import { locateJsonError } from '../engine/wire/json-error'
 import { MAX_JOURNAL } from '../engine/operator/control-plane'
 import type { OperatorModes } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
-import { fileShelf, type AccountShelf } from '../server/accounts'
-import { isLoopback } from '../server/gate'
+import type { AccountShelf } from '../server/accounts'
+import { canonicalHost, isLoopback } from '../server/gate'
+import { createFairShare, type FairShare } from '../server/fair-share'
 import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
 import { nodeHmac } from '../node/hmac'
 import { listen, type Listener } from '../server/http'
@@ -156,7 +157,21 @@ export function configure(args: string[]): ServeConfig {
   if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
     throw new FlagError('--control-token must be 16 to 256 characters of A-Z, a-z, 0-9, - and _')
   }
-  if (given === undefined && !isLoopback(values.host)) {
+  // An IPv6 address is listened on without the brackets a URL writes it in.
+  const host = /^\[.*\]$/.test(values.host) ? values.host.slice(1, -1) : values.host
+  if (canonicalHost(host) === undefined) {
+    throw new FlagError(
+      `--host must be an address or a name to listen on, such as 127.0.0.1, ::1 or localhost, not ${JSON.stringify(values.host)}`,
+    )
+  }
+  for (const name of values['allowed-host']) {
+    if (canonicalHost(name) === undefined) {
+      throw new FlagError(
+        `--allowed-host must be a host name or address, such as playground.test or 10.0.0.5, not ${JSON.stringify(name)}`,
+      )
+    }
+  }
+  if (given === undefined && !isLoopback(host)) {
     throw new FlagError(
       `--host ${values.host} lets other machines reach the service: give --control-token <token> too, so that only whoever holds it can manage the account`,
     )
@@ -175,7 +190,7 @@ export function configure(args: string[]): ServeConfig {
   }
   return {
     port,
-    host: values.host,
+    host,
     serviceName: values['service-name'],
     secrets: values.secret,
     rateLimit: values['rate-limit'],
@@ -346,6 +361,8 @@ export interface Opened {
   engine: Engine
   /** Where the accounts hosted beside it live: in memory when none. */
   shelf?: AccountShelf
+  /** How its evaluations and the hosted accounts' share the process (decision 072). */
+  fairShare: FairShare
   /** Live secret keys, to print. */
   secrets: string[]
   /** What the banner says of the data, the import and the export. */
@@ -368,12 +385,9 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
   const modes = { strict: config.strict, journal: config.journal, rateLimit: limits.rateLimit }
   const data = config.data === undefined ? undefined : await openData(config.data, modes)
   const store = data?.store ?? createMemoryStore()
-  // Hosted accounts live in PostgreSQL beside the account, or in files beside a SQLite file.
-  const shelf =
-    data?.shelf ??
-    (config.data === undefined
-      ? undefined
-      : fileShelf(`${config.data}.accounts`, async (path) => (await openData(path, modes)).store))
+  // Hosted accounts live in PostgreSQL beside the account, or listed in the SQLite file.
+  const shelf = data?.shelf
+  const fairShare = createFairShare()
   try {
     const notes: string[] = []
     notes.push(
@@ -393,6 +407,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       exchangeLog: config.journal,
       ...(config.secrets.length > 0 ? { secrets: config.secrets } : {}),
       hmac: nodeHmac,
+      turns: fairShare.account(''),
     })
     if (imported) {
       if (await holdsNothing(store)) {
@@ -420,7 +435,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
         `export on exit: ${config.exportOnExit} (on SIGINT, SIGTERM or SIGHUP; written whole or not at all)`,
       )
     }
-    return { engine, secrets, notes, ...(shelf ? { shelf } : {}) }
+    return { engine, secrets, notes, fairShare, ...(shelf ? { shelf } : {}) }
   } catch (error) {
     await store.close()
     throw error
@@ -475,6 +490,7 @@ export async function start(config: ServeConfig): Promise<Running> {
       allowedHosts: config.allowedHosts,
       accounts: {
         maxAccounts: config.maxAccounts,
+        fairShare: opened.fairShare,
         engine: {
           serviceName: config.serviceName,
           limits: { rateLimit: { ...engine.settings.limits.rateLimit } },

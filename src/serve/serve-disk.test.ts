@@ -76,6 +76,7 @@ describe('npm run serve --data on a full disk', () => {
     const holder = Number(/(\d+)$/.exec(await running.line(/^namespace held by \d+$/))![1])
     holders.push(holder)
     const url = await listening(running)
+    const control = (await running.line(/^control token: /)).slice('control token: '.length)
     const disk = `/proc/${holder}/root${dir}`
     const call = (name: string, body: unknown[]) => callTuples(url, SECRET, `keyv.${name}`, body)
     const set = (key: string, value: unknown) =>
@@ -104,6 +105,20 @@ describe('npm run serve --data on a full disk', () => {
       status: 200,
       value: 'x'.repeat(8000),
     })
+    // No account can be made either: said as plainly, and nothing of it left behind.
+    const account = await fetch(`${url}/_accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${control}` },
+    })
+    expect([account.status, await account.json()]).toEqual([
+      507,
+      {
+        error: {
+          message: `the disk holding ${data}.accounts is full: no account was made; free space there and try again`,
+        },
+      },
+    ])
+    expect(readdirSync(join(disk, 'account.db.accounts'))).toEqual([])
     const told = running.output.stderr.split('\n').filter((line) => line.includes('is full'))
     expect(told).toEqual([
       `error: the disk holding the data file ${data} is full: nothing was written; free space there and try again (answering 507 until then)`,

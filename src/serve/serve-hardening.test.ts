@@ -1,5 +1,6 @@
+import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listening, serve, stopAll } from '../testing/serve-process'
+import { listening, serve, startServe, stopAll } from '../testing/serve-process'
 
 /** What an operator's `serve` refuses at the edges, through a real process over HTTP. */
 
@@ -134,4 +135,98 @@ describe('serve refuses at the edges', () => {
     ])
     expect(await tuples('type.string.truncate', body)).toEqual({ status: 200, text: 'fo' })
   })
+
+  it('a sum past 2^53 from type.number.add, rather than a rounded one', async () => {
+    const add = (input: number, value: number) =>
+      tuples(
+        'type.number.add',
+        JSON.stringify([
+          ['>>', input],
+          ['$$', 'value', value],
+        ]),
+      )
+    expect(await add(9007199254740990, 1)).toEqual({ status: 200, text: '9007199254740991' })
+    expect(await add(-9007199254740990, -1)).toEqual({ status: 200, text: '-9007199254740991' })
+    expect(await add(9007199254740991, 2)).toEqual({
+      status: 400,
+      text: "the sum in `type.number.add' of 9007199254740991 and 2 is beyond ±9007199254740991 (2^53 − 1), which the service cannot carry exactly as a number: add them as decimals (MessagePack extension type 0) for an exact sum",
+    })
+  })
+})
+
+/** Sends `head` as written (request line and headers) and reads the whole answer. */
+function raw(base: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(base)
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname.replace(/^\[(.*)\]$/, '$1'))
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk.toString()))
+    socket.on('end', () => resolve(answer))
+    socket.on('error', reject)
+    socket.end(`${head}\r\n\r\n`)
+  })
+}
+
+describe('serve reads Host and the method as one rule', () => {
+  const ping = (host: string | null) =>
+    raw(
+      url,
+      [
+        'POST /core/ping HTTP/1.1',
+        ...(host === null ? [] : [`Host: ${host}`]),
+        `Authorization: Bearer ${SECRET}`,
+        'Content-Length: 0',
+        'Connection: close',
+      ].join('\r\n'),
+    )
+
+  it('answers every spelling of a loopback name, IPv6 included', async () => {
+    const { port } = new URL(url)
+    for (const host of [
+      `127.0.0.1:${port}`,
+      '127.0.0.1',
+      `localhost:${port}`,
+      'LOCALHOST',
+      `[::1]:${port}`,
+      '[::1]',
+      '[0:0:0:0:0:0:0:1]',
+    ]) {
+      expect(await ping(host), host).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\ntrue$/)
+    }
+  })
+
+  it('refuses an empty Host with 400, and a name that is not its own with 403', async () => {
+    const empty = await ping('')
+    expect(empty).toMatch(/^HTTP\/1\.1 400 /)
+    expect(empty).toContain(
+      '{"error":{"message":"the request names no host: send a Host header naming this server, such as the host and port of the URL serve printed"}}',
+    )
+    for (const host of ['evil.example', '127.0.0.1.evil.example', '[::2]', 'localhost.:1']) {
+      expect(await ping(host), host).toMatch(/^HTTP\/1\.1 403 /)
+    }
+    // Not a host name at all: refused before anything reads it as one.
+    expect(await ping('evil@127.0.0.1')).toMatch(/^HTTP\/1\.1 40[03] /)
+  })
+
+  it('answers CONNECT with 405, as any method but POST', async () => {
+    const { host } = new URL(url)
+    const answer = await raw(url, `CONNECT ${host} HTTP/1.1\r\nHost: ${host}`)
+    expect(answer).toMatch(/^HTTP\/1\.1 405 /)
+    expect(answer.toLowerCase()).toContain('\r\nallow: post\r\n')
+    expect(answer).toContain('{"error":{"message":"method not allowed; use POST"}}')
+  })
+
+  it.each(['::1', '[::1]'])(
+    'listens on --host %s, and answers there',
+    async (host) => {
+      const started = await startServe(['--host', host, '--secret', SECRET])
+      expect(started.url).toMatch(/^http:\/\/\[::1\]:\d+$/)
+      const answer = await fetch(`${started.url}/core/ping`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SECRET}` },
+      })
+      expect([answer.status, await answer.text()]).toEqual([200, 'true'])
+    },
+    35_000,
+  )
 })

@@ -131,4 +131,16 @@ describe('npm run serve with a bad flag', () => {
       'error: --host 0.0.0.0 lets other machines reach the service: give --control-token <token> too',
     )
   }, 30_000)
+
+  it('refuses a --host or --allowed-host that is no name or address', async () => {
+    for (const [flag, value, said] of [
+      ['--host', 'a/b', '--host must be an address or a name to listen on'],
+      ['--allowed-host', 'evil@host', '--allowed-host must be a host name or address'],
+    ] as const) {
+      const { child, output } = serve(['--port', '0', flag, value])
+      const [code] = (await once(child, 'exit')) as [number | null]
+      expect(code).toBe(2)
+      expect(output.stderr).toContain(`error: ${said}`)
+    }
+  }, 30_000)
 })

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Store } from '../engine'
 import type { OperatorState } from '../engine/operator/state'
 import { createMemoryStore } from '../storage/memory-store'
@@ -35,8 +33,16 @@ export interface AccountShelf {
   /** Keeps a new account and opens it, empty; once `max` are kept, keeps nothing: `undefined`. */
   add(account: HostedAccount, max: number): Promise<ShelvedAccount | undefined>
   open(id: string): Promise<ShelvedAccount>
-  /** Forgets the account and deletes everything in it (its store closed first). */
+  /**
+   * Forgets the account: no one finds it from now on (and its requests in flight meet its
+   * store closed once it is destroyed). Its data stays until `destroy`.
+   */
   remove(id: string): Promise<void>
+  /**
+   * Deletes everything an account `remove`d held (this process's store of it closed first).
+   * What a crash between the two leaves is deleted when the shelf is next opened.
+   */
+  destroy(id: string): Promise<void>
 }
 
 /** A new account id: 16 lowercase letters and digits, unguessable. */
@@ -67,56 +73,7 @@ export function memoryShelf(): AccountShelf {
     async remove(id) {
       accounts.delete(id)
     },
-  }
-}
-
-/**
- * Accounts kept on disk beside a `--data` file: `<dir>/accounts.json` lists them (written to a
- * temporary file, then renamed, so it is never half written), and each has its own database,
- * `<dir>/<id>.db`, opened with `openStore`.
- */
-export function fileShelf(dir: string, openStore: (path: string) => Promise<Store>): AccountShelf {
-  const registry = join(dir, 'accounts.json')
-  const databases = (id: string) =>
-    ['', '-wal', '-shm', '.lock'].map((suffix) => join(dir, `${id}.db${suffix}`))
-
-  // One process keeps the file: it is read once, then kept here as it is written.
-  let kept: Promise<HostedAccount[]> | undefined
-  async function readFromDisk(): Promise<HostedAccount[]> {
-    try {
-      return JSON.parse(await readFile(registry, 'utf8')) as HostedAccount[]
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-      throw new Error(`${registry} cannot be read: ${(error as Error).message}`, { cause: error })
-    }
-  }
-  const read = (): Promise<HostedAccount[]> => {
-    kept ??= readFromDisk()
-    kept.catch(() => (kept = undefined))
-    return kept
-  }
-  async function write(accounts: HostedAccount[]): Promise<void> {
-    await mkdir(dir, { recursive: true })
-    const temporary = `${registry}.${process.pid}.tmp`
-    await writeFile(temporary, JSON.stringify(accounts, null, 2))
-    await rename(temporary, registry)
-    kept = Promise.resolve(accounts)
-  }
-
-  return {
-    list: read,
-    find: async (id) => (await read()).find((account) => account.id === id),
-    async add(account, max) {
-      if ((await read()).length >= max) return undefined
-      await mkdir(dir, { recursive: true })
-      const store = await openStore(databases(account.id)[0]!)
-      await write([...(await read()), account])
-      return { store }
-    },
-    open: async (id) => ({ store: await openStore(databases(id)[0]!) }),
-    async remove(id) {
-      await write((await read()).filter((account) => account.id !== id))
-      for (const file of databases(id)) await rm(file, { force: true })
-    },
+    // Nothing outlives the account's store, which its engine's owner closes.
+    async destroy() {},
   }
 }

@@ -18,9 +18,27 @@ export interface GateOptions {
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1']
 const WILDCARD = ['0.0.0.0', '::']
 
+/**
+ * A host name or address as compared, whichever way it is spelled: lowercase, an IPv6 address
+ * without brackets and compressed (`::1`), an IPv4 address dotted (`127.0.0.1`); `undefined`
+ * for anything that is neither a name nor an address. The one reading of `--host`,
+ * `--allowed-host` and `Host` headers.
+ */
+export function canonicalHost(text: string): string | undefined {
+  const bare = /^\[.*\]$/.test(text) ? text.slice(1, -1) : text
+  if (!/^[A-Za-z0-9.:-]+$/.test(bare)) return undefined
+  try {
+    const { hostname } = new URL(`http://${bare.includes(':') ? `[${bare}]` : bare}`)
+    return hostname.replace(/^\[(.*)\]$/, '$1')
+  } catch {
+    return undefined
+  }
+}
+
 /** Whether `host` (an address or name to listen on) keeps the server on this machine. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host)
+  const name = canonicalHost(host)
+  return name !== undefined && (LOOPBACK.includes(name) || /^127\.\d+\.\d+\.\d+$/.test(name))
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest()
@@ -30,10 +48,10 @@ export function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected))
 }
 
-/** The name in a `Host` header, without its port and brackets, lowercased. */
-function hostName(header: string): string {
-  const name = header.startsWith('[') ? header.slice(1, header.indexOf(']')) : header.split(':')[0]!
-  return name.toLowerCase()
+/** The name a `Host` header gives, without its port, as `canonicalHost` reads it. */
+function hostName(header: string): string | undefined {
+  const name = /^(\[[^\]]*\]|[^:[\]]*)(?::\d{1,5})?$/.exec(header)?.[1]
+  return name === undefined ? undefined : canonicalHost(name)
 }
 
 /**
@@ -45,13 +63,17 @@ export function hostAllowed({
   host,
   allowedHosts = [],
 }: Pick<GateOptions, 'host' | 'allowedHosts'>): (header: string) => boolean {
-  const names = new Set([...LOOPBACK, ...allowedHosts, host].map((name) => hostName(name)))
-  const check = !WILDCARD.includes(host) || allowedHosts.length > 0
+  const names = new Set([...LOOPBACK, ...allowedHosts, host].map(canonicalHost))
+  names.delete(undefined)
+  const check = !WILDCARD.includes(canonicalHost(host) ?? host) || allowedHosts.length > 0
   // A client sends the same Host on every request: the last one's reading is kept.
   let last: { header: string; allowed: boolean } | undefined
   return (header) => {
     if (!check) return true
-    if (last?.header !== header) last = { header, allowed: names.has(hostName(header)) }
+    if (last?.header !== header) {
+      const name = hostName(header)
+      last = { header, allowed: name !== undefined && names.has(name) }
+    }
     return last.allowed
   }
 }
@@ -66,11 +88,17 @@ export function checkHost(
   options: Pick<GateOptions, 'host' | 'allowedHosts'>,
 ): (header: string) => Reply | undefined {
   const allowed = hostAllowed(options)
-  return (header) =>
-    allowed(header)
-      ? undefined
-      : refusal(
-          403,
-          `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) || '<name>'} to allow it`,
-        )
+  return (header) => {
+    if (allowed(header)) return undefined
+    if (header.trim() === '') {
+      return refusal(
+        400,
+        'the request names no host: send a Host header naming this server, such as the host and port of the URL serve printed',
+      )
+    }
+    return refusal(
+      403,
+      `this server does not answer for host \`${header}'; start serve with --allowed-host ${hostName(header) ?? '<name>'} to allow it`,
+    )
+  }
 }

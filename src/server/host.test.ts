@@ -1,12 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
 import { createEngine, type Store } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
-import { fileShelf, memoryShelf, type AccountShelf } from './accounts'
+import { memoryShelf, type AccountShelf } from './accounts'
 import { listen, type Listener } from './http'
-import { openSqliteStore } from '../storage/sql/sqlite-store'
+import { openSqliteShelf } from '../storage/sql/sqlite-accounts'
+import { openSqliteFile, openSqliteStore } from '../storage/sql/sqlite-store'
 
 const CONTROL = 'server-control-token-0123'
 let servers: Listener[] = []
@@ -179,14 +180,22 @@ describe('accounts hosted by one server', () => {
   it('persist on disk with their keys, secrets and control tokens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'accounts-'))
     try {
-      const shelf = () => fileShelf(dir, openSqliteStore)
-      const first = await start({ shelf: shelf() })
+      // The list in the server's own file, each account's data in a file beside it.
+      const open = async () => {
+        const file = await openSqliteFile(join(dir, 'server.db'))
+        return { file, shelf: await openSqliteShelf(file, join(dir, 'accounts'), openSqliteStore) }
+      }
+      const kept = await open()
+      const first = await start({ shelf: kept.shelf })
       const account = await newAccount(first.server.url)
       await call(account.baseUrl, 'keyv.set', account.secret, undefined, '?bucket=b&key=k&value=42')
       await first.server.close()
+      await kept.file.store.close()
       servers = servers.filter((s) => s !== first.server)
 
-      const second = await start({ shelf: shelf() })
+      const again = await open()
+      onTestFinished(() => again.file.store.close())
+      const second = await start({ shelf: again.shelf })
       const base = `${second.server.url}/a/${account.id}`
       expect(
         await (await call(base, 'keyv.get', account.secret, '', '?bucket=b&key=k')).text(),
@@ -327,5 +336,86 @@ describe('accounts on a shelf other processes share', () => {
     await shelf.remove(made.id)
     await newAccount(server.url)
     expect(closed).toEqual(['elsewhere0000000', made.id])
+  })
+})
+
+describe('errors on the hosted-account path', () => {
+  it('answer in the JSON error format and are logged with the request, never an empty 500', async () => {
+    const shelf = memoryShelf()
+    const broken: AccountShelf = {
+      ...shelf,
+      add: async () => {
+        throw new TypeError('the shelf broke')
+      },
+    }
+    const errors: unknown[][] = []
+    const original = console.error
+    console.error = (...args: unknown[]) => void errors.push(args)
+    onTestFinished(() => void (console.error = original))
+    const { server } = await start({ shelf: broken })
+    const made = await fetch(`${server.url}/_accounts`, {
+      method: 'POST',
+      headers: bearer(CONTROL),
+    })
+    expect(made.status).toBe(500)
+    expect(await made.json()).toEqual({
+      error: { message: 'internal error: the server failed on this request, and logged why' },
+    })
+    expect(errors).toHaveLength(1)
+    expect(errors[0]![0]).toBe('error: POST /_accounts:')
+    expect(String(errors[0]![1])).toContain('the shelf broke')
+  })
+
+  it('let a deleted account finish its requests in flight, then answer 404', async () => {
+    // The account's store holds a read of `gate` until released; its removal is told.
+    const shelf = memoryShelf()
+    const signal = () => {
+      let resolve!: () => void
+      return { done: new Promise<void>((r) => (resolve = r)), resolve: () => resolve() }
+    }
+    const [reading, release, removed] = [signal(), signal(), signal()]
+    const gated: AccountShelf = {
+      ...shelf,
+      async add(account, max) {
+        const shelved = await shelf.add(account, max)
+        if (!shelved) return undefined
+        const { store } = shelved
+        const getKey: Store['getKey'] = async (bucket, key) => {
+          if (key === 'gate') {
+            reading.resolve()
+            await release.done
+          }
+          return store.getKey(bucket, key)
+        }
+        return { store: { ...store, getKey } }
+      },
+      async remove(id) {
+        await shelf.remove(id)
+        removed.resolve()
+      },
+    }
+    const { server } = await start({ shelf: gated })
+    const account = await newAccount(server.url)
+    const held = call(account.baseUrl, 'keyv.get', account.secret, '', '?bucket=b&key=gate')
+    await reading.done
+    const deletion = fetch(`${server.url}/_accounts/${account.id}`, {
+      method: 'DELETE',
+      headers: bearer(CONTROL),
+    })
+    await removed.done
+    // While it drains: gone for new requests, with why; the one in flight is still running.
+    const late = await call(account.baseUrl, 'core.ping', account.secret)
+    expect([late.status, await late.json()]).toEqual([
+      404,
+      {
+        error: {
+          message: `no account \`${account.id}' on this server: it has been deleted`,
+        },
+      },
+    ])
+    release.resolve()
+    const answered = await held
+    expect([answered.status, await answered.text()]).toEqual([200, 'null'])
+    expect((await deletion).status).toBe(204)
   })
 })

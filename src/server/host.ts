@@ -8,7 +8,7 @@ import {
   type EngineOptions,
   type Reply,
 } from '../engine'
-import { routeOfSegments } from '../engine/wire/path'
+import { routeOfSegments, type Route } from '../engine/wire/path'
 import { jsonReply, refusal } from '../engine/wire/response'
 import {
   ACCOUNT_ID_PATTERN,
@@ -18,7 +18,9 @@ import {
   type HostedAccount,
   type ShelvedAccount,
 } from './accounts'
+import { createFairShare, type FairShare } from './fair-share'
 import { sameSecret } from './gate'
+import { createInFlight } from './in-flight'
 import { nodeHmac } from '../node/hmac'
 
 export interface HostOptions {
@@ -34,6 +36,11 @@ export interface HostOptions {
   maxAccounts?: number
   /** What a hosted account's engine is made with, beside its own store, clock and secrets. */
   engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'>
+  /**
+   * How the accounts' evaluations share the process (decision 072); one of its own by default.
+   * Give the server's own engine `fairShare.account('')` to count it among them.
+   */
+  fairShare?: FairShare
 }
 
 /** A server's own account and the accounts it hosts under `/a/<id>`, behind their tokens. */
@@ -52,6 +59,8 @@ export interface Host {
 export const ACCOUNT_PREFIX = 'a'
 const ACCOUNTS_ROUTE = '_accounts'
 export const DEFAULT_MAX_ACCOUNTS = 100
+/** How long a deleted account's requests in flight may take before its store closes under them. */
+const DRAIN_MS = 6_000
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 const token = () => randomBytes(24).toString('base64url')
@@ -64,8 +73,12 @@ const token = () => randomBytes(24).toString('base64url')
  */
 export async function createHost(main: Engine, options: HostOptions = {}): Promise<Host> {
   const { controlToken, shelf = memoryShelf(), maxAccounts = DEFAULT_MAX_ACCOUNTS } = options
+  const fairShare = options.fairShare ?? createFairShare()
   /** The engines of the accounts this process has answered for, opened on first use. */
   const engines = new Map<string, Promise<Engine>>()
+  const inFlight = createInFlight()
+  /** Accounts being deleted through this process: their new requests are answered 404. */
+  const deleting = new Set<string>()
 
   async function engineFor(account: HostedAccount, shelved: ShelvedAccount): Promise<Engine> {
     const engine = createEngine({
@@ -75,6 +88,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
       secrets: account.secrets,
       hmac: nodeHmac,
+      turns: fairShare.account(account.id),
     })
     await engine.start()
     return engine
@@ -188,18 +202,55 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         allow: 'DELETE',
       })
     }
-    await forget(id)
-    await shelf.remove(id)
+    // Gone for every process at once; its requests in flight here finish before its store
+    // closes and its data goes (any still running then meet it closed, and are answered 404).
+    deleting.add(id)
+    try {
+      await shelf.remove(id)
+      await inFlight.drained(id, DRAIN_MS)
+      await forget(id)
+      await shelf.destroy(id)
+    } finally {
+      deleting.delete(id)
+    }
     return { status: 204, headers: {}, body: '' }
   }
 
-  /** Answers a request, saying so when the shelf cannot be reached (its database is away). */
+  /** Whether the account is gone: deleted through this process, or no longer listed. */
+  const gone = async (id: string) => deleting.has(id) || !(await shelf.find(id).catch(() => true))
+
+  /** `hosted`, where an account deleted as its engine opens is one that is gone. */
+  async function opened(id: string) {
+    try {
+      return await hosted(id)
+    } catch (error) {
+      if (error instanceof ServiceError && error.status >= 500 && (await gone(id))) return undefined
+      throw error
+    }
+  }
+
+  const deleted = (id: string) =>
+    refusal(404, `no account \`${id}' on this server: it has been deleted`)
+
+  /** A hosted account's answer; one its deletion cut short is the 404 of an account that is gone. */
+  async function answerHosted(id: string, engine: Engine, call: Call, below: Route) {
+    const reply = await inFlight.track(id, () => engine.answer(call, below))
+    if (reply.status < 500) return reply
+    return (await gone(id)) ? deleted(id) : reply
+  }
+
+  /**
+   * Answers a request, saying so when the shelf cannot be reached (its database is away, its
+   * disk full); any other error is the server's fault: logged with the request, and a 500 in
+   * the engine's JSON error format.
+   */
   async function answer(call: Call): Promise<Reply> {
     try {
       return await route(call)
     } catch (error) {
-      if (!(error instanceof ServiceError)) throw error
-      return refusal(error.status, error.message, error.headers)
+      if (error instanceof ServiceError) return refusal(error.status, error.message, error.headers)
+      console.error(`error: ${call.method} ${call.pathname}:`, error)
+      return refusal(500, 'internal error: the server failed on this request, and logged why')
     }
   }
 
@@ -214,13 +265,14 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     const [first, second] = segments
     if (first === ACCOUNTS_ROUTE) return serveAccounts(call, segments.slice(1))
     if (first !== ACCOUNT_PREFIX || second === undefined) return main.answer(call, route)
-    const found = ACCOUNT_ID_PATTERN.test(second) ? await hosted(second) : undefined
+    if (deleting.has(second)) return deleted(second)
+    const found = ACCOUNT_ID_PATTERN.test(second) ? await opened(second) : undefined
     if (!found) return refusal(404, `no account \`${second}' on this server`)
     const below = routeOfSegments(segments.slice(2))
     if (below.kind === 'control' && !holds(call, found.account.controlTokenHash)) {
       return needsToken()
     }
-    return found.engine.answer(call, below)
+    return answerHosted(second, found.engine, call, below)
   }
 
   return {

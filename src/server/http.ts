@@ -44,10 +44,13 @@ export async function listen(
   const hosting = await createHost(engine, { ...accounts, controlToken })
   const foreign = checkHost({ host, allowedHosts: allowedHosts ?? [] })
   const server = createServer((req, res) => {
+    // The Host first: one this server does not answer for is refused whatever the target.
     const call = nodeCall(req)
-    const refused = call
-      ? foreign(req.headers.host ?? '')
-      : refusal(400, `the request target \`${req.url}' is not a URL this server reads`)
+    const refused =
+      foreign(req.headers.host ?? '') ??
+      (call
+        ? undefined
+        : refusal(400, `the request target \`${req.url}' is not a URL this server reads`))
     if (refused || !call) return writeReply(req, res, refused!)
     hosting.answer(call).then(
       (reply) => writeReply(req, res, reply),
@@ -59,6 +62,10 @@ export async function listen(
     )
   })
   server.on('clientError', answerClientError)
+  // Node hands CONNECT to this event, not to the request handler, and closed it unanswered.
+  server.on('connect', (_request: unknown, socket: Socket) =>
+    answerRaw(socket, 405, 'Method Not Allowed', 'method not allowed; use POST', 'allow: POST\r\n'),
+  )
   const origin = host.includes(':') ? `[${host}]` : host
   const stop = async (graceMs: number) => {
     await new Promise<void>((done, fail) => {
@@ -104,8 +111,13 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
         'Bad Request',
         `the request is not well-formed HTTP/1.1 (${error.code ?? error.message}); endpoints are called with POST`,
       ]
+  answerRaw(socket, status, reason, message)
+}
+
+/** An answer written straight to the socket, in the engine's JSON error format; then it closes. */
+function answerRaw(socket: Socket, status: number, reason: string, message: string, extra = '') {
   const body = formats.json.write({ error: message })
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\n${extra}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   )
 }

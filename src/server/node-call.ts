@@ -10,6 +10,8 @@ import { concat, incompleteBody } from '../engine/wire/body'
  */
 const PLAIN_TARGET = /^(\/[A-Za-z0-9_\-/]*)(\?[\x21-\x22\x24-\x7e]*)?$/
 const PLAIN_HOST = /^[a-z0-9._-]+(:\d{1,5})?$/
+/** A `Host` that is a name or an address (IPv6 in brackets, any spelling) and a port: no more. */
+const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(:\d{1,5})?$/
 
 /** The URL a request asks for: `undefined` when its target or `Host` makes none. */
 function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search'> | undefined {
@@ -29,7 +31,7 @@ function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search
   try {
     const url = new URL(absolute ? target : `http://${host}${target}`)
     // A `Host` that is more than a name and a port (a path, user information) names no URL.
-    if (!absolute && url.hostname !== host.replace(/:\d+$/, '').toLowerCase()) return undefined
+    if (!absolute && !HOST.test(host)) return undefined
     return { origin: url.origin, pathname: url.pathname, search: url.search }
   } catch {
     return undefined

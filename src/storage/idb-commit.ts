@@ -1,5 +1,5 @@
 import type { IDBPDatabase, IDBPTransaction } from 'idb'
-import type { Json, Mutation, StoreReader, StoreSnapshot } from '../engine/store'
+import type { Json, Mutation, ScanOptions, StoreReader, StoreSnapshot } from '../engine/store'
 import type { StoreDB, StoreName } from './idb-schema'
 import { storeNames } from './idb-schema'
 import { checkExpectedSecret } from './preconditions'
@@ -10,6 +10,13 @@ type WriteTransaction = IDBPTransaction<StoreDB, StoreName[], 'readwrite'>
 export type ReadSnapshot = (
   tx: IDBPTransaction<StoreDB, StoreName[], 'readwrite'>,
 ) => Promise<StoreSnapshot>
+
+/** A scan read in a transaction over `keyv` (`idb-store.ts`). */
+export type ScanIn = (
+  tx: IDBPTransaction<StoreDB, StoreName[], 'readwrite'>,
+  bucket: string,
+  options: ScanOptions,
+) => Promise<string[]>
 
 /** Keeps a write request's promise to await at the end, without it ever going unhandled. */
 type Track = (request: Promise<unknown>) => void
@@ -162,11 +169,13 @@ export async function updateIn(
   db: IDBPDatabase<StoreDB>,
   plan: (reader: StoreReader) => Promise<readonly Mutation[]>,
   readSnapshot: ReadSnapshot,
+  scanIn: ScanIn,
 ): Promise<void> {
   const tx = db.transaction([...storeNames], 'readwrite')
   const reader: StoreReader = {
     getMeta: async (key) => tx.objectStore('meta').get(key),
     getKey: async (bucket, key) => (await tx.objectStore('keyv').get([bucket, key]))?.value,
+    scanKeys: (bucket, options) => scanIn(tx, bucket, options),
     getProc: async (name) => tx.objectStore('procs').get(name),
     snapshot: async () => readSnapshot(tx),
   }

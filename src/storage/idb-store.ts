@@ -33,8 +33,9 @@ async function readIn<T>(db: IDBPDatabase<StoreDB>, names: StoreName[], read: Re
   return value
 }
 
-async function scan(
-  db: IDBPDatabase<StoreDB>,
+/** A scan's keys, read in `tx` (any transaction over `keyv`). */
+export async function scanIn(
+  tx: IDBPTransaction<StoreDB, StoreName[], 'readonly' | 'readwrite'>,
   bucket: string,
   options: ScanOptions,
 ): Promise<string[]> {
@@ -46,11 +47,12 @@ async function scan(
   const end = prefixEnd(prefix)
   if (end !== undefined && start >= end) return []
   const range = IDBKeyRange.bound([bucket, start], [bucket, end ?? []], afterOpen, true)
-  const keys = await readIn(db, ['keyv'], (tx) =>
-    tx.objectStore('keyv').getAllKeys(range, count > maxCount ? undefined : count),
-  )
+  const keys = await tx.objectStore('keyv').getAllKeys(range, count > maxCount ? undefined : count)
   return keys.map(([, key]) => key)
 }
+
+const scan = (db: IDBPDatabase<StoreDB>, bucket: string, options: ScanOptions) =>
+  readIn(db, ['keyv'], (tx) => scanIn(tx, bucket, options))
 
 /** Buckets found by jumping before the rest are counted from their keys, and keys a page. */
 const bucketJumps = 32
@@ -153,7 +155,7 @@ export async function openIdbStore(name: string, options: IdbStoreOptions = {}):
     listProcs: async () => readIn(live(), ['procs'], (tx) => tx.objectStore('procs').getAll()),
     // Not awaited first, so the transaction is created in call order.
     commit: async (mutations) => commitMutations(live(), mutations),
-    update: async (plan) => updateIn(live(), plan, snapshotIn),
+    update: async (plan) => updateIn(live(), plan, snapshotIn, scanIn),
     snapshot: async () => snapshot(live()),
     async close() {
       if (closedReason !== undefined) return

@@ -1,3 +1,4 @@
+import { StoreClosedError } from '../engine/errors'
 import type {
   Json,
   KeyvEntry,
@@ -112,7 +113,7 @@ export function createMemoryStore(): Store {
   let closed = false
 
   function live(): State {
-    if (closed) throw new Error('The memory store is closed')
+    if (closed) throw new StoreClosedError()
     return state
   }
 

@@ -2,7 +2,7 @@ import { isAlive } from '../auth/credentials'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import { findSecret, secretsChanged } from '../auth/secret-index'
 import { isTime, MAX_TIME_TEXT } from '../clock'
-import { ConflictError, InvalidError, UndefinedError } from '../errors'
+import { ConflictError, ForbiddenError, InvalidError, UndefinedError } from '../errors'
 import { StoreConflictError, type SecretRecord, type Store } from '../store'
 
 export type SecretState = 'active' | 'rolling' | 'expired'
@@ -27,6 +27,22 @@ export function viewSecret(secret: SecretRecord, now: number): SecretView {
   return { ...secret, state }
 }
 
+/**
+ * The most secrets an account keeps, dead ones included (a rolled secret stays, so that its
+ * tokens are known as rolled): past it, creating or rolling one is refused until a reset.
+ */
+export const MAX_SECRETS = 100
+
+/** 403 once the account holds `MAX_SECRETS`; checked before each secret is made. */
+async function checkRoom(store: Store): Promise<void> {
+  const held = (await store.listSecrets()).length
+  if (held < MAX_SECRETS) return
+  throw new ForbiddenError(
+    `the account holds ${held} secrets, live and rolled, the most it may (${MAX_SECRETS}): reset the account (POST /_account/reset) to go back to its starting secrets`,
+    'too_many_secrets',
+  )
+}
+
 function newSecret(now: number, key?: string): SecretRecord {
   if (key !== undefined && !SECRET_KEY_PATTERN.test(key)) {
     throw new InvalidError('a secret key must be 8 to 256 characters of A-Z, a-z, 0-9, - and _')
@@ -45,6 +61,7 @@ export async function createSecret(store: Store, now: number, key?: string): Pro
   if (key !== undefined && (await findSecret(store, key))) {
     throw new ConflictError('the account already has that secret key')
   }
+  await checkRoom(store)
   await store.commit([{ op: 'putSecret', secret }, secretsChanged()])
   return viewSecret(secret, now)
 }
@@ -83,6 +100,7 @@ export async function rollSecret(
         if (!replacement) throw new ConflictError(`the replacement of secret \`${id}' is gone`)
         return viewSecret(replacement, now)
       }
+      await checkRoom(store)
       const replacement = newSecret(now)
       await store.commit([
         expect,

@@ -11,7 +11,7 @@ import { measure } from '../runtime/size'
 import { isObject } from '../runtime/types'
 import { defaultLimits } from '../settings'
 import type { Json, KeyvEntry, ProcRecord, SecretRecord, StoreSnapshot } from '../store'
-import { SECRET_ID_PATTERN, SECRET_KEY_PATTERN } from './secrets'
+import { MAX_SECRETS, SECRET_ID_PATTERN, SECRET_KEY_PATTERN } from './secrets'
 import { USAGE, usageOf } from './usage'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'
@@ -175,7 +175,14 @@ function list(value: unknown, name: string): unknown[] {
 }
 
 function readSecrets(value: unknown): SecretRecord[] {
-  const secrets = list(value, 'secrets').map(
+  const given = list(value, 'secrets')
+  if (given.length > MAX_SECRETS) {
+    throw new Fail(
+      'secrets',
+      `holds ${given.length} secrets, more than an account keeps (${MAX_SECRETS})`,
+    )
+  }
+  const secrets = given.map(
     (item, i) =>
       record(item, `secrets[${i}]`, {
         id: text(SECRET_ID_PATTERN, 'a secret id: sec_ and 1 to 64 of A-Z a-z 0-9 - _'),

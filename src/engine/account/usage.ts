@@ -1,7 +1,6 @@
 import { ForbiddenError } from '../errors'
 import { measure } from '../runtime/size'
-import type { Json, Mutation, Store, StoreReader, StoreSnapshot } from '../store'
-import { update } from './update'
+import type { Json, Mutation, StoreReader, StoreSnapshot } from '../store'
 
 /**
  * What the account stores, in bytes (keys, values and stored procedures, measured roughly as
@@ -33,20 +32,12 @@ export const usageRecord = (snapshot: Pick<StoreSnapshot, 'keyv' | 'procs'>): Mu
 })
 
 /**
- * Commits a request's writes with the account's new usage, refusing them (403) when they
- * would take it past `quota` bytes. The usage and the sizes the writes replace are read in
- * the same update as the commit (see `update`), so that no two requests read the same usage
+ * A request's writes with the account's new usage, refusing them (403) when they would take
+ * it past `quota` bytes: for a plan of `update`, so that the usage and the sizes the writes
+ * replace are read in the same update as the commit, and no two requests read the same usage
  * and lose each other's count, in one process or in several over one database.
  */
-export function commitWithUsage(
-  store: Store,
-  mutations: readonly Mutation[],
-  quota: number,
-): Promise<void> {
-  return update(store, (reader) => withUsage(reader, mutations, quota))
-}
-
-async function withUsage(
+export async function withUsage(
   store: StoreReader,
   mutations: readonly Mutation[],
   quota: number,

@@ -334,6 +334,26 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
     change: 'fix_request',
     sentence: 'free space first (delete keys or procedures): the account is at its quota',
   }),
+  too_many_secrets: () => ({
+    change: 'operator',
+    sentence:
+      'the account holds as many secrets as it may: reset it (POST /_account/reset) to go back to its starting secrets',
+  }),
+  too_many_faults: () => ({
+    change: 'operator',
+    sentence:
+      'the account has as many fault rules set as it may: clear some (POST /_account/faults/clear) first',
+  }),
+  store_closed: () => ({
+    change: 'operator',
+    sentence:
+      "the account's data was closed under the call: the account was deleted (make another), or the server is stopping",
+  }),
+  contention: () => ({
+    change: 'wait',
+    sentence:
+      'other requests kept changing what this one read: send it again (retry-after says when)',
+  }),
   unauthorized: () => ({
     change: 'send_token',
     sentence: 'send a credential that reaches the call',

@@ -1,5 +1,6 @@
 import type { Account } from '../account/account'
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
+import { MAX_JOURNAL_BYTES } from './exchange-log'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
@@ -143,7 +144,7 @@ export function createControlPlane({
         operator.view(),
         journal.list(after),
       ])
-      return { capacity, exchanges }
+      return { capacity, maxBytes: MAX_JOURNAL_BYTES, exchanges }
     },
     'POST exchanges': async (body) => {
       const capacity = required(body, 'capacity', 'number')

@@ -27,9 +27,13 @@ export interface EndpointInfo {
   args: Record<string, ParamSpec>
 }
 
-/** A page of the journal: its capacity, and the exchanges asked for, newest first. */
+/**
+ * A page of the journal: its capacity, the bytes of exchanges' JSON it holds at most (the
+ * oldest go past either), and the exchanges asked for, newest first.
+ */
 export interface ExchangePage {
   capacity: number
+  maxBytes: number
   exchanges: ExchangeRecord[]
 }
 

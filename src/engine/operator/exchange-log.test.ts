@@ -1,7 +1,7 @@
 import { encode } from '@msgpack/msgpack'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../../testing/engine-harness'
-import type { ExchangeRecord } from './exchange-log'
+import { MAX_JOURNAL_BYTES, type ExchangeRecord } from './exchange-log'
 
 let h: Harness
 
@@ -283,7 +283,11 @@ describe('the exchange log', () => {
   it('keeps nothing unless asked to', async () => {
     const quiet = await createHarness()
     await quiet.call('core.ping')
-    expect((await quiet.control('exchanges')).body).toEqual({ capacity: 0, exchanges: [] })
+    expect((await quiet.control('exchanges')).body).toEqual({
+      capacity: 0,
+      maxBytes: MAX_JOURNAL_BYTES,
+      exchanges: [],
+    })
   })
 })
 

@@ -8,6 +8,33 @@ import type { Reply } from '../wire/response'
 /** Bytes of a body kept in the log; the rest is cut, and the body marked truncated. */
 export const MAX_LOGGED_BODY_BYTES = 64 * 1024
 
+/**
+ * What one account's journal may hold, in bytes of what it keeps of its exchanges (their
+ * bodies as kept, each cut at `MAX_LOGGED_BODY_BYTES`, headers and trace; over PostgreSQL, their
+ * records' JSON): past it the oldest go, whatever its capacity, so that an account's journal
+ * stays far inside what its data may take (decision 071). The newest exchange is always kept.
+ */
+export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
+
+/** What a traced call takes, about, beside its endpoint's name. */
+const TRACED_CALL_BYTES = 200
+/** What an exchange takes beside its URL, headers, bodies and trace: times, status, outcome. */
+const EXCHANGE_BYTES = 256
+
+/** A body as kept: its first `MAX_LOGGED_BODY_BYTES`, and its whole size. */
+interface KeptBody {
+  bytes: Uint8Array
+  whole: number
+}
+
+function keepBody(body: string | Uint8Array | undefined): KeptBody | undefined {
+  if (body === undefined || body.length === 0) return undefined
+  const bytes = typeof body === 'string' ? utf8(body) : body
+  // A copy (not `slice`, which for a Node Buffer is a view): the bytes may be a view of a
+  // larger buffer the request was read into.
+  return { bytes: new Uint8Array(bytes.subarray(0, MAX_LOGGED_BODY_BYTES)), whole: bytes.length }
+}
+
 /** A body as the log keeps it: text when it is UTF-8 text, base64 otherwise (MessagePack). */
 export interface LoggedBody {
   encoding: 'text' | 'base64'
@@ -81,13 +108,11 @@ export class ExchangeDraft {
       call.pathname,
       call.search,
       call.headers(),
-      // A copy (not `slice`, which for a Node Buffer is a view): the bytes may be a view of
-      // a larger buffer the request was read into.
-      this.body && this.body.length > 0 ? new Uint8Array(this.body) : undefined,
+      keepBody(this.body),
       reply.status,
       // A copy: an adapter may add its own headers (a length) to the reply as it writes it.
       { ...reply.headers },
-      reply.body,
+      keepBody(reply.body),
       startedAt,
       clock.now() / 1000,
       Math.max(0, realNow(clock) - startedAt),
@@ -112,10 +137,10 @@ class Finished {
     private readonly pathname: string,
     private readonly search: string,
     private readonly requestHeaders: Iterable<[string, string]>,
-    private readonly sent: Uint8Array | undefined,
+    private readonly sent: KeptBody | undefined,
     private readonly status: number,
     private readonly responseHeaders: Record<string, string>,
-    private readonly answered: string | Uint8Array,
+    private readonly answered: KeptBody | undefined,
     private readonly startedAt: number,
     private readonly at: number,
     private readonly durationMs: number,
@@ -127,6 +152,16 @@ class Finished {
 
   record(): Omit<ExchangeRecord, 'id'> {
     return (this.made ??= this.make())
+  }
+
+  /** What it takes in the journal, about: bodies as kept, headers, URL and trace. */
+  size(): number {
+    let size = EXCHANGE_BYTES + this.origin.length + this.pathname.length + this.search.length
+    for (const [name, value] of this.requestHeaders) size += name.length + value.length
+    for (const name in this.responseHeaders)
+      size += name.length + this.responseHeaders[name]!.length
+    size += (this.sent?.bytes.length ?? 0) + (this.answered?.bytes.length ?? 0)
+    return size + this.tracer.calls.length * TRACED_CALL_BYTES
   }
 
   private make(): Omit<ExchangeRecord, 'id'> {
@@ -147,7 +182,7 @@ class Finished {
       response: {
         status,
         headers: responseHeaders,
-        body: answered.length > 0 ? logged(bytesOf(answered), responseHeaders) : null,
+        body: answered ? logged(answered, responseHeaders) : null,
       },
       trace: {
         endpoint: this.endpoint,
@@ -160,17 +195,36 @@ class Finished {
   }
 }
 
-const bytesOf = (body: string | Uint8Array) => (typeof body === 'string' ? utf8(body) : body)
-
 const byName = ([a]: [string, string], [b]: [string, string]) => (a < b ? -1 : a > b ? 1 : 0)
 
-/** The last `capacity` exchanges, kept in this process; ids from 1, for its life. */
-export function createJournal(capacity: number) {
-  let kept: Array<{ id: number; exchange: KeptExchange }> = []
+/** What an exchange takes in the journal: a finished request's own measure, or its JSON's. */
+export function exchangeSize(kept: KeptExchange): number {
+  if (kept instanceof Finished) return kept.size()
+  return JSON.stringify(recordOf(kept)).length
+}
+
+/**
+ * The last `capacity` exchanges, kept in this process, within `maxBytes` as `exchangeSize`
+ * measures them (the oldest go first; the newest is always kept); ids from 1, for its life.
+ */
+export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
+  let kept: Array<{ id: number; exchange: KeptExchange; size: number }> = []
+  /** Where the kept ones start: those before were let go, and are dropped in batches. */
+  let first = 0
+  let bytes = 0
   let nextId = 1
-  /** Only the last `capacity` count; older ones are let go in batches, not one per request. */
-  const trim = () => {
-    if (kept.length > capacity) kept = kept.slice(kept.length - capacity)
+  const drop = () => {
+    bytes -= kept[first]!.size
+    first++
+  }
+  /** Lets go of the oldest past the budget at once, and past the count in batches. */
+  const trim = (count: number) => {
+    while (kept.length - first > 1 && bytes > maxBytes) drop()
+    while (kept.length - first > count) drop()
+    if (first > 0) {
+      kept = kept.slice(first)
+      first = 0
+    }
   }
   return {
     /** How many exchanges it keeps; 0 keeps none. */
@@ -180,16 +234,19 @@ export function createJournal(capacity: number) {
     /** Keeps this many from now on (the newest, when it shrinks). */
     setCapacity(next: number): void {
       capacity = next
-      trim()
+      trim(capacity)
     },
     add(exchange: KeptExchange): void {
       if (capacity === 0) return
-      kept.push({ id: nextId++, exchange })
-      if (kept.length >= 2 * capacity + 64) trim()
+      const size = exchangeSize(exchange)
+      kept.push({ id: nextId++, exchange, size })
+      bytes += size
+      while (kept.length - first > 1 && bytes > maxBytes) drop()
+      if (kept.length - first >= 2 * capacity + 64 || first >= 1024) trim(capacity)
     },
     /** Newest first; only those after `after` when given. */
     list(after = 0): ExchangeRecord[] {
-      trim()
+      trim(capacity)
       const records: ExchangeRecord[] = []
       for (let i = kept.length - 1; i >= 0 && kept[i]!.id > after; i--) {
         const { id, exchange } = kept[i]!
@@ -199,6 +256,8 @@ export function createJournal(capacity: number) {
     },
     clear(): void {
       kept = []
+      first = 0
+      bytes = 0
     },
     /** The newest id given so far (0: none). */
     get mark(): number {
@@ -215,21 +274,20 @@ export type Journal = ReturnType<typeof createJournal>
 
 const realNow = (clock: Clock) => clock.now() - clock.offset
 
-function logged(bytes: Uint8Array, headers: Array<[string, string]>): LoggedBody {
-  const kept = bytes.subarray(0, MAX_LOGGED_BODY_BYTES)
-  const truncated = kept.length < bytes.length
+function logged({ bytes: kept, whole }: KeptBody, headers: Array<[string, string]>): LoggedBody {
+  const truncated = kept.length < whole
   const type = headers.find(([name]) => name === 'content-type')?.[1]
   const binary = /msgpack/i.test(type ?? '')
   if (!binary) {
     try {
       // A cut may split a character: `stream` leaves its last bytes out instead of failing.
       const data = new TextDecoder('utf-8', { fatal: true }).decode(kept, { stream: truncated })
-      return { encoding: 'text', data, bytes: bytes.length, truncated }
+      return { encoding: 'text', data, bytes: whole, truncated }
     } catch {
       // Not UTF-8 text: kept as bytes.
     }
   }
-  return { encoding: 'base64', data: base64(kept), bytes: bytes.length, truncated }
+  return { encoding: 'base64', data: base64(kept), bytes: whole, truncated }
 }
 
 function base64(bytes: Uint8Array): string {

@@ -1,5 +1,5 @@
 import { randomBytes, toBase64Url, utf8 } from '../auth/bytes'
-import { InvalidError, ServiceError } from '../errors'
+import { ForbiddenError, InvalidError, ServiceError } from '../errors'
 import type { Reply, ReplyFault } from '../wire/response'
 
 /**
@@ -57,6 +57,15 @@ export interface AnswerOptions {
   body?: unknown
 }
 
+/** The most fault rules one account may have set at once. */
+export const MAX_FAULT_RULES = 100
+
+/** 403: the account has as many rules as it may; said with the limit and the way out. */
+export const tooManyFaults = (): ForbiddenError =>
+  new ForbiddenError(
+    `the account has ${MAX_FAULT_RULES} fault rules set, the most it may: clear some (POST /_account/faults/<id>/clear, or POST /_account/faults/clear) first`,
+    'too_many_faults',
+  )
 /** A rule as the control plane and the helpers take it: without `kind`, a `status` answers in place. */
 export type FaultOptions = Partial<Omit<FaultRule, 'id' | 'count' | 'answer'>> & {
   /**
@@ -235,6 +244,7 @@ export function createFaults() {
   let rules: FaultRule[] = []
   return {
     add(rule: Omit<FaultRule, 'id'>): FaultRule {
+      if (rules.length >= MAX_FAULT_RULES) throw tooManyFaults()
       const kept = { id: faultId(), ...rule }
       rules.push(kept)
       return { ...kept }

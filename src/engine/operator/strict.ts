@@ -14,6 +14,14 @@ export interface StrictEntry {
 const MARKERS = new Set(['>>', '$$', '%%', '()', '{}', '@@'])
 const MARKER_LIKE = /^[^\w\s]{2}$/
 
+/** Unknown markers named one by one; the rest are counted. */
+const MARKERS_NAMED = 10
+/** What of a URL or a header value strict mode repeats: its first this many characters. */
+const QUOTED_CHARACTERS = 2048
+
+const cut = (text: string, most = QUOTED_CHARACTERS) =>
+  text.length <= most ? text : `${text.slice(0, most)}… (${text.length} characters)`
+
 function acceptable(accept: string, serviceName: string): boolean {
   return accept.split(',').some((part) => {
     const type = part.split(';')[0]!.trim().toLowerCase()
@@ -68,15 +76,20 @@ export function strictDeviations(
   const accept = request.header('accept')
   if (accept && !acceptable(accept, serviceName)) {
     deviations.push(
-      `accept \`${accept}' names no format the service answers in: ask for text/plain, application/json, ${vnd} or application/vnd.${serviceName}+msgpack`,
+      `accept \`${cut(accept, 200)}' names no format the service answers in: ask for text/plain, application/json, ${vnd} or application/vnd.${serviceName}+msgpack`,
     )
   }
   if (format === 'tuples') {
     const found = new Set<string>()
     unknownMarkers(parses(text), found)
-    for (const marker of found) {
+    for (const marker of [...found].slice(0, MARKERS_NAMED)) {
       deviations.push(
         `"${marker}" is not a marker of the tuple language (>> $$ %% () {} @@): wrap data that looks like a tuple in ["%%", …]`,
+      )
+    }
+    if (found.size > MARKERS_NAMED) {
+      deviations.push(
+        `and ${found.size - MARKERS_NAMED} more markers the tuple language does not have`,
       )
     }
   }
@@ -91,13 +104,19 @@ export class StrictError extends ServiceError {
   }
 }
 
+/** Requests strict mode's report keeps: the last this many. */
+export const STRICT_REPORT_SIZE = 1000
+
+/** An entry as the report keeps it: its URL cut to a bounded length, so the report is bounded. */
+export const reportEntry = (entry: StrictEntry): StrictEntry => ({ ...entry, url: cut(entry.url) })
+
 /** The per-run report: every request strict mode saw, newest last, the last 1,000. */
 export function createStrictReport() {
   let entries: StrictEntry[] = []
   return {
     record(entry: StrictEntry): void {
-      entries.push(entry)
-      if (entries.length > 1000) entries = entries.slice(-1000)
+      entries.push(reportEntry(entry))
+      if (entries.length > STRICT_REPORT_SIZE) entries = entries.slice(-STRICT_REPORT_SIZE)
     },
     list: (): StrictEntry[] => entries.map((entry) => ({ ...entry })),
     clear(): void {

@@ -82,6 +82,13 @@ export const typePackage = [
       if (!Number.isFinite(sum)) {
         throw new InvalidError("the output of `type.number.add' holds a number out of range")
       }
+      // Past 2^53 a double no longer holds every whole number: the sum could be rounded.
+      if (Math.abs(sum) > Number.MAX_SAFE_INTEGER) {
+        throw new InvalidError(
+          `the sum in \`type.number.add' of ${input} and ${args.value} is beyond ±9007199254740991 (2^53 − 1), which the service cannot carry exactly as a number: add them as decimals (MessagePack extension type 0) for an exact sum`,
+          'number_inexact',
+        )
+      }
       return sum
     },
   }),

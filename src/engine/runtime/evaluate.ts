@@ -11,7 +11,7 @@ import { NONE } from './endpoint'
 import { EMPTY, Scope, type Lazy } from './scope'
 import { measure } from './size'
 import type { CallTrace, CallTracer } from '../trace'
-import { yieldWhenDue } from './turns'
+import { yieldWhenDue, type Pause } from './turns'
 import { coerce, NOT_COERCIBLE, REFERENCE_TYPES, type TypeName } from './types'
 
 /** Finds an endpoint by dotted name: built-in, or a stored procedure. */
@@ -43,11 +43,15 @@ export class Evaluation {
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
       tracer?: CallTracer
+      /** When the request must be answered by (engine clock ms); its time limit from now by default. */
+      deadline?: number
+      /** Asked before each call: a wait for the evaluation's next turn when it has had its share. */
+      pause?: Pause
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
   ) {
-    this.deadline = ctx.clock.now() + ctx.settings.limits.timeLimitMs
+    this.deadline = ctx.deadline ?? ctx.clock.now() + ctx.settings.limits.timeLimitMs
   }
 
   /** Runs the call at the request's URL with the request's input and arguments. */
@@ -214,7 +218,7 @@ export class Evaluation {
     if (!endpoint) throw this.undefined(name)
     const counting = this.ctx.countCall?.()
     if (counting) await counting
-    const turn = yieldWhenDue(this.ctx.settings.limits.sliceMs)
+    const turn = this.ctx.pause ? this.ctx.pause() : yieldWhenDue(this.ctx.settings.limits.sliceMs)
     if (turn) await turn
     this.authorize(name, frame, entry, endpoint.insecure === true)
 

@@ -1,7 +1,25 @@
-import type { BucketCount, Json, Mutation, ProcRecord, ScanOptions, Store } from '../store'
+import type {
+  BucketCount,
+  Json,
+  Mutation,
+  ProcRecord,
+  ScanOptions,
+  Store,
+  StoreReader,
+} from '../store'
 
-/** A store whose writes wait for `flush`, so a request writes all or nothing. */
+/**
+ * A store whose writes wait for the end of the request, so a request writes all or nothing,
+ * and which remembers what the request read from the store beneath, so that it can tell
+ * whether all of it still reads the same (see `isolation.ts`).
+ */
 export interface Overlay extends Store {
+  /** The writes buffered so far, in order: what the request commits at its end. */
+  readonly writes: readonly Mutation[]
+  /** How many reads went to the store beneath (keys, scans and procedures; repeats included). */
+  readonly reads: number
+  /** Whether every key, scan and procedure read from the store reads the same through `reader`. */
+  unchanged(reader: StoreReader): Promise<boolean>
   /** Commits every buffered write in one atomic commit; nothing when none were made. */
   flush(): Promise<void>
   /**
@@ -10,6 +28,10 @@ export interface Overlay extends Store {
    */
   savepoint(): () => void
 }
+
+/** A stored value as compared: its JSON text (`undefined` for nothing stored). */
+const seen = (value: unknown): string | undefined =>
+  value === undefined ? undefined : JSON.stringify(value)
 
 type Pending<T> = { value: T } | null
 
@@ -30,6 +52,34 @@ export function createOverlay(
   const keys = new Map<string, Map<string, Pending<Json>>>()
   const procs = new Map<string, Pending<ProcRecord>>()
   const log: Mutation[] = []
+  // What was read from the store beneath, first reading of each only: that is what the request
+  // went on from.
+  const keysRead = new Map<string, { bucket: string; key: string; value: string | undefined }>()
+  const procsRead = new Map<string, string | undefined>()
+  const scansRead: Array<{ bucket: string; options: ScanOptions; keys: string[] }> = []
+  let reads = 0
+
+  async function readKey(bucket: string, key: string): Promise<Json | undefined> {
+    reads++
+    const value = await store.getKey(bucket, key)
+    const id = JSON.stringify([bucket, key])
+    if (!keysRead.has(id)) keysRead.set(id, { bucket, key, value: seen(value) })
+    return value
+  }
+
+  async function readScan(bucket: string, options: ScanOptions): Promise<string[]> {
+    reads++
+    const keys = await store.scanKeys(bucket, options)
+    scansRead.push({ bucket, options, keys: [...keys] })
+    return keys
+  }
+
+  async function readProc(name: string): Promise<ProcRecord | undefined> {
+    reads++
+    const record = await store.getProc(name)
+    if (!procsRead.has(name)) procsRead.set(name, seen(record))
+    return record
+  }
 
   const bucketOf = (bucket: string) => {
     let pending = keys.get(bucket)
@@ -42,10 +92,10 @@ export function createOverlay(
     const inRange = [...(keys.get(bucket) ?? [])].filter(
       ([key]) => key.startsWith(prefix) && (after === undefined || key > after),
     )
-    if (inRange.length === 0) return store.scanKeys(bucket, options)
+    if (inRange.length === 0) return readScan(bucket, options)
     const deleted = new Set(inRange.filter(([, entry]) => entry === null).map(([key]) => key))
     // Asking for as many more as were deleted keeps the first `limit` survivors in view.
-    const base = await store.scanKeys(bucket, { ...options, limit: limit + deleted.size })
+    const base = await readScan(bucket, { ...options, limit: limit + deleted.size })
     const merged = new Set(base.filter((key) => !deleted.has(key)))
     for (const [key, entry] of inRange) if (entry !== null) merged.add(key)
     return [...merged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit)
@@ -78,14 +128,14 @@ export function createOverlay(
       const pending = keys.get(bucket)?.get(key)
       if (pending !== undefined)
         return pending === null ? undefined : structuredClone(pending.value)
-      return store.getKey(bucket, key)
+      return readKey(bucket, key)
     },
     scanKeys,
     listBuckets,
     async getProc(name) {
       const pending = procs.get(name)
       if (pending !== undefined) return pending === null ? undefined : pending.value
-      return store.getProc(name)
+      return readProc(name)
     },
     async commit(mutations) {
       buffer(mutations)
@@ -102,6 +152,23 @@ export function createOverlay(
     },
     async flush() {
       if (log.length > 0) await commit(log)
+    },
+    writes: log,
+    get reads() {
+      return reads
+    },
+    async unchanged(reader) {
+      for (const { bucket, key, value } of keysRead.values()) {
+        if (seen(await reader.getKey(bucket, key)) !== value) return false
+      }
+      for (const [name, record] of procsRead) {
+        if (seen(await reader.getProc(name)) !== record) return false
+      }
+      for (const { bucket, options, keys } of scansRead) {
+        const now = await reader.scanKeys(bucket, options)
+        if (now.length !== keys.length || now.some((key, i) => key !== keys[i])) return false
+      }
+      return true
     },
   }
 

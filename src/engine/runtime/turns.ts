@@ -28,3 +28,19 @@ export function yieldWhenDue(sliceMs: number): Promise<void> | undefined {
   if (now - runStarted < sliceMs) return undefined
   return new Promise<void>((resolve) => nextTurn(resolve))
 }
+
+/**
+ * Asked between calls: `undefined` to go on, or a wait until the evaluation's next turn. One
+ * per evaluation.
+ */
+export type Pause = () => Promise<void> | undefined
+
+/**
+ * How one account's evaluations take turns with every other account's, on a server that hosts
+ * several (`src/server/fair-share.ts`): `admit` runs an evaluation once the account may start
+ * another, handing it the pause it asks between calls. Without one, an engine's evaluations
+ * yield as `yieldWhenDue` says.
+ */
+export interface AccountTurns {
+  admit<T>(run: (pause: Pause) => Promise<T>): Promise<T>
+}

@@ -23,7 +23,7 @@ export interface OpenedData {
   store: Store
   /** The account's operator's controls, when they are kept with it (PostgreSQL). */
   operator?: OperatorState
-  /** The hosted accounts, when they are kept with it (PostgreSQL). */
+  /** The hosted accounts, kept with it: in its database, or listed in its file. */
   shelf?: AccountShelf
 }
 
@@ -31,7 +31,8 @@ export interface OpenedData {
  * Opens what `serve --data <data>` keeps. In PostgreSQL, everything that makes the service one
  * service: the account, its operator's controls (set to `modes`, the process's flags) and the
  * hosted accounts, so that any number of processes over it answer alike. In a SQLite file, the
- * account, for one process.
+ * account and the list of hosted accounts, for one process, each hosted account's data in a
+ * file of its own beside it (`<file>.accounts/<id>.db`).
  */
 export async function openServeData(
   data: string,
@@ -39,7 +40,18 @@ export async function openServeData(
   options: SqliteStoreOptions = {},
 ): Promise<OpenedData> {
   if (isPostgresUrl(data)) return (await import('./pg-data')).openPgData(data, modes)
-  return { store: await openStore(data, options) }
+  const { openSqliteFile, openSqliteStore } = await import('./sqlite-store')
+  const file = await openSqliteFile(data, options)
+  try {
+    const { openSqliteShelf } = await import('./sqlite-accounts')
+    const shelf = await openSqliteShelf(file, `${data}.accounts`, (path) =>
+      openSqliteStore(path, options),
+    )
+    return { store: file.store, shelf }
+  } catch (error) {
+    await file.store.close()
+    throw error
+  }
 }
 
 /** What `serve` prints about where it keeps the account; never a password. */

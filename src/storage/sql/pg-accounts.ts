@@ -1,3 +1,4 @@
+import { StoreClosedError } from '../../engine/errors'
 import type { OperatorModes } from '../../engine/operator/state'
 import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from '../../server/accounts'
 import type { PgDatabase } from './pg-connection'
@@ -36,10 +37,24 @@ export function pgShelf(db: PgDatabase, server: string, modes: OperatorModes): A
   }
   const columns = 'id, created_at, control_token_hash, secrets'
 
+  async function find(id: string): Promise<HostedAccount | undefined> {
+    if (!ACCOUNT_ID_PATTERN.test(id)) return undefined
+    const [row] = await db.query<AccountRow>(`SELECT ${columns} FROM ${s}.accounts WHERE id = $1`, [
+      id,
+    ])
+    return row && account(row)
+  }
+
   async function open(id: string) {
     const schema = schemaOf(id)
     // Created here on first use, or brought up to date by a newer release.
     await db.connect((client) => migrate(client, schema, db.where, 'hosted'))
+    // Deleted meanwhile through another process (which may have dropped the schema already):
+    // what was just made goes too.
+    if (!(await find(id))) {
+      await destroy(id)
+      throw new StoreClosedError(`account ${id} was deleted`)
+    }
     // Hosted accounts come and go: their statements are not kept prepared on every connection.
     return {
       store: createPgStore(db, schema, { prepared: false }),
@@ -48,11 +63,11 @@ export function pgShelf(db: PgDatabase, server: string, modes: OperatorModes): A
   }
 
   async function remove(id: string): Promise<void> {
-    const schema = schemaOf(id)
-    await db.transact(async (client) => {
-      await client.query(`DELETE FROM ${s}.accounts WHERE id = $1`, [id])
-      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
-    })
+    await db.query(`DELETE FROM ${s}.accounts WHERE id = $1`, [id])
+  }
+
+  async function destroy(id: string): Promise<void> {
+    await db.query(`DROP SCHEMA IF EXISTS ${schemaOf(id)} CASCADE`)
   }
 
   return {
@@ -62,14 +77,7 @@ export function pgShelf(db: PgDatabase, server: string, modes: OperatorModes): A
       )
       return rows.map(account)
     },
-    async find(id) {
-      if (!ACCOUNT_ID_PATTERN.test(id)) return undefined
-      const [row] = await db.query<AccountRow>(
-        `SELECT ${columns} FROM ${s}.accounts WHERE id = $1`,
-        [id],
-      )
-      return row && account(row)
-    },
+    find,
     async add(hosted, max) {
       const added = await db.transact(async (client) => {
         await client.query(
@@ -92,10 +100,33 @@ export function pgShelf(db: PgDatabase, server: string, modes: OperatorModes): A
         return await open(hosted.id)
       } catch (error) {
         await remove(hosted.id).catch(() => undefined)
+        await destroy(hosted.id).catch(() => undefined)
         throw error
       }
     },
     open,
     remove,
+    destroy,
+  }
+}
+
+/**
+ * Drops the schemas of accounts no row lists: deletes a crash cut short between `remove` and
+ * `destroy`. Read in one statement, so a schema seen is never that of an account whose row was
+ * not yet seen (a row is committed before its account's schema is made).
+ */
+export async function sweepPgShelf(db: PgDatabase, server: string): Promise<void> {
+  const s = schemaIdentifier(server)
+  const orphans = await db.query<{ id: string }>(
+    `SELECT substr(nspname, $1) AS id FROM pg_namespace
+     WHERE nspname LIKE $2 AND NOT EXISTS (
+       SELECT 1 FROM ${s}.accounts WHERE id = substr(nspname, $1)
+     )`,
+    [`${s}_a_`.length + 1, `${s.replaceAll('_', '\\_')}\\_a\\_%`],
+  )
+  for (const { id } of orphans) {
+    if (ACCOUNT_ID_PATTERN.test(id)) {
+      await db.query(`DROP SCHEMA IF EXISTS ${schemaIdentifier(`${s}_a_${id}`)} CASCADE`)
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg'
-import { ServiceError } from '../../engine/errors'
+import { ServiceError, StoreClosedError } from '../../engine/errors'
 import type { Statement } from './pg-schema'
 
 /**
@@ -144,12 +144,19 @@ export async function openPgDatabase(
   // An idle connection the server closed: the pool has already dropped it.
   pool.on('error', () => undefined)
 
-  /** Runs a call against the database, turning an unreachable one into a 503. */
+  /**
+   * Runs a call against the database, turning an unreachable one into a 503, and tables gone
+   * from under it (a hosted account's schema dropped as the account was deleted) into the
+   * store's closing.
+   */
   async function guard<T>(run: () => Promise<T>): Promise<T> {
     try {
       return await run()
     } catch (error) {
-      throw isUnavailable(error) ? unavailable(error) : error
+      if (isUnavailable(error)) throw unavailable(error)
+      const code = (error as { code?: unknown }).code
+      if (code === '3F000' || code === '42P01') throw new StoreClosedError((error as Error).message)
+      throw error
     }
   }
 

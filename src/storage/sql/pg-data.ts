@@ -1,6 +1,6 @@
 import type { OperatorModes } from '../../engine/operator/state'
 import type { OpenedData } from './open-store'
-import { pgShelf } from './pg-accounts'
+import { pgShelf, sweepPgShelf } from './pg-accounts'
 import { openPgDatabase } from './pg-connection'
 import { openPgOperator } from './pg-operator'
 import { migrate } from './pg-schema'
@@ -16,6 +16,7 @@ export async function openPgData(url: string, modes: OperatorModes): Promise<Ope
   const db = await openPgDatabase(url)
   try {
     await db.atStart((client) => migrate(client, MAIN_SCHEMA, db.where))
+    await sweepPgShelf(db, MAIN_SCHEMA)
     return {
       store: createPgStore(db, MAIN_SCHEMA, { ownsDatabase: true }),
       operator: await openPgOperator(db, MAIN_SCHEMA, modes, { apply: true }),

@@ -1,15 +1,25 @@
 import { CLOCK_OFFSET } from '../../engine/account/snapshot'
-import { recordOf, type ExchangeRecord } from '../../engine/operator/exchange-log'
-import { faultId, meets, type FaultRule } from '../../engine/operator/faults'
+import {
+  MAX_JOURNAL_BYTES,
+  recordOf,
+  type ExchangeRecord,
+} from '../../engine/operator/exchange-log'
+import {
+  faultId,
+  MAX_FAULT_RULES,
+  meets,
+  tooManyFaults,
+  type FaultRule,
+} from '../../engine/operator/faults'
 import type { OperatorModes, OperatorState, RateWindow } from '../../engine/operator/state'
-import type { StrictEntry } from '../../engine/operator/strict'
+import { reportEntry, STRICT_REPORT_SIZE, type StrictEntry } from '../../engine/operator/strict'
 import type { RateLimit } from '../../engine/settings'
 import type { Json } from '../../engine/store'
 import type { PgDatabase } from './pg-connection'
 import { schemaIdentifier, statementNamer } from './pg-schema'
 
 /** Strict mode's report keeps the last this many requests, as it does in a process. */
-const REPORT_SIZE = 1000
+const REPORT_SIZE = STRICT_REPORT_SIZE
 
 /** The clock offset's key in the store's `meta` table, as the store writes keys (UTF-16BE). */
 const CLOCK_KEY = `'\\x${Buffer.from(CLOCK_OFFSET, 'utf16le').swap16().toString('hex')}'::bytea`
@@ -37,10 +47,14 @@ function statements(s: string, prepared: boolean) {
          (SELECT value FROM ${s}.meta WHERE key = ${CLOCK_KEY}) AS clock_offset
        FROM ${s}.operator`,
     ),
+    lockOperator: named('op.lockOperator', `SELECT 1 FROM ${s}.operator FOR UPDATE`),
+    /** A rule added unless $4 are set already; spent ones go first. */
     addFault: named(
       'op.addFault',
       `WITH spent AS (DELETE FROM ${s}.faults WHERE remaining = 0)
-       INSERT INTO ${s}.faults (id, rule, remaining) VALUES ($1, $2, $3)`,
+       INSERT INTO ${s}.faults (id, rule, remaining)
+       SELECT $1, $2, $3 WHERE (SELECT count(*) FROM ${s}.faults WHERE ${live}) < $4
+       RETURNING id`,
     ),
     faults: named(
       'op.faults',
@@ -84,6 +98,15 @@ function statements(s: string, prepared: boolean) {
        ),
        kept AS (INSERT INTO ${s}.journal (id, record) SELECT id, $1 FROM next)
        DELETE FROM ${s}.journal WHERE id <= (SELECT id - journal FROM next)`,
+    ),
+    /** The oldest exchanges past `$1` bytes of JSON gone; the newest is always kept. */
+    trimJournal: named(
+      'op.trimJournal',
+      `DELETE FROM ${s}.journal WHERE id < (
+         SELECT coalesce(min(id), (SELECT max(id) FROM ${s}.journal)) FROM (
+           SELECT id, sum(octet_length(record)) OVER (ORDER BY id DESC) AS newer FROM ${s}.journal
+         ) kept WHERE newer <= $1
+       )`,
     ),
     exchanges: named(
       'op.exchanges',
@@ -184,7 +207,16 @@ export async function openPgOperator(
     faults: {
       async add(given) {
         const id = faultId()
-        await db.query(sql.addFault, [id, JSON.stringify(given), given.count])
+        // Counted and added under the operator row's lock: additions at once never pass the bound.
+        const added = await db.transact(async (client) => {
+          await client.query(sql.lockOperator)
+          const { rows } = await client.query({
+            ...sql.addFault,
+            values: [id, JSON.stringify(given), given.count, MAX_FAULT_RULES],
+          })
+          return rows.length > 0
+        })
+        if (!added) throw tooManyFaults()
         return { id, ...given }
       },
       list: listFaults,
@@ -209,7 +241,7 @@ export async function openPgOperator(
         await db.query(sql.setStrict, [enabled])
       },
       async record(entry) {
-        await db.query(sql.record, [JSON.stringify(entry)])
+        await db.query(sql.record, [JSON.stringify(reportEntry(entry))])
       },
       async report() {
         const rows = await db.query<{ entry: string }>(sql.report)
@@ -222,6 +254,7 @@ export async function openPgOperator(
       },
       async add(record) {
         await db.query(sql.keep, [JSON.stringify(recordOf(record))])
+        await db.query(sql.trimJournal, [MAX_JOURNAL_BYTES])
       },
       async list(after = 0) {
         const rows = await db.query<{ id: string; record: string }>(sql.exchanges, [after])

@@ -1,5 +1,5 @@
 import type { PoolClient, QueryResultRow } from 'pg'
-import { InvalidError } from '../../engine/errors'
+import { InvalidError, StoreClosedError } from '../../engine/errors'
 import {
   StoreConflictError,
   type Json,
@@ -98,7 +98,7 @@ export function createPgStore(
   let queue: Promise<unknown> = Promise.resolve()
 
   function open(): void {
-    if (closed) throw new Error('the PostgreSQL store is closed')
+    if (closed) throw new StoreClosedError()
   }
 
   const read = async <R extends QueryResultRow>(statement: Statement, values: unknown[] = []) => {
@@ -215,7 +215,12 @@ export function createPgStore(
     return steps
   }
 
-  async function scanKeys(bucket: string, { prefix, after, limit }: ScanOptions) {
+  /** A scan's keys, read through `query` (the pool's, or a transaction's connection). */
+  async function scanWith(
+    query: <R extends QueryResultRow>(statement: Statement, values: unknown[]) => Promise<R[]>,
+    bucket: string,
+    { prefix, after, limit }: ScanOptions,
+  ) {
     const count = scanLimit(limit)
     if (count === 0) return []
     const end = prefixEnd(prefix)
@@ -232,9 +237,11 @@ export function createPgStore(
     const from = utf16(strictly ? after : prefix)
     const most = Number.isFinite(count) ? count : null
     const values = [utf16(bucket), from, most, ...(end === undefined ? [] : [utf16(end)])]
-    const rows = await read<{ key: Buffer }>(statement, values)
+    const rows = await query<{ key: Buffer }>(statement, values)
     return rows.map(({ key }) => fromUtf16(key))
   }
+
+  const scanKeys = (bucket: string, options: ScanOptions) => scanWith(read, bucket, options)
 
   /** Everything, as the connection's transaction sees it. */
   async function snapshotOn(client: PoolClient): Promise<StoreSnapshot> {
@@ -280,6 +287,12 @@ export function createPgStore(
       getKey: async (bucket, key) =>
         ((row) => row && parse<Json>(row.value))(
           await one<{ value: string }>(sql.getKey, [utf16(bucket), utf16(key)]),
+        ),
+      scanKeys: (bucket, options) =>
+        scanWith(
+          async (statement, values) => (await client.query({ ...statement, values })).rows,
+          bucket,
+          options,
         ),
       getProc: async (name) =>
         ((row) => row && parse<ProcRecord>(row.record))(

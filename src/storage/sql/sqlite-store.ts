@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { ServiceError } from '../../engine/errors'
+import { ServiceError, StoreClosedError } from '../../engine/errors'
 import type {
   Json,
   Mutation,
@@ -60,8 +60,9 @@ export class DataFileError extends Error {
   constructor(
     readonly file: string,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message)
+    super(message, options)
     this.name = 'DataFileError'
   }
 }
@@ -185,6 +186,7 @@ function openLocked(Database: typeof BetterSqlite3, path: string) {
     throw new DataFileError(
       path,
       `cannot open the file (${why}): check that its folder exists and is writable`,
+      { cause: error },
     )
   }
 }
@@ -234,6 +236,18 @@ function prepare(db: BetterSqlite3.Database, path: string) {
   }
 }
 
+/** An open data file: its store, and what else may keep tables in the same file. */
+export interface SqliteFile {
+  store: Store
+  /** The connection, for tables kept beside the account's (the hosted accounts' list). */
+  db: BetterSqlite3.Database
+  /**
+   * Runs `run`, turning what SQLite's errors mean for the service into a `ServiceError` (507
+   * when the disk is full, 503 when the file is damaged or unusable), said once on the log.
+   */
+  guard<T>(run: () => T): T
+}
+
 /**
  * Opens (creating if needed) the SQLite database at `path` as a `Store`: `serve --data`. Every
  * commit is one transaction, written to disk before `commit` resolves (WAL, synchronous FULL),
@@ -244,8 +258,16 @@ function prepare(db: BetterSqlite3.Database, path: string) {
  */
 export async function openSqliteStore(
   path: string,
-  { report = (message) => console.error(message) }: SqliteStoreOptions = {},
+  options: SqliteStoreOptions = {},
 ): Promise<Store> {
+  return (await openSqliteFile(path, options)).store
+}
+
+/** `openSqliteStore`, with the connection and its error guard for tables kept beside it. */
+export async function openSqliteFile(
+  path: string,
+  { report = (message) => console.error(message) }: SqliteStoreOptions = {},
+): Promise<SqliteFile> {
   // Loaded on demand: better-sqlite3 is an optional dependency, needed only for `--data`.
   const { default: Database } = await import('better-sqlite3').catch(() => {
     throw new Error(
@@ -364,6 +386,7 @@ export async function openSqliteStore(
   /** Problems told once: the codes reported and not yet resolved. */
   const told = new Set<string>()
   function guard<T>(run: () => T): T {
+    if (!db.open) throw new StoreClosedError()
     try {
       return run()
     } catch (error) {
@@ -377,7 +400,7 @@ export async function openSqliteStore(
     }
   }
 
-  return {
+  const store: Store = {
     getMeta: async (key) =>
       guard(() => {
         const row = q.getMeta.get(key)
@@ -440,4 +463,5 @@ export async function openSqliteStore(
       if (onDisk && readHolder(path)?.pid === process.pid) rmSync(lockFileOf(path), { force: true })
     },
   }
+  return { store, db, guard }
 }

@@ -21,13 +21,15 @@ export function updateContract({ store }: ContractContext): void {
         await reader.getProc('p1'),
         await reader.getMeta('version'),
         (await reader.snapshot()).keyv.length,
+        await reader.scanKeys('b', { prefix: '', limit: 10 }),
+        await reader.scanKeys('b', { prefix: '', after: 'x', limit: 1 }),
       )
       return [
         { op: 'setKey', bucket: 'b', key: 'x', value: 'changed' },
         { op: 'putMeta', key: 'version', value: 4 },
       ]
     })
-    expect(seen).toEqual(['x', undefined, proc('p1'), 3, 3])
+    expect(seen).toEqual(['x', undefined, proc('p1'), 3, 3, ['x', 'y'], ['y']])
     expect(await store().getKey('b', 'x')).toBe('changed')
     expect(await store().getMeta('version')).toBe(4)
   })
