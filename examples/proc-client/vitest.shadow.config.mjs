@@ -1,9 +1,18 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // The same suite through `serve --upstream` (shadow mode): SECRET and PROC_BASE_URL name the
 // upstream's secret and the shadow's URL, so every call goes to the upstream and the engine
-// answers it beside. One account for the run: the files take turns, each test reset after.
+// answers it beside. One account for the run: the files take turns on it, each in its frames.
+// Run from this repository, the kit is its source (a client's own project installs the package).
 export default defineConfig({
+  resolve: {
+    alias: {
+      'service-playground/vitest': fileURLToPath(
+        new URL('../../src/kit/vitest.ts', import.meta.url),
+      ),
+    },
+  },
   test: {
     include: ['test/**/*.test.js'],
     fileParallelism: false,

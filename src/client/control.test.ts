@@ -23,7 +23,11 @@ describe('the control-plane client', () => {
     expect(rolled.id).not.toBe(first!.id)
     expect(await control.post('clock', { advance: 60 })).toEqual({ now: expect.any(Number) })
     expect(await control.post('exchanges', { capacity: 5 })).toEqual({ capacity: 5 })
-    expect(await control.get('exchanges', { after: 0 })).toEqual({ capacity: 5, exchanges: [] })
+    expect(await control.get('exchanges', { after: 0 })).toEqual({
+      capacity: 5,
+      maxBytes: expect.any(Number),
+      exchanges: [],
+    })
     const rules = await control.post('faults', { status: 503, endpoint: 'core' })
     expect(rules).toMatchObject([{ kind: 'status', status: 503, endpoint: 'core' }])
     expect(await control.post(`faults/${rules[0]!.id}/clear`, {})).toEqual([])

@@ -22,6 +22,7 @@ import {
   type ServiceControls,
   type StartServiceOptions,
 } from '../node'
+import { controlClient } from '../client/control'
 import { openAccount, type ServeAccount } from '../client/open-account'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
 import { saveContract, type ContractRecorder, type ContractSource } from './contract'
@@ -33,10 +34,16 @@ import './vitest-insight'
 
 export type { ContractRecorder } from './contract'
 
-/** A running `serve`: its URL and control token, as it printed them. */
+/**
+ * A running `serve`: its URL and control token, as it printed them. With `secret`, the account
+ * answering at `url` itself (its secret, and its own control token) is the file's, and no
+ * account is made: for a server that makes none, such as `serve --upstream`. Files then take
+ * turns on it (`fileParallelism: false`).
+ */
 export interface ServeTarget {
   url: string
   controlToken: string
+  secret?: string
 }
 
 export interface UseServiceOptions extends StartServiceOptions {
@@ -295,12 +302,29 @@ async function serviceNameOf(remote: RemoteService): Promise<string> {
   return create ? create.name.split('.')[0]! : DEFAULT_SERVICE_NAME
 }
 
+/** The account answering at `url` itself, used as it is: never made, reset or removed here. */
+function theAccountAt({ url, controlToken, secret }: Required<ServeTarget>): ServeAccount {
+  const reset = async () => {
+    await controlClient({ baseUrl: url, token: controlToken }).post('reset', {})
+  }
+  return {
+    id: '',
+    baseUrl: url.replace(/\/+$/, ''),
+    secret,
+    controlToken,
+    reset,
+    close: async () => {},
+  }
+}
+
 function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
   let account: ServeAccount | undefined
   let remote: RemoteService | undefined
   const opening = (async () => {
-    account = await openAccount(target)
+    account = target.secret
+      ? theAccountAt({ ...target, secret: target.secret })
+      : await openAccount(target)
     const first = remoteService({
       baseUrl: account.baseUrl,
       serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,

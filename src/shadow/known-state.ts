@@ -32,6 +32,14 @@ export function describeItem(item: Item): string {
   return `procedure \`lib.${item.slice(1)}'`
 }
 
+/** What a `KnownState` knew at one moment (`save`, `load`). */
+export interface KnownSnapshot {
+  allKnown: boolean
+  writers: ReadonlyMap<Item, number>
+  buckets: ReadonlyMap<string, ReadonlySet<string>>
+  diverged: ReadonlyMap<Item | '*', number>
+}
+
 export class KnownState {
   /** After a mirrored reset or import the mirror holds exactly what the upstream does. */
   private allKnown = false
@@ -61,6 +69,30 @@ export class KnownState {
     this.writers.clear()
     this.buckets.clear()
     this.diverged.clear()
+  }
+
+  /** What is known now, to come back to when the account does (a checkpoint restored). */
+  save(): KnownSnapshot {
+    return {
+      allKnown: this.allKnown,
+      writers: new Map(this.writers),
+      buckets: new Map([...this.buckets].map(([bucket, keys]) => [bucket, new Set(keys)])),
+      diverged: new Map(this.diverged),
+    }
+  }
+
+  /** Back to what was known at `save()`: both sides went back to their state then. */
+  load(snapshot: KnownSnapshot): void {
+    this.allKnown = snapshot.allKnown
+    for (const [own, saved] of [
+      [this.writers, snapshot.writers],
+      [this.diverged, snapshot.diverged],
+    ] as const) {
+      own.clear()
+      for (const [item, exchange] of saved) own.set(item, exchange)
+    }
+    this.buckets.clear()
+    for (const [bucket, keys] of snapshot.buckets) this.buckets.set(bucket, new Set(keys))
   }
 
   /** The exchange that last wrote an item in the run. */

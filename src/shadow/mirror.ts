@@ -3,7 +3,8 @@
  * client does upstream. It answers every endpoint call the upstream answered, with tokens and
  * cursors swapped for their twins, and does what a control-plane request the upstream obeyed
  * changes (an upstream of ours: `serve` has one, the real service none): a reset, a clock
- * move, a secret made, rolled or its roll cancelled, strict mode, an import.
+ * move, a secret made, rolled or its roll cancelled, strict mode, a checkpoint taken or
+ * restored, an import.
  */
 import { randomBytes } from 'node:crypto'
 import { controlClient, type ControlClient } from '../client/control'
@@ -18,7 +19,7 @@ import {
 } from '../engine'
 import { nodeHmac } from '../node/hmac'
 import { createMemoryStore } from '../storage/memory-store'
-import type { KnownState } from './known-state'
+import type { KnownSnapshot, KnownState } from './known-state'
 import type { Twins } from './twins'
 
 /** Exchanges the mirror's journal keeps: the shadow reads each one as soon as it is answered. */
@@ -39,6 +40,8 @@ export class Mirror {
   readonly control: ControlClient
   /** An upstream secret's id → its twin's id on the mirror. */
   private readonly secretIds = new Map<string, string>()
+  /** An upstream checkpoint's id → the mirror's, and what was known of the upstream then. */
+  private readonly checkpoints = new Map<string, { id: string; known: KnownSnapshot }>()
   private lastRecord = 0
   /** When the upstream had the exchange being answered, and when the mirror began it. */
   private window: { sent: number; answered: number; began: number } | undefined
@@ -151,6 +154,26 @@ export class Mirror {
         )
         if (view?.key) twins.pair(view.key, next.key, 'secret')
         if (view?.id) this.secretIds.set(view.id, next.id)
+      }
+    } else if (path === 'checkpoint') {
+      const taken = answer as { id?: unknown } | undefined
+      const mine = await this.control.post('checkpoint', {})
+      if (typeof taken?.id === 'string') {
+        this.checkpoints.set(taken.id, { id: mine.id, known: known.save() })
+      }
+    } else if (path === 'restore') {
+      const id = (body as { id?: unknown } | undefined)?.id
+      const twin = typeof id === 'string' ? this.checkpoints.get(id) : undefined
+      if (!twin) {
+        return `the upstream's checkpoint ${String(id)} was never seen taken here: its restore is not followed`
+      }
+      await this.control.post('restore', { id: twin.id })
+      known.load(twin.known)
+      // The checkpoint and every later one are gone, on both sides.
+      let later = false
+      for (const held of [...this.checkpoints.keys()]) {
+        later ||= held === id
+        if (later) this.checkpoints.delete(held)
       }
     } else if (path === 'import') {
       // The same account on both sides, its signing key too: every token is its own twin.

@@ -1,17 +1,14 @@
-// Every test starts from the account's starting state: an upstream of ours (`serve`) is reset
-// through the shadow, which passes the request on and resets its mirror of the account too.
-// Against the real service, which has no control plane, leave CONTROL_TOKEN out: a suite run
-// there cleans up after itself instead.
-import { afterEach } from 'vitest'
+// The suite through `serve --upstream` (shadow mode), with the frames it has everywhere else:
+// what a file's or a block's `beforeAll` writes stays for its tests, what a test writes is
+// undone when it ends. The checkpoints are taken on the upstream's account through the shadow,
+// which takes them on its mirror too. An upstream of ours (`serve`) has a control plane; the
+// real service has none: there, leave CONTROL_TOKEN out and the suite cleans up after itself.
+import { useService } from 'service-playground/vitest'
 
-const control = process.env.CONTROL_TOKEN
-if (control) {
-  afterEach(async () => {
-    const response = await fetch(`${process.env.PROC_BASE_URL}/_account/reset`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${control}`, 'content-type': 'application/json' },
-      body: '{}',
-    })
-    if (!response.ok) throw new Error(`reset: ${response.status} ${await response.text()}`)
+const controlToken = process.env.CONTROL_TOKEN
+if (controlToken) {
+  const service = useService({
+    serve: { url: process.env.PROC_BASE_URL, controlToken, secret: process.env.SECRET },
   })
+  await service.ready
 }

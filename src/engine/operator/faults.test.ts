@@ -55,7 +55,7 @@ describe('faults on demand', () => {
       [{ status: 429, count: 0 }, /^`count' must be a whole number/],
       [
         { kind: 'explode' },
-        /^`kind' must be one of status, delay, network, reset, truncate, hang$/,
+        /^`kind' must be one of status, delay, network, reset, truncate, hang, respond$/,
       ],
       [{ kind: 'network', status: 500 }, /^a network fault takes no `status'$/],
       [{ status: 500, probability: 0 }, /^`probability' must be a number more than 0/],
