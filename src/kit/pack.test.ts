@@ -209,8 +209,9 @@ describe('the packed kit', () => {
         "import { startService, type Service } from 'service-playground'",
         "import { useService } from 'service-playground/vitest'",
         "import { expect, test } from 'service-playground/playwright'",
-        "import { matchers } from 'service-playground/jest'",
+        "import { matchers, useService as useJestService } from 'service-playground/jest'",
         "const file = useService({ baseUrl: 'https://proc.run', serviceName: 'proc' })",
+        "const jestFile: Promise<string> = useJestService({ secrets: ['k'] }).authorize(['core'])",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
         "test('t', async ({ service }) => { await expect(service).toHaveReceived('core.ping', { times: 1 }) })",
         '// @ts-expect-error: an option the helper does not take is a type error, not `any`',
@@ -220,11 +221,15 @@ describe('the packed kit', () => {
       const cjs = [
         "import { startService, type Service } from 'service-playground'",
         "import { test } from 'service-playground/playwright'",
+        "import { useService } from 'service-playground/jest'",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
+        "const jestFile: Array<string | null> = useService({ serviceName: 'proc' }).requests({ status: 200 }).map((r) => r.endpoint)",
+        '// @ts-expect-error: the Jest helper takes no `serve`, as its options say',
+        "void useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } })",
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
-        'void started',
+        'void started, jestFile',
       ].join('\n')
       const resolutions = [
         ['bundler', 'preserve', ['esm.ts']],
