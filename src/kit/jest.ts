@@ -1,12 +1,60 @@
 /**
- * `service-playground/jest`: `toHaveReceived` for Jest. Loaded from `setupFilesAfterEnv` (or
- * required in a test file), it extends Jest's global `expect`; `matchers` is the same for an
- * `expect` of your own. `expect(service).toHaveReceived(endpoint, expected)` takes the service
- * `startService` returned (or anything with `requests()`), as the Vitest matcher does.
+ * `service-playground/jest`: the service for Jest. `useService(options)` gives the test file the
+ * service in this process (msw answers its base URL), with the Vitest helper's isolation: what
+ * the file's and a `describe`'s `beforeAll` write is there for every test inside; what a test
+ * (and its `beforeEach` and `afterEach`) writes is undone when the test ends; a `test.concurrent`
+ * gets a copy of the service of its own. Loaded at all (from `setupFilesAfterEnv`, or imported
+ * in a test file), it adds `toHaveReceived` to Jest's global `expect`; `matchers` is the same
+ * for an `expect` of your own. `expect(service).toHaveReceived(endpoint, expected)` takes what
+ * `useService` or `startService` returned (or anything with `requests()`).
  */
 import { checkReceived, type ReceivedExpectation, type ReceivedRequest } from '../client/journal'
+import { checkOptions, type StartServiceOptions } from '../node'
+import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
+import { jestFrames } from './jest-frames'
 
 export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
+export type { ServiceHandle } from './in-process-handle'
+export type { StartServiceOptions } from '../node'
+
+const KNOWN = new Set([
+  'baseUrl',
+  'serviceName',
+  'secrets',
+  'clock',
+  'store',
+  'limits',
+  'strict',
+  'journal',
+  'server',
+] satisfies Array<keyof StartServiceOptions>)
+
+interface JestHooks {
+  beforeAll(fn: () => Promise<void>): void
+  afterAll(fn: () => void | Promise<void>): void
+}
+
+/**
+ * Starts the service for this test file (in its `beforeAll`, stopped in its `afterAll`), with
+ * `startService`'s options: call it at the top of a test file or in a `setupFilesAfterEnv`
+ * file. `baseUrl`, `serviceName` and given secrets are known at once; `await service.ready`
+ * gives the rest.
+ */
+export function useService(options: StartServiceOptions = {}): ServiceHandle {
+  checkOptions('useService', options, KNOWN)
+  checkSecrets('useService', options.secrets)
+  const { beforeAll, afterAll } = globalThis as Partial<JestHooks>
+  if (typeof beforeAll !== 'function' || typeof afterAll !== 'function') {
+    throw new Error(
+      "useService: Jest's globals are not here; call it from a Jest test file or a setupFilesAfterEnv file (with `injectGlobals` on, Jest's default)",
+    )
+  }
+  return inProcessHandle('useService', options, {
+    beforeAll: (fn) => beforeAll(fn),
+    afterAll: (fn) => afterAll(fn),
+    ...jestFrames('useService'),
+  })
+}
 
 /** The matchers, for `expect.extend(matchers)`. */
 export const matchers = {
@@ -14,7 +62,7 @@ export const matchers = {
     if (typeof received !== 'object' || received === null || !('requests' in received)) {
       return {
         pass: false,
-        message: () => 'toHaveReceived expects the service startService returned',
+        message: () => 'toHaveReceived expects the service useService or startService returned',
       }
     }
     const found = (

@@ -209,8 +209,9 @@ describe('the packed kit', () => {
         "import { startService, type Service } from 'service-playground'",
         "import { useService } from 'service-playground/vitest'",
         "import { expect, test } from 'service-playground/playwright'",
-        "import { matchers } from 'service-playground/jest'",
+        "import { matchers, useService as useJestService } from 'service-playground/jest'",
         "const file = useService({ baseUrl: 'https://proc.run', serviceName: 'proc' })",
+        "const jestFile: Promise<string> = useJestService({ secrets: ['k'] }).authorize(['core'])",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
         "test('t', async ({ service }) => { await expect(service).toHaveReceived('core.ping', { times: 1 }) })",
         '// @ts-expect-error: an option the helper does not take is a type error, not `any`',
@@ -220,11 +221,15 @@ describe('the packed kit', () => {
       const cjs = [
         "import { startService, type Service } from 'service-playground'",
         "import { test } from 'service-playground/playwright'",
+        "import { useService } from 'service-playground/jest'",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
+        "const jestFile: Array<string | null> = useService({ serviceName: 'proc' }).requests({ status: 200 }).map((r) => r.endpoint)",
+        '// @ts-expect-error: the Jest helper takes no `serve`, as its options say',
+        "void useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } })",
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
-        'void started',
+        'void started, jestFile',
       ].join('\n')
       const resolutions = [
         ['bundler', 'preserve', ['esm.ts']],
@@ -273,7 +278,8 @@ describe('the packed kit', () => {
     it('runs the Jest example, in CommonJS', async () => {
       const ran = await run('npx', ['jest'], dir)
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stderr).toMatch(/Tests:\s+1 passed/)
+      // Two tests: the second finds what the first rolled undone, with a journal of its own.
+      expect(ran.stderr).toMatch(/Tests:\s+2 passed/)
     }, 120_000)
 
     it('runs the Playwright examples, one recording a contract with no token in it', async () => {
@@ -326,6 +332,21 @@ describe('the packed kit', () => {
       const failed = await run('npx', [...args, '--min', '90'], dir)
       expect([failed.code, failed.stderr.trim()]).toEqual([1, 'coverage 45.4% is below --min 90%'])
       expect(readFileSync(join(dir, 'service-coverage/report.html'), 'utf8')).toMatch(/^<!doctype/)
+    }, 300_000)
+
+    it('runs the same client suite under Jest, unchanged, with the same frames', async () => {
+      const ran = await run('npx', ['jest'], join(dir, 'proc-client'), {
+        NODE_OPTIONS: '--experimental-vm-modules',
+      })
+      expect(ran.code, shown(ran)).toBe(0)
+      // The suite's five files (fixtures in beforeAll and describe blocks, concurrent tests)
+      // and the Jest-only file in which concurrent tests on one key each have a copy of their own.
+      expect(ran.stderr).toMatch(/Test Suites:\s+6 passed, 6 total/)
+      expect(ran.stderr).toMatch(/Tests:\s+18 passed, 18 total/)
+      for (const file of ['enumerating', 'concurrent', 'notes', 'drafts', 'strings']) {
+        expect(ran.stderr).toMatch(new RegExp(`PASS test/${file}\\.test\\.js`))
+      }
+      expect(ran.stderr).toMatch(/PASS jest\/concurrent\.test\.js/)
     }, 300_000)
 
     it('runs a Playwright suite isolated per test: in-process, and one account per worker', async () => {

@@ -14,25 +14,34 @@ import {
   checkOptions,
   checkReceived,
   DEFAULT_JOURNAL,
-  startService,
   type ReceivedExpectation,
   type ReceivedRequest,
   type RequestFilter,
-  type Service,
   type ServiceControls,
   type StartServiceOptions,
 } from '../node'
 import { controlClient } from '../client/control'
 import { openAccount, type ServeAccount } from '../client/open-account'
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
-import { saveContract, type ContractRecorder, type ContractSource } from './contract'
+import { DEFAULT_SERVICE_NAME } from '../engine/settings'
+import { saveContract, type ContractSource } from './contract'
+import {
+  checkSecrets,
+  HANDLE,
+  inProcessHandle,
+  recorder,
+  type Common,
+  type FrameParts,
+  type ServiceHandle,
+  type TestScope,
+} from './in-process-handle'
 import { coverageCollector } from './coverage-collect'
-import { registerInsight, type InsightSource } from './reach-matchers'
+import { registerInsight } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
-import { frameDescribeBlocks, sharedFrame, type Framed } from './vitest-frames'
+import { frameDescribeBlocks, sharedFrame } from './vitest-frames'
 import './vitest-insight'
 
 export type { ContractRecorder } from './contract'
+export type { ServiceHandle } from './in-process-handle'
 
 /**
  * A running `serve`: its URL and control token, as it printed them. With `secret`, the account
@@ -68,34 +77,11 @@ export interface UseServiceOptions extends StartServiceOptions {
 }
 
 /**
- * What both modes add to `ServiceControls`. `reset()` goes back to the state the service
- * started in (the file's setup too): one call away. `fault` holds for the rest of the test (a
- * test's faults are undone when it ends); `requests` gives the requests received in this test so
- * far (its `beforeEach` hooks included), oldest first.
- */
-interface Common {
-  /** Resolves once the service is up: from then on `baseUrl`, `secret` and `secrets` are known. */
-  readonly ready: Promise<void>
-  /** The first secret key; known at once when `secrets` is given, otherwise once `ready`. */
-  readonly secret: string
-  readonly secrets: string[]
-  /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
-  readonly contract: ContractRecorder
-}
-
-/** The service of one test file, in this process: usable in tests and hooks. */
-export interface ServiceHandle extends ServiceControls<true>, Common {
-  /** The running service (Node API), from `beforeAll` on. */
-  readonly service: Service
-}
-
-/**
  * The service of one test file, as an account on a running `serve`: everything is a promise;
  * `await expect(service).toHaveReceived(…)`.
  */
 export interface ServeServiceHandle extends ServiceControls<false>, Common {}
 
-const HANDLE = Symbol.for('service-playground.handle')
 const KNOWN = new Set([
   'baseUrl',
   'serviceName',
@@ -111,44 +97,21 @@ const KNOWN = new Set([
   'serve',
 ])
 
-/** What the running test sees: the journal's id before it began. */
-interface TestScope {
-  after: number
-  name: string
-  root: string
-}
-
 /** Starts the service for this test file; see the module's doc. */
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
 export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
   checkOptions('useService', options, KNOWN)
-  for (const key of options.secrets ?? []) {
-    if (typeof key !== 'string' || key === '') {
-      throw new Error(
-        `useService: secrets must be non-empty strings, got ${JSON.stringify(key)} (is the environment variable you read it from set?)`,
-      )
-    }
-  }
+  checkSecrets('useService', options.secrets)
   return options.serve ? overServe(options, options.serve) : inProcess(options)
 }
 
 /** The frames every test gets, and the contract it records: the same in both modes. */
-function frameTests({
-  framed,
-  options: { contract, coverage },
-  source,
-  concurrent,
-  scope,
-  insight,
-}: {
-  framed: () => Promise<Framed>
-  options: UseServiceOptions
-  source: () => Promise<ContractSource>
-  concurrent: (run: () => Promise<void>) => Promise<void>
-  scope: AsyncLocalStorage<TestScope>
-  insight: InsightSource
-}) {
+function frameTests(
+  { framed, source, concurrent, insight }: FrameParts,
+  { contract, coverage }: UseServiceOptions,
+  scope: AsyncLocalStorage<TestScope>,
+) {
   let root = process.cwd()
   const collector = coverageCollector(coverage, () => root)
   let unregister: (() => void) | undefined
@@ -197,99 +160,13 @@ function frameTests({
 
 function inProcess(options: UseServiceOptions): ServiceHandle {
   const { contract: _contract, coverage: _coverage, serve: _serve, ...serviceOptions } = options
-  let running: Service | undefined
   const scope = new AsyncLocalStorage<TestScope>()
-  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
-  const serviceName = options.serviceName ?? DEFAULT_SERVICE_NAME
-  let started: Promise<Service> | undefined
-  const start = () => (started ??= startService(serviceOptions).then((s) => (running = s)))
-
-  beforeAll(async () => {
-    await start()
+  return inProcessHandle('useService', serviceOptions, {
+    beforeAll: (fn) => beforeAll(fn),
+    afterAll: (fn) => afterAll(fn),
+    scope: () => scope.getStore(),
+    frame: (parts) => frameTests(parts, options, scope),
   })
-  const service = (): Service => {
-    if (!running) {
-      throw new Error(
-        'useService: the service starts in beforeAll; use it inside a test or a hook, or `await service.ready` first (only baseUrl, serviceName and given secrets are known before)',
-      )
-    }
-    return running
-  }
-  const requests = (filter?: RequestFilter) => {
-    const after = scope.getStore()?.after ?? 0
-    return service()
-      .requests(filter)
-      .filter((request) => request.id > after)
-  }
-  const source = async (): Promise<ContractSource> => ({
-    baseUrl: service().baseUrl,
-    serviceName: service().serviceName,
-    journal: async (after = 0) => ({
-      capacity: options.journal ?? DEFAULT_JOURNAL,
-      exchanges: service()
-        .requests()
-        .filter((request) => request.id > after)
-        .reverse()
-        .map((request) => request.exchange),
-    }),
-    secrets: () => service().listSecrets(),
-  })
-  frameTests({
-    framed: async () => service(),
-    options,
-    source,
-    // A copy of its own for each concurrent test: msw answers it alone from the copy.
-    concurrent: (run) => service().isolated(run)(),
-    scope,
-    insight: {
-      reach: (token, at) => service().reach(token, at),
-      simulate: (token, calls, at) => service().simulate(token, calls, at),
-      diff: (a, b, at) => service().diff(a, b, at),
-    },
-  })
-  afterAll(() => {
-    running?.stop()
-    running = undefined
-    started = undefined
-  })
-
-  return {
-    [HANDLE]: true,
-    get ready() {
-      return start().then(() => undefined)
-    },
-    baseUrl,
-    serviceName,
-    get secret() {
-      return options.secrets?.[0] ?? service().secret
-    },
-    get secrets() {
-      return options.secrets && options.secrets.length > 0
-        ? [...options.secrets]
-        : service().secrets
-    },
-    get service() {
-      return service()
-    },
-    authorize: (abilities, authorizeOptions) => service().authorize(abilities, authorizeOptions),
-    advanceClock: (seconds) => service().advanceClock(seconds),
-    now: () => service().now(),
-    createSecret: (key) => service().createSecret(key),
-    rollSecret: (id, at) => service().rollSecret(id, at),
-    listSecrets: () => service().listSecrets(),
-    fault: (rule) => service().fault(rule),
-    respond: (endpoint, answer, respondOptions) =>
-      service().respond(endpoint, answer, respondOptions),
-    clearFaults: (id) => service().clearFaults(id),
-    requests,
-    reset: () => service().reset(),
-    checkpoint: () => service().checkpoint(),
-    restore: (id) => service().restore(id),
-    reach: (token, at) => service().reach(token, at),
-    simulate: (token, calls, at) => service().simulate(token, calls, at),
-    diff: (a, b, at) => service().diff(a, b, at),
-    contract: recorder(scope, source),
-  } as ServiceHandle
 }
 
 /** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
@@ -369,18 +246,20 @@ function overServe(options: UseServiceOptions, target: ServeTarget): ServeServic
       secrets: () => opened.listSecrets(),
     }
   }
-  frameTests({
-    framed: service,
-    options,
-    source,
-    concurrent: sharedFrame(service),
-    scope,
-    insight: {
-      reach: async (token, at) => (await service()).reach(token, at),
-      simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
-      diff: async (a, b, at) => (await service()).diff(a, b, at),
+  frameTests(
+    {
+      framed: service,
+      source,
+      concurrent: sharedFrame(service),
+      insight: {
+        reach: async (token, at) => (await service()).reach(token, at),
+        simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+        diff: async (a, b, at) => (await service()).diff(a, b, at),
+      },
     },
-  })
+    options,
+    scope,
+  )
   afterAll(async () => {
     await opening.catch(() => undefined)
     await account?.close()
@@ -419,22 +298,8 @@ function overServe(options: UseServiceOptions, target: ServeTarget): ServeServic
     reach: async (token, at) => (await service()).reach(token, at),
     simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
     diff: async (a, b, at) => (await service()).diff(a, b, at),
-    contract: recorder(scope, source),
+    contract: recorder(() => scope.getStore(), source),
   } as ServeServiceHandle
-}
-
-function recorder(
-  scope: AsyncLocalStorage<TestScope>,
-  source: () => Promise<ContractSource>,
-): ContractRecorder {
-  return {
-    async save(path) {
-      const test = scope.getStore()
-      if (!test) throw new Error('contract.save: call it inside a test (or its hooks)')
-      const { after, ...named } = test
-      return (await saveContract(await source(), { ...named, ...(after ? { after } : {}) }, path))!
-    },
-  }
 }
 
 /** The test's case name (its file, describe blocks and title) and its project's root. */

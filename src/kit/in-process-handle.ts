@@ -1,0 +1,191 @@
+/**
+ * The in-process service a test file gets, whatever runs the tests: started before the file's
+ * tests, stopped after them, its frames given by the runner's own hooks. `useService` of
+ * `service-playground/vitest` and of `service-playground/jest` are both this, with their
+ * runner's hooks.
+ */
+import {
+  DEFAULT_JOURNAL,
+  startService,
+  type RequestFilter,
+  type Service,
+  type ServiceControls,
+  type StartServiceOptions,
+} from '../node'
+import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
+import { saveContract, type ContractRecorder, type ContractSource } from './contract'
+import type { InsightSource } from './reach-matchers'
+import type { Framed } from './vitest-frames'
+
+/** The test running now: its case name, its project's root, the journal's id before it began. */
+export interface TestScope {
+  after: number
+  name: string
+  root: string
+}
+
+/**
+ * What every handle adds to `ServiceControls`. `reset()` goes back to the state the service
+ * started in (the file's setup too): one call away. `fault` holds for the rest of the test (a
+ * test's faults are undone when it ends); `requests` gives the requests received in this test so
+ * far (its `beforeEach` hooks included), oldest first.
+ */
+export interface Common {
+  /** Resolves once the service is up: from then on `baseUrl`, `secret` and `secrets` are known. */
+  readonly ready: Promise<void>
+  /** The first secret key; known at once when `secrets` is given, otherwise once `ready`. */
+  readonly secret: string
+  readonly secrets: string[]
+  /** Records this test's exchanges so far into a contract file: `contract.save('contracts/x.json')`. */
+  readonly contract: ContractRecorder
+}
+
+/** The service of one test file, in this process: usable in tests and hooks. */
+export interface ServiceHandle extends ServiceControls<true>, Common {
+  /** The running service (Node API), from `beforeAll` on. */
+  readonly service: Service
+}
+
+/** What the frames need of the file's service; the runner's helper gives them their hooks. */
+export interface FrameParts {
+  framed: () => Promise<Framed>
+  source: () => Promise<ContractSource>
+  /** Runs one concurrent test: a copy of the service of its own answers it alone. */
+  concurrent: (run: () => Promise<void>) => Promise<void>
+  insight: InsightSource
+}
+
+/** A test runner's part: where the service starts and stops, the running test, the frames. */
+export interface RunnerHooks {
+  beforeAll(fn: () => Promise<void>): void
+  afterAll(fn: () => void | Promise<void>): void
+  /** The test running now, or none (in a `beforeAll`). */
+  scope(): TestScope | undefined
+  frame(parts: FrameParts): void
+}
+
+export const HANDLE = Symbol.for('service-playground.handle')
+
+/** Secrets read from the environment are often unset: say so rather than start without them. */
+export function checkSecrets(where: string, secrets: readonly unknown[] | undefined): void {
+  for (const key of secrets ?? []) {
+    if (typeof key !== 'string' || key === '') {
+      throw new Error(
+        `${where}: secrets must be non-empty strings, got ${JSON.stringify(key)} (is the environment variable you read it from set?)`,
+      )
+    }
+  }
+}
+
+/** The service of a test file, in this process, framed by `hooks`. */
+export function inProcessHandle(
+  where: string,
+  serviceOptions: StartServiceOptions,
+  hooks: RunnerHooks,
+): ServiceHandle {
+  let running: Service | undefined
+  const baseUrl = (serviceOptions.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
+  const serviceName = serviceOptions.serviceName ?? DEFAULT_SERVICE_NAME
+  let started: Promise<Service> | undefined
+  const start = () => (started ??= startService(serviceOptions).then((s) => (running = s)))
+
+  hooks.beforeAll(async () => {
+    await start()
+  })
+  const service = (): Service => {
+    if (!running) {
+      throw new Error(
+        `${where}: the service starts in beforeAll; use it inside a test or a hook, or \`await service.ready\` first (only baseUrl, serviceName and given secrets are known before)`,
+      )
+    }
+    return running
+  }
+  const requests = (filter?: RequestFilter) => {
+    const after = hooks.scope()?.after ?? 0
+    return service()
+      .requests(filter)
+      .filter((request) => request.id > after)
+  }
+  const source = async (): Promise<ContractSource> => ({
+    baseUrl: service().baseUrl,
+    serviceName: service().serviceName,
+    journal: async (after = 0) => ({
+      capacity: serviceOptions.journal ?? DEFAULT_JOURNAL,
+      exchanges: service()
+        .requests()
+        .filter((request) => request.id > after)
+        .reverse()
+        .map((request) => request.exchange),
+    }),
+    secrets: () => service().listSecrets(),
+  })
+  hooks.frame({
+    framed: async () => service(),
+    source,
+    // A copy of its own for each concurrent test: msw answers it alone from the copy.
+    concurrent: (run) => service().isolated(run)(),
+    insight: {
+      reach: (token, at) => service().reach(token, at),
+      simulate: (token, calls, at) => service().simulate(token, calls, at),
+      diff: (a, b, at) => service().diff(a, b, at),
+    },
+  })
+  hooks.afterAll(() => {
+    running?.stop()
+    running = undefined
+    started = undefined
+  })
+
+  return {
+    [HANDLE]: true,
+    get ready() {
+      return start().then(() => undefined)
+    },
+    baseUrl,
+    serviceName,
+    get secret() {
+      return serviceOptions.secrets?.[0] ?? service().secret
+    },
+    get secrets() {
+      return serviceOptions.secrets && serviceOptions.secrets.length > 0
+        ? [...serviceOptions.secrets]
+        : service().secrets
+    },
+    get service() {
+      return service()
+    },
+    authorize: (abilities, authorizeOptions) => service().authorize(abilities, authorizeOptions),
+    advanceClock: (seconds) => service().advanceClock(seconds),
+    now: () => service().now(),
+    createSecret: (key) => service().createSecret(key),
+    rollSecret: (id, at) => service().rollSecret(id, at),
+    listSecrets: () => service().listSecrets(),
+    fault: (rule) => service().fault(rule),
+    respond: (endpoint, answer, respondOptions) =>
+      service().respond(endpoint, answer, respondOptions),
+    clearFaults: (id) => service().clearFaults(id),
+    requests,
+    reset: () => service().reset(),
+    checkpoint: () => service().checkpoint(),
+    restore: (id) => service().restore(id),
+    reach: (token, at) => service().reach(token, at),
+    simulate: (token, calls, at) => service().simulate(token, calls, at),
+    diff: (a, b, at) => service().diff(a, b, at),
+    contract: recorder(hooks.scope, source),
+  } as ServiceHandle
+}
+
+/** `contract.save(path)`: the running test's exchanges so far, into a contract file. */
+export function recorder(
+  scope: () => TestScope | undefined,
+  source: () => Promise<ContractSource>,
+): ContractRecorder {
+  return {
+    async save(path) {
+      const test = scope()
+      if (!test) throw new Error('contract.save: call it inside a test (or its hooks)')
+      const { after, ...named } = test
+      return (await saveContract(await source(), { ...named, ...(after ? { after } : {}) }, path))!
+    },
+  }
+}
