@@ -8,26 +8,17 @@
  * for an `expect` of your own. `expect(service).toHaveReceived(endpoint, expected)` takes what
  * `useService` or `startService` returned (or anything with `requests()`).
  */
-import { checkReceived, type ReceivedExpectation, type ReceivedRequest } from '../client/journal'
-import { checkOptions, type StartServiceOptions } from '../node'
+import type { ReceivedExpectation } from '../client/journal'
+import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '../node'
 import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
+import { toHaveReceived } from './received-matcher'
 
 export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
 export type { ServiceHandle } from './in-process-handle'
 export type { StartServiceOptions } from '../node'
 
-const KNOWN = new Set([
-  'baseUrl',
-  'serviceName',
-  'secrets',
-  'clock',
-  'store',
-  'limits',
-  'strict',
-  'journal',
-  'server',
-] satisfies Array<keyof StartServiceOptions>)
+const KNOWN = START_SERVICE_OPTIONS
 
 interface JestHooks {
   beforeAll(fn: () => Promise<void>): void
@@ -57,24 +48,7 @@ export function useService(options: StartServiceOptions = {}): ServiceHandle {
 }
 
 /** The matchers, for `expect.extend(matchers)`. */
-export const matchers = {
-  toHaveReceived(received: unknown, endpoint: string | RegExp, expected?: ReceivedExpectation) {
-    if (typeof received !== 'object' || received === null || !('requests' in received)) {
-      return {
-        pass: false,
-        message: () => 'toHaveReceived expects the service useService or startService returned',
-      }
-    }
-    const found = (
-      received as { requests(): ReceivedRequest[] | Promise<ReceivedRequest[]> }
-    ).requests()
-    const judge = (requests: ReceivedRequest[]) => {
-      const { pass, message } = checkReceived(requests, endpoint, expected)
-      return { pass, message: () => message }
-    }
-    return Array.isArray(found) ? judge(found) : found.then(judge)
-  },
-}
+export const matchers = { toHaveReceived }
 
 const jestExpect = (globalThis as { expect?: { extend?: (given: object) => void } }).expect
 jestExpect?.extend?.(matchers)

@@ -12,10 +12,9 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { afterAll, aroundEach, beforeAll, expect, type TestContext } from 'vitest'
 import {
   checkOptions,
-  checkReceived,
+  START_SERVICE_OPTIONS,
   DEFAULT_JOURNAL,
   type ReceivedExpectation,
-  type ReceivedRequest,
   type RequestFilter,
   type ServiceControls,
   type StartServiceOptions,
@@ -37,6 +36,7 @@ import {
 import { coverageCollector } from './coverage-collect'
 import { registerInsight } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
+import { toHaveReceived } from './received-matcher'
 import { frameDescribeBlocks, sharedFrame } from './vitest-frames'
 import './vitest-insight'
 
@@ -82,20 +82,7 @@ export interface UseServiceOptions extends StartServiceOptions {
  */
 export interface ServeServiceHandle extends ServiceControls<false>, Common {}
 
-const KNOWN = new Set([
-  'baseUrl',
-  'serviceName',
-  'secrets',
-  'clock',
-  'store',
-  'limits',
-  'strict',
-  'journal',
-  'server',
-  'contract',
-  'coverage',
-  'serve',
-])
+const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve'])
 
 /** Starts the service for this test file; see the module's doc. */
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
@@ -313,32 +300,7 @@ function testOf({ task }: TestContext): { name: string; root: string } {
   return { name: [file, ...titles].join(' › '), root }
 }
 
-function isHandle(value: unknown): value is ServiceHandle | ServeServiceHandle {
-  return typeof value === 'object' && value !== null && HANDLE in value
-}
-
-expect.extend({
-  toHaveReceived(received: unknown, endpoint: string | RegExp, expected?: ReceivedExpectation) {
-    if (
-      !isHandle(received) &&
-      !(typeof received === 'object' && received && 'requests' in received)
-    ) {
-      return {
-        pass: false,
-        message: () => 'toHaveReceived expects the service useService returned',
-      }
-    }
-    const found = (
-      received as { requests(): ReceivedRequest[] | Promise<ReceivedRequest[]> }
-    ).requests()
-    const judge = (requests: ReceivedRequest[]) => {
-      const { pass, message } = checkReceived(requests, endpoint, expected)
-      return { pass, message: () => message }
-    }
-    // Over `serve` the journal is read over HTTP: the assertion is then awaited.
-    return Array.isArray(found) ? judge(found) : found.then(judge)
-  },
-})
+expect.extend({ toHaveReceived })
 
 declare module 'vitest' {
   // The type parameter must read as vitest declares it.

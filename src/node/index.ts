@@ -96,7 +96,8 @@ export interface Service extends ServiceControls<true> {
   stop(): void
 }
 
-const OPTIONS: ReadonlySet<string> = new Set([
+/** The options `startService` takes: anything else is refused, naming these. */
+export const START_SERVICE_OPTIONS: ReadonlySet<string> = new Set([
   'baseUrl',
   'serviceName',
   'secrets',
@@ -131,7 +132,7 @@ interface Bound {
  * any client built on it) reaches it, every other request goes to the network.
  */
 export async function startService(options: StartServiceOptions = {}): Promise<Service> {
-  checkOptions('startService', options, OPTIONS)
+  checkOptions('startService', options, START_SERVICE_OPTIONS)
   const {
     secrets,
     server: given,
