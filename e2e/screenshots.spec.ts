@@ -142,6 +142,9 @@ for (const size of WIDTHS) {
     // views, reloaded, read everything code in the page changed.
     await openView(page, 'Authorizations')
     await expect(page.getByTestId('authorization-row')).toHaveCount(1)
+    // The tab's log keeps what its reader has read (once a second): all nine, before the reload.
+    await openView(page, 'Exchange log')
+    await expect(page.getByTestId('exchange-row')).toHaveCount(9)
     await app.reload()
     const views = routes(secret.id, limited)
     for (const [view, hash] of Object.entries(views)) {
