@@ -9,10 +9,9 @@
  * BENCH_HEAVY (64 of A's in flight).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
-import { build } from 'esbuild'
 import { machine, median, printTable, saveResults, type Line } from './lib'
+import { bundleServe } from './serve-bundle'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const PINGS = Number(process.env.BENCH_PINGS ?? 300)
@@ -20,20 +19,7 @@ const HEAVY = Number(process.env.BENCH_HEAVY ?? 64)
 const CONTROL = 'bench-control-token-0123456789'
 const GOAL = 5
 
-const bundle = join('node_modules', '.cache', 'bench-fair-share', 'serve.mjs')
-await build({
-  entryPoints: ['src/serve/serve.ts'],
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['better-sqlite3', 'pg'],
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-})
+const bundle = await bundleServe('bench-fair-share')
 
 const children: ChildProcess[] = []
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')))

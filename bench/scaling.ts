@@ -17,9 +17,9 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import autocannon from 'autocannon'
-import { build } from 'esbuild'
 import { createDatabase, startCluster } from '../src/testing/postgres'
 import { median } from './lib'
+import { bundleServe } from './serve-bundle'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -31,22 +31,7 @@ const CORES = cpus().length
 /** Clock ticks per second of /proc/<pid>/stat: 100 on Linux. */
 const TICKS = 100
 
-// Bundled, as a user runs it in production (tsx wraps every function for its names); the
-// bundle sits under node_modules so that better-sqlite3 and pg resolve from there.
-const bundle = join('node_modules', '.cache', 'bench-scaling', 'serve.mjs')
-await build({
-  entryPoints: ['src/serve/serve.ts'],
-  outfile: bundle,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['better-sqlite3', 'pg'],
-  banner: {
-    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-  },
-  logLevel: 'warning',
-})
+const bundle = await bundleServe('bench-scaling')
 
 const children: ChildProcess[] = []
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')))
