@@ -30,9 +30,9 @@ export function rateHeader({ limit, windowSeconds }: RateLimit): Record<string, 
   return { 'x-rate-limit': said.value }
 }
 
-function refusal(rateLimit: RateLimit, window: RateWindow, now: number): LimitedError {
+function refusal(rateLimit: RateLimit, counted: RateWindow, now: number): LimitedError {
   const { limit, windowSeconds } = rateLimit
-  const retry = Math.max(1, Math.ceil(window.start + windowSeconds - now))
+  const retry = Math.max(1, Math.ceil(counted.start + windowSeconds - now))
   return new LimitedError(
     `rate limit of ${limit} calls per ${windowSeconds}s exceeded; retry in ${retry}s`,
     { ...rateHeader(rateLimit), 'retry-after': String(retry) },
@@ -40,13 +40,13 @@ function refusal(rateLimit: RateLimit, window: RateWindow, now: number): Limited
 }
 
 /** Refuses a request while the window is full: once its token is read, before its call runs. */
-export function checkWindow(rateLimit: RateLimit, window: RateWindow, now: number): void {
+export function checkWindow(rateLimit: RateLimit, held: RateWindow, now: number): void {
   if (!rateLimit.enforce) return
-  const current = windowAt(window, now, rateLimit.windowSeconds)
+  const current = windowAt(held, now, rateLimit.windowSeconds)
   if (current.count >= rateLimit.limit) throw refusal(rateLimit, current, now)
 }
 
-/** Refuses the call just counted into `window` when it went past the limit. */
-export function checkCounted(rateLimit: RateLimit, window: RateWindow, now: number): void {
-  if (rateLimit.enforce && window.count > rateLimit.limit) throw refusal(rateLimit, window, now)
+/** Refuses the call just counted into `counted` when it went past the limit. */
+export function checkCounted(rateLimit: RateLimit, counted: RateWindow, now: number): void {
+  if (rateLimit.enforce && counted.count > rateLimit.limit) throw refusal(rateLimit, counted, now)
 }
