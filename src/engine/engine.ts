@@ -62,6 +62,12 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    * yield to the event loop every `limits.sliceMs`.
    */
   turns?: AccountTurns
+  /**
+   * Deploy links name the origin each request came in by, followed by the base URL's path,
+   * rather than the base URL's origin: for a server clients know by an address it does not
+   * (`serve` on `--port 0` without `--base-url`, a hosted account). Off by default.
+   */
+  linksByRequest?: boolean
 }
 
 export interface Engine {
@@ -183,6 +189,7 @@ export function createEngine(options: EngineOptions): Engine {
     registry,
     operator,
     visibleSettings: endpointSettings(settings),
+    linksByRequest: options.linksByRequest ?? false,
     ...(options.turns ? { turns: options.turns } : {}),
   }
   const answer = (call: Call, route = routeOf(call.pathname, basePath)) =>

@@ -44,6 +44,8 @@ export interface EngineParts {
   operator: OperatorState
   /** The settings endpoints see: everything but the store. */
   visibleSettings: EndpointSettings
+  /** Deploy links name the request's origin, not the base URL's (see `EngineOptions`). */
+  linksByRequest: boolean
   /** How this account's evaluations take turns with other accounts' (see `EngineOptions`). */
   turns?: AccountTurns
 }
@@ -167,7 +169,9 @@ export async function evaluate(
       headers = rateHeader(rateLimit)
       const evaluation = new Evaluation(
         {
-          settings: parts.visibleSettings,
+          settings: parts.linksByRequest
+            ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
+            : parts.visibleSettings,
           store: overlay,
           clock,
           signer,

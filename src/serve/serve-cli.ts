@@ -400,8 +400,10 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       ...(data?.operator ? { operator: data.operator } : {}),
       serviceName: config.serviceName,
       // The engine routes by the base URL's path (empty here: the server answers at its root);
-      // its host is only what deploy links name.
+      // its host is only what deploy links name: without --base-url, the one each request
+      // came in by (on --port 0 the port is not known here).
       baseUrl: config.baseUrl ?? defaultBaseUrl(config),
+      linksByRequest: config.baseUrl === undefined,
       limits,
       strict: config.strict,
       exchangeLog: config.journal,

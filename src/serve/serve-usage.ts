@@ -12,7 +12,8 @@ flags:
                              --control-token)
   --service-name NAME        the service's name in its media types and messages
                              (default service; the real service's is proc)
-  --base-url URL             the address clients know it by (default http://<host>:<port>)
+  --base-url URL             the address deploy links name (default: the one each request
+                             came in by, from its Host header)
   --secret KEY               a secret the account holds from the start (repeatable; one is
                              made and printed if none is given)
   --control-token T          the token of the control plane (/_account/*, /_accounts);

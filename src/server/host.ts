@@ -86,6 +86,8 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       serviceName: options.engine?.serviceName ?? main.settings.serviceName,
       ...shelved,
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
+      // Its address is the one its clients call it by: `POST /_accounts` answers it so too.
+      linksByRequest: true,
       secrets: account.secrets,
       hmac: nodeHmac,
       turns: fairShare.account(account.id),
