@@ -18,6 +18,7 @@ const all = [
   'playground-ui',
   'scaling',
   'insight',
+  'store',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

@@ -61,18 +61,14 @@ export function bucketContract({ store }: ContractContext): void {
     ])
   })
 
+  // How the time grows with the buckets is measured by `npm run bench -- store`.
   it.each([
     [4, 2500],
     [256, 39],
-  ])('counts %i buckets of %i keys each quickly', async (count, size) => {
+  ])('counts %i buckets of %i keys each', async (count, size) => {
     const keys = Array.from({ length: size }, (_, i) => `k/${String(i).padStart(4, '0')}`)
     const buckets = Array.from({ length: count }, (_, i) => `b${String(i).padStart(3, '0')}`)
     await store().commit(buckets.flatMap((bucket) => setKeys(bucket, keys)))
-    const started = performance.now()
-    const listed = await store().listBuckets()
-    const elapsed = performance.now() - started
-    console.info(`listed ${count} buckets of ${count * size} keys in ${elapsed.toFixed(1)} ms`)
-    expect(listed).toEqual(buckets.map((bucket) => ({ bucket, keys: size })))
-    expect(elapsed).toBeLessThan(500)
+    expect(await store().listBuckets()).toEqual(buckets.map((bucket) => ({ bucket, keys: size })))
   })
 }

@@ -154,7 +154,8 @@ export function keyvContract({ store }: ContractContext): void {
     )
   })
 
-  it('scans a 5,000-key bucket in pages of 250 quickly', async () => {
+  // How the time grows with the bucket is measured by `npm run bench -- store`.
+  it('scans a 5,000-key bucket in pages of 250, each key once, in order', async () => {
     const pad = (i: number) => String(i).padStart(4, '0')
     const keys = Array.from({ length: 5000 }, (_, i) => `k/${pad(i)}`)
     await store().commit([
@@ -163,11 +164,6 @@ export function keyvContract({ store }: ContractContext): void {
       ...setKeys('bif', keys.slice(0, 500)),
       ...setKeys('bih', keys.slice(0, 500)),
     ])
-    const started = performance.now()
-    const scanned = await scanPaged(store(), 'big', 'k/', 250)
-    const elapsed = performance.now() - started
-    console.info(`scanned 5,000 keys in pages of 250 in ${elapsed.toFixed(1)} ms`)
-    expect(scanned).toEqual(keys)
-    expect(elapsed).toBeLessThan(500)
+    expect(await scanPaged(store(), 'big', 'k/', 250)).toEqual(keys)
   })
 }
