@@ -1,9 +1,11 @@
 /**
  * `service-playground/jest`: the service for Jest. `useService(options)` gives the test file the
- * service in this process (msw answers its base URL), with the Vitest helper's isolation: what
+ * service in this process (msw answers its base URL), or an account of its own on a running
+ * `serve` (`serve: { url, controlToken }`), with the Vitest helper's isolation: what
  * the file's and a `describe`'s `beforeAll` write is there for every test inside; what a test
  * (and its `beforeEach` and `afterEach`) writes is undone when the test ends; a `test.concurrent`
- * gets a copy of the service of its own. Loaded at all (from `setupFilesAfterEnv`, or imported
+ * gets a copy of the service of its own in process, or shares one frame with its concurrent
+ * siblings over `serve`. Loaded at all (from `setupFilesAfterEnv`, or imported
  * in a test file), it adds `toHaveReceived` to Jest's global `expect`; `matchers` is the same
  * for an `expect` of your own. `expect(service).toHaveReceived(endpoint, expected)` takes what
  * `useService` or `startService` returned (or anything with `requests()`).
@@ -13,12 +15,23 @@ import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '.
 import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
 import { toHaveReceived } from './received-matcher'
+import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
 
 export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
 export type { ServiceHandle } from './in-process-handle'
+export type { ServeServiceHandle, ServeTarget } from './serve-handle'
 export type { StartServiceOptions } from '../node'
 
-const KNOWN = START_SERVICE_OPTIONS
+export interface UseServiceOptions extends StartServiceOptions {
+  /**
+   * An account of its own for this file on a running `serve`, in place of a service in this
+   * process: only `serviceName` (learnt from the server when not given) and `journal` apply
+   * then. `await service.ready` before reading `baseUrl` or `secret`.
+   */
+  serve?: ServeTarget
+}
+
+const KNOWN = new Set([...START_SERVICE_OPTIONS, 'serve'])
 
 interface JestHooks {
   beforeAll(fn: () => Promise<void>): void
@@ -29,9 +42,11 @@ interface JestHooks {
  * Starts the service for this test file (in its `beforeAll`, stopped in its `afterAll`), with
  * `startService`'s options: call it at the top of a test file or in a `setupFilesAfterEnv`
  * file. `baseUrl`, `serviceName` and given secrets are known at once; `await service.ready`
- * gives the rest.
+ * gives the rest. With `serve`, the file's account on that server, removed after the file.
  */
-export function useService(options: StartServiceOptions = {}): ServiceHandle {
+export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
+export function useService(options?: UseServiceOptions): ServiceHandle
+export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
   checkOptions('useService', options, KNOWN)
   checkSecrets('useService', options.secrets)
   const { beforeAll, afterAll } = globalThis as Partial<JestHooks>
@@ -40,7 +55,9 @@ export function useService(options: StartServiceOptions = {}): ServiceHandle {
       "useService: Jest's globals are not here; call it from a Jest test file or a setupFilesAfterEnv file (with `injectGlobals` on, Jest's default)",
     )
   }
-  return inProcessHandle('useService', options, {
+  const { serve, ...serviceOptions } = options
+  if (serve) return serveHandle(serviceOptions, serve, { afterAll, ...jestFrames('useService') })
+  return inProcessHandle('useService', serviceOptions, {
     beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
     ...jestFrames('useService'),

@@ -224,12 +224,13 @@ describe('the packed kit', () => {
         "import { useService } from 'service-playground/jest'",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
         "const jestFile: Array<string | null> = useService({ serviceName: 'proc' }).requests({ status: 200 }).map((r) => r.endpoint)",
-        '// @ts-expect-error: the Jest helper takes no `serve`, as its options say',
-        "void useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } })",
+        "const overServe: Promise<string> = useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } }).authorize(['core'])",
+        '// @ts-expect-error: the Jest helper takes no `coverage`, as its options say',
+        "void useService({ coverage: 'c.json' })",
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
-        'void started, jestFile',
+        'void started, jestFile, overServe',
       ].join('\n')
       const resolutions = [
         ['bundler', 'preserve', ['esm.ts']],
@@ -334,19 +335,22 @@ describe('the packed kit', () => {
       expect(readFileSync(join(dir, 'service-coverage/report.html'), 'utf8')).toMatch(/^<!doctype/)
     }, 300_000)
 
-    it('runs the same client suite under Jest, unchanged, with the same frames', async () => {
+    it('runs the same client suite under Jest, unchanged, with the same frames: in-process, and over one serve', async () => {
       const ran = await run('npx', ['jest'], join(dir, 'proc-client'), {
         NODE_OPTIONS: '--experimental-vm-modules',
       })
       expect(ran.code, shown(ran)).toBe(0)
-      // The suite's five files (fixtures in beforeAll and describe blocks, concurrent tests)
-      // and the Jest-only file in which concurrent tests on one key each have a copy of their own.
-      expect(ran.stderr).toMatch(/Test Suites:\s+6 passed, 6 total/)
-      expect(ran.stderr).toMatch(/Tests:\s+18 passed, 18 total/)
-      for (const file of ['enumerating', 'concurrent', 'notes', 'drafts', 'strings']) {
-        expect(ran.stderr).toMatch(new RegExp(`PASS test/${file}\\.test\\.js`))
+      // The suite's five files (fixtures in beforeAll and describe blocks, concurrent tests) in
+      // each project, and the Jest-only file in which concurrent tests on one key each have a
+      // copy of their own, in process.
+      expect(ran.stderr).toMatch(/Test Suites:\s+11 passed, 11 total/)
+      expect(ran.stderr).toMatch(/Tests:\s+32 passed, 32 total/)
+      for (const project of ['in-process', 'serve']) {
+        for (const file of ['enumerating', 'concurrent', 'notes', 'drafts', 'strings']) {
+          expect(ran.stderr).toMatch(new RegExp(`PASS ${project} test/${file}\\.test\\.js`))
+        }
       }
-      expect(ran.stderr).toMatch(/PASS jest\/concurrent\.test\.js/)
+      expect(ran.stderr).toMatch(/PASS in-process jest\/concurrent\.test\.js/)
     }, 300_000)
 
     it('runs a Playwright suite isolated per test: in-process, and one account per worker', async () => {

@@ -30,6 +30,7 @@ import {
 import { addCoverage } from './coverage-collect'
 import { checkNarrower, checkReach, registerInsight, type ReachWhere } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
+import { serviceNameOf } from './serve-handle'
 import { tallyCoverage } from '../engine/insight'
 
 export type { ContractRecorder } from './contract'
@@ -214,16 +215,6 @@ async function routeTo(
 
 /** The worker's service, and how requests reach it (its engine, or `fetch` to its account). */
 export type WorkerService = RemoteService & { send(request: Request): Promise<Response> }
-
-/** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
-async function serviceNameOf(remote: RemoteService): Promise<string> {
-  const endpoints = await remote.control<Array<{ name: string; insecure: boolean }>>('endpoints')
-  const create = endpoints.find(
-    (endpoint) =>
-      endpoint.insecure && /^[^.]+\.create$/.test(endpoint.name) && endpoint.name !== 'auth.create',
-  )
-  return create ? create.name.split('.')[0]! : DEFAULT_SERVICE_NAME
-}
 
 export const test = base.extend<
   { service: ServiceFixture; serviceOptions: ServiceFixtureOptions },

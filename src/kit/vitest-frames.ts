@@ -68,26 +68,3 @@ export async function frameDescribeBlocks(
   }
   visit(file)
 }
-
-/**
- * Concurrent tests over one account share one frame, taken when the first of them starts and
- * restored when the last ends: none wipes what another still running wrote.
- */
-export function sharedFrame(service: () => Promise<Framed>) {
-  let running = 0
-  let frame: Promise<Checkpoint> | undefined
-  return async function around(run: () => Promise<void>): Promise<void> {
-    running += 1
-    frame ??= service().then((framed) => framed.checkpoint())
-    const taken = await frame
-    try {
-      await run()
-    } finally {
-      running -= 1
-      if (running === 0) {
-        frame = undefined
-        await (await service()).restore(taken.id)
-      }
-    }
-  }
-}

@@ -13,47 +13,27 @@ import { afterAll, aroundEach, beforeAll, expect, type TestContext } from 'vites
 import {
   checkOptions,
   START_SERVICE_OPTIONS,
-  DEFAULT_JOURNAL,
   type ReceivedExpectation,
-  type RequestFilter,
-  type ServiceControls,
   type StartServiceOptions,
 } from '../node'
-import { controlClient } from '../client/control'
-import { openAccount, type ServeAccount } from '../client/open-account'
-import { DEFAULT_SERVICE_NAME } from '../engine/settings'
-import { saveContract, type ContractSource } from './contract'
+import { saveContract } from './contract'
 import {
   checkSecrets,
-  HANDLE,
   inProcessHandle,
-  recorder,
-  type Common,
   type FrameParts,
   type ServiceHandle,
   type TestScope,
 } from './in-process-handle'
 import { coverageCollector } from './coverage-collect'
 import { registerInsight } from './reach-matchers'
-import { remoteService, type RemoteService } from './remote'
 import { toHaveReceived } from './received-matcher'
-import { frameDescribeBlocks, sharedFrame } from './vitest-frames'
+import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
+import { frameDescribeBlocks } from './vitest-frames'
 import './vitest-insight'
 
 export type { ContractRecorder } from './contract'
 export type { ServiceHandle } from './in-process-handle'
-
-/**
- * A running `serve`: its URL and control token, as it printed them. With `secret`, the account
- * answering at `url` itself (its secret, and its own control token) is the file's, and no
- * account is made: for a server that makes none, such as `serve --upstream`. Files then take
- * turns on it (`fileParallelism: false`).
- */
-export interface ServeTarget {
-  url: string
-  controlToken: string
-  secret?: string
-}
+export type { ServeServiceHandle, ServeTarget } from './serve-handle'
 
 export interface UseServiceOptions extends StartServiceOptions {
   /**
@@ -75,12 +55,6 @@ export interface UseServiceOptions extends StartServiceOptions {
    */
   serve?: ServeTarget
 }
-
-/**
- * The service of one test file, as an account on a running `serve`: everything is a promise;
- * `await expect(service).toHaveReceived(…)`.
- */
-export interface ServeServiceHandle extends ServiceControls<false>, Common {}
 
 const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve'])
 
@@ -156,137 +130,13 @@ function inProcess(options: UseServiceOptions): ServiceHandle {
   })
 }
 
-/** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
-async function serviceNameOf(remote: RemoteService): Promise<string> {
-  const endpoints = await remote.control<Array<{ name: string; insecure: boolean }>>('endpoints')
-  const create = endpoints.find(
-    (endpoint) =>
-      endpoint.insecure && /^[^.]+\.create$/.test(endpoint.name) && endpoint.name !== 'auth.create',
-  )
-  return create ? create.name.split('.')[0]! : DEFAULT_SERVICE_NAME
-}
-
-/** The account answering at `url` itself, used as it is: never made, reset or removed here. */
-function theAccountAt({ url, controlToken, secret }: Required<ServeTarget>): ServeAccount {
-  const reset = async () => {
-    await controlClient({ baseUrl: url, token: controlToken }).post('reset', {})
-  }
-  return {
-    id: '',
-    baseUrl: url.replace(/\/+$/, ''),
-    secret,
-    controlToken,
-    reset,
-    close: async () => {},
-  }
-}
-
 function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
-  let account: ServeAccount | undefined
-  let remote: RemoteService | undefined
-  const opening = (async () => {
-    account = target.secret
-      ? theAccountAt({ ...target, secret: target.secret })
-      : await openAccount(target)
-    const first = remoteService({
-      baseUrl: account.baseUrl,
-      serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
-      secret: account.secret,
-      send: (request) => fetch(request),
-      controlToken: account.controlToken,
-    })
-    const serviceName = options.serviceName ?? (await serviceNameOf(first))
-    remote = remoteService({
-      baseUrl: account.baseUrl,
-      serviceName,
-      secret: account.secret,
-      send: (request) => fetch(request),
-      controlToken: account.controlToken,
-    })
-    await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
-    return remote
-  })()
-  // Seen by the first hook or test that needs it; not an unhandled rejection meanwhile.
-  opening.catch(() => undefined)
-  const service = () => opening
-
-  const known = (): RemoteService => {
-    if (!remote) {
-      throw new Error(
-        'useService({ serve }): the account is being opened; `await service.ready` first, or use it inside a test or a hook',
-      )
-    }
-    return remote
-  }
-  const requests = async (filter?: RequestFilter) => {
-    const after = scope.getStore()?.after ?? 0
-    return (await (await service()).requests(filter)).filter((request) => request.id > after)
-  }
-  const source = async (): Promise<ContractSource> => {
-    const opened = await service()
-    return {
-      baseUrl: opened.baseUrl,
-      serviceName: opened.serviceName,
-      journal: (after) =>
-        opened.control(after === undefined ? 'exchanges' : `exchanges?after=${after}`),
-      secrets: () => opened.listSecrets(),
-    }
-  }
-  frameTests(
-    {
-      framed: service,
-      source,
-      concurrent: sharedFrame(service),
-      insight: {
-        reach: async (token, at) => (await service()).reach(token, at),
-        simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
-        diff: async (a, b, at) => (await service()).diff(a, b, at),
-      },
-    },
-    options,
-    scope,
-  )
-  afterAll(async () => {
-    await opening.catch(() => undefined)
-    await account?.close()
+  return serveHandle(options, target, {
+    afterAll: (fn) => afterAll(fn),
+    scope: () => scope.getStore(),
+    frame: (parts) => frameTests(parts, options, scope),
   })
-
-  return {
-    [HANDLE]: true,
-    ready: opening.then(() => undefined),
-    get baseUrl() {
-      return known().baseUrl
-    },
-    get serviceName() {
-      return known().serviceName
-    },
-    get secret() {
-      return known().secret
-    },
-    get secrets() {
-      return [known().secret]
-    },
-    authorize: async (abilities, authorizeOptions) =>
-      (await service()).authorize(abilities, authorizeOptions),
-    advanceClock: async (seconds) => (await service()).advanceClock(seconds),
-    now: async () => (await service()).now(),
-    createSecret: async (key) => (await service()).createSecret(key),
-    rollSecret: async (id, at) => (await service()).rollSecret(id, at),
-    listSecrets: async () => (await service()).listSecrets(),
-    fault: async (rule) => (await service()).fault(rule),
-    respond: async (endpoint, answer, respondOptions) =>
-      (await service()).respond(endpoint, answer, respondOptions),
-    clearFaults: async (id) => (await service()).clearFaults(id),
-    requests,
-    reset: async () => (await service()).reset(),
-    checkpoint: async () => (await service()).checkpoint(),
-    restore: async (id) => (await service()).restore(id),
-    reach: async (token, at) => (await service()).reach(token, at),
-    simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
-    diff: async (a, b, at) => (await service()).diff(a, b, at),
-    contract: recorder(() => scope.getStore(), source),
-  } as ServeServiceHandle
 }
 
 /** The test's case name (its file, describe blocks and title) and its project's root. */

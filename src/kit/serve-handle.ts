@@ -1,0 +1,207 @@
+/**
+ * The service of a test file as an account on a running `serve`, for the Vitest and Jest
+ * helpers alike: opened when the helper is called, its frames checkpoints and restores on the
+ * account's control plane, removed after the file.
+ */
+import type { Checkpoint } from '../engine'
+import { DEFAULT_JOURNAL, type ServiceControls } from '../node'
+import { controlClient } from '../client/control'
+import type { RequestFilter } from '../client/journal'
+import { openAccount, type ServeAccount } from '../client/open-account'
+import { DEFAULT_SERVICE_NAME } from '../engine/settings'
+import type { ContractSource } from './contract'
+import { HANDLE, recorder, type Common, type FrameParts, type TestScope } from './in-process-handle'
+import { remoteService, type RemoteService } from './remote'
+import type { Framed } from './vitest-frames'
+
+/** What a runner's helper gives the serve handle: its `afterAll`, the running test, the frames. */
+export interface ServeHooks {
+  afterAll(fn: () => void | Promise<void>): void
+  /** The test running now, or none (in a `beforeAll`). */
+  scope(): TestScope | undefined
+  frame(parts: FrameParts): void
+}
+
+/** The options that apply over `serve`: the rest are a service in this process's. */
+export interface ServeHandleOptions {
+  serviceName?: string
+  journal?: number
+}
+
+/**
+ * A running `serve`: its URL and control token, as it printed them. With `secret`, the account
+ * answering at `url` itself (its secret, and its own control token) is the file's, and no
+ * account is made: for a server that makes none, such as `serve --upstream`. Files then take
+ * turns on it (`fileParallelism: false`).
+ */
+export interface ServeTarget {
+  url: string
+  controlToken: string
+  secret?: string
+}
+
+/**
+ * The service of one test file, as an account on a running `serve`: everything is a promise;
+ * `await expect(service).toHaveReceived(…)`.
+ */
+export interface ServeServiceHandle extends ServiceControls<false>, Common {}
+
+/** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
+export async function serviceNameOf(remote: RemoteService): Promise<string> {
+  const endpoints = await remote.control<Array<{ name: string; insecure: boolean }>>('endpoints')
+  const create = endpoints.find(
+    (endpoint) =>
+      endpoint.insecure && /^[^.]+\.create$/.test(endpoint.name) && endpoint.name !== 'auth.create',
+  )
+  return create ? create.name.split('.')[0]! : DEFAULT_SERVICE_NAME
+}
+
+/** The account answering at `url` itself, used as it is: never made, reset or removed here. */
+function theAccountAt({ url, controlToken, secret }: Required<ServeTarget>): ServeAccount {
+  const reset = async () => {
+    await controlClient({ baseUrl: url, token: controlToken }).post('reset', {})
+  }
+  return {
+    id: '',
+    baseUrl: url.replace(/\/+$/, ''),
+    secret,
+    controlToken,
+    reset,
+    close: async () => {},
+  }
+}
+
+/**
+ * The file's service as an account of its own on a running `serve` (or, with `target.secret`,
+ * the account at `target.url` itself), removed after the file: everything is a promise. The
+ * runner's helper says where the frames hang (`hooks.frame`); concurrent tests share one frame.
+ */
+export function serveHandle(
+  options: ServeHandleOptions,
+  target: ServeTarget,
+  hooks: ServeHooks,
+): ServeServiceHandle {
+  let account: ServeAccount | undefined
+  let remote: RemoteService | undefined
+  const opening = (async () => {
+    account = target.secret
+      ? theAccountAt({ ...target, secret: target.secret })
+      : await openAccount(target)
+    const first = remoteService({
+      baseUrl: account.baseUrl,
+      serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
+      secret: account.secret,
+      send: (request) => fetch(request),
+      controlToken: account.controlToken,
+    })
+    const serviceName = options.serviceName ?? (await serviceNameOf(first))
+    remote = remoteService({
+      baseUrl: account.baseUrl,
+      serviceName,
+      secret: account.secret,
+      send: (request) => fetch(request),
+      controlToken: account.controlToken,
+    })
+    await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
+    return remote
+  })()
+  // Seen by the first hook or test that needs it; not an unhandled rejection meanwhile.
+  opening.catch(() => undefined)
+  const service = () => opening
+
+  const known = (): RemoteService => {
+    if (!remote) {
+      throw new Error(
+        'useService({ serve }): the account is being opened; `await service.ready` first, or use it inside a test or a hook',
+      )
+    }
+    return remote
+  }
+  const requests = async (filter?: RequestFilter) => {
+    const after = hooks.scope()?.after ?? 0
+    return (await (await service()).requests(filter)).filter((request) => request.id > after)
+  }
+  const source = async (): Promise<ContractSource> => {
+    const opened = await service()
+    return {
+      baseUrl: opened.baseUrl,
+      serviceName: opened.serviceName,
+      journal: (after) =>
+        opened.control(after === undefined ? 'exchanges' : `exchanges?after=${after}`),
+      secrets: () => opened.listSecrets(),
+    }
+  }
+  hooks.frame({
+    framed: service,
+    source,
+    concurrent: sharedFrame(service),
+    insight: {
+      reach: async (token, at) => (await service()).reach(token, at),
+      simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+      diff: async (a, b, at) => (await service()).diff(a, b, at),
+    },
+  })
+  hooks.afterAll(async () => {
+    await opening.catch(() => undefined)
+    await account?.close()
+  })
+
+  return {
+    [HANDLE]: true,
+    ready: opening.then(() => undefined),
+    get baseUrl() {
+      return known().baseUrl
+    },
+    get serviceName() {
+      return known().serviceName
+    },
+    get secret() {
+      return known().secret
+    },
+    get secrets() {
+      return [known().secret]
+    },
+    authorize: async (abilities, authorizeOptions) =>
+      (await service()).authorize(abilities, authorizeOptions),
+    advanceClock: async (seconds) => (await service()).advanceClock(seconds),
+    now: async () => (await service()).now(),
+    createSecret: async (key) => (await service()).createSecret(key),
+    rollSecret: async (id, at) => (await service()).rollSecret(id, at),
+    listSecrets: async () => (await service()).listSecrets(),
+    fault: async (rule) => (await service()).fault(rule),
+    respond: async (endpoint, answer, respondOptions) =>
+      (await service()).respond(endpoint, answer, respondOptions),
+    clearFaults: async (id) => (await service()).clearFaults(id),
+    requests,
+    reset: async () => (await service()).reset(),
+    checkpoint: async () => (await service()).checkpoint(),
+    restore: async (id) => (await service()).restore(id),
+    reach: async (token, at) => (await service()).reach(token, at),
+    simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
+    diff: async (a, b, at) => (await service()).diff(a, b, at),
+    contract: recorder(hooks.scope, source),
+  } as ServeServiceHandle
+}
+
+/**
+ * Concurrent tests over one account share one frame, taken when the first of them starts and
+ * restored when the last ends: none wipes what another still running wrote.
+ */
+export function sharedFrame(service: () => Promise<Framed>) {
+  let running = 0
+  let frame: Promise<Checkpoint> | undefined
+  return async function around(run: () => Promise<void>): Promise<void> {
+    running += 1
+    frame ??= service().then((framed) => framed.checkpoint())
+    const taken = await frame
+    try {
+      await run()
+    } finally {
+      running -= 1
+      if (running === 0) {
+        frame = undefined
+        await (await service()).restore(taken.id)
+      }
+    }
+  }
+}
