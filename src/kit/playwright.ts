@@ -30,7 +30,7 @@ import {
 import { addCoverage } from './coverage-collect'
 import { checkNarrower, checkReach, registerInsight, type ReachWhere } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
-import { serviceNameOf } from './serve-handle'
+import { accountService } from './serve-handle'
 import { tallyCoverage } from '../engine/insight'
 
 export type { ContractRecorder } from './contract'
@@ -238,27 +238,8 @@ export const test = base.extend<
     async ({ serviceAccount, workerServiceOptions }, use) => {
       const options = workerServiceOptions
       if (serviceAccount) {
-        const first = remoteService({
-          baseUrl: serviceAccount.baseUrl,
-          serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
-          secret: serviceAccount.secret,
-          send: (request) => fetch(request),
-          controlToken: serviceAccount.controlToken,
-        })
-        const serviceName = options.serviceName ?? (await serviceNameOf(first))
-        const send = (request: Request) => fetch(request)
-        const remote = {
-          ...remoteService({
-            baseUrl: serviceAccount.baseUrl,
-            serviceName,
-            secret: serviceAccount.secret,
-            send,
-            controlToken: serviceAccount.controlToken,
-          }),
-          send,
-        }
-        await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
-        return use(remote)
+        const remote = await accountService(serviceAccount, options)
+        return use({ ...remote, send: (request: Request) => fetch(request) })
       }
       // In this worker's process, through msw too: a beforeAll hook's own client reaches it.
       const started = await startService({

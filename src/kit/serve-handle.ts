@@ -46,8 +46,29 @@ export interface ServeTarget {
  */
 export interface ServeServiceHandle extends ServiceControls<false>, Common {}
 
+/**
+ * An account on `serve` as a service reached by `fetch`: its service name learnt from the
+ * server when not given, its journal holding `options.journal` exchanges.
+ */
+export async function accountService(
+  account: Pick<ServeAccount, 'baseUrl' | 'secret' | 'controlToken'>,
+  options: ServeHandleOptions,
+): Promise<RemoteService> {
+  const over = (serviceName: string) =>
+    remoteService({
+      baseUrl: account.baseUrl,
+      serviceName,
+      secret: account.secret,
+      send: (request) => fetch(request),
+      controlToken: account.controlToken,
+    })
+  const remote = over(options.serviceName ?? (await serviceNameOf(over(DEFAULT_SERVICE_NAME))))
+  await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
+  return remote
+}
+
 /** The service name a `serve` answers as: the package its insecure `<name>.create` is in. */
-export async function serviceNameOf(remote: RemoteService): Promise<string> {
+async function serviceNameOf(remote: RemoteService): Promise<string> {
   const endpoints = await remote.control<Array<{ name: string; insecure: boolean }>>('endpoints')
   const create = endpoints.find(
     (endpoint) =>
@@ -87,22 +108,7 @@ export function serveHandle(
     account = target.secret
       ? theAccountAt({ ...target, secret: target.secret })
       : await openAccount(target)
-    const first = remoteService({
-      baseUrl: account.baseUrl,
-      serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
-      secret: account.secret,
-      send: (request) => fetch(request),
-      controlToken: account.controlToken,
-    })
-    const serviceName = options.serviceName ?? (await serviceNameOf(first))
-    remote = remoteService({
-      baseUrl: account.baseUrl,
-      serviceName,
-      secret: account.secret,
-      send: (request) => fetch(request),
-      controlToken: account.controlToken,
-    })
-    await remote.control('exchanges', { capacity: options.journal ?? DEFAULT_JOURNAL })
+    remote = await accountService(account, options)
     return remote
   })()
   // Seen by the first hook or test that needs it; not an unhandled rejection meanwhile.
