@@ -50,8 +50,16 @@ export interface ServiceHandle extends ServiceControls<true>, Common {
 export interface FrameParts {
   framed: () => Promise<Framed>
   source: () => Promise<ContractSource>
-  /** Runs one concurrent test: a copy of the service of its own answers it alone. */
-  concurrent: (run: () => Promise<void>) => Promise<void>
+  /**
+   * Runs one concurrent test, its exchanges those after journal id `after`. In process a copy
+   * of the service of its own answers it alone (`shared` false). Over `serve` it shares one
+   * frame with the siblings running beside it (`shared` true), whose exchanges cannot be told
+   * from its own: `groupEnded` runs once, when the last of them ends, before the frame is undone.
+   */
+  concurrent: (
+    run: (from: { after: number; shared: boolean }) => Promise<void>,
+    groupEnded: (after: number) => Promise<void>,
+  ) => Promise<void>
   insight: InsightSource
 }
 
@@ -123,7 +131,7 @@ export function inProcessHandle(
     framed: async () => service(),
     source,
     // A copy of its own for each concurrent test: msw answers it alone from the copy.
-    concurrent: (run) => service().isolated(run)(),
+    concurrent: (run) => service().isolated(() => run({ after: 0, shared: false }))(),
     insight: {
       reach: (token, at) => service().reach(token, at),
       simulate: (token, calls, at) => service().simulate(token, calls, at),

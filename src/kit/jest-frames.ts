@@ -7,6 +7,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { relative } from 'node:path'
 import type { Checkpoint } from '../engine'
 import type { FrameParts, TestScope } from './in-process-handle'
+import { testRecords, type RecordOptions } from './test-records'
 
 interface CircusTest {
   type: 'test'
@@ -44,9 +45,13 @@ const EVENT_HANDLERS = Symbol.for('EVENT_HANDLERS')
  *   restored when it is done (`test_done`, after every `afterEach`, the file's own included);
  * - a concurrent test (Jest runs no `beforeEach`/`afterEach` for them): its function runs
  *   inside `parts.concurrent`, a copy of the service its own while it runs.
- * The file's own frame is the service itself, started and stopped by the caller's hooks.
+ * The file's own frame is the service itself, started and stopped by the caller's hooks. A test
+ * is recorded (`options.contract`, `options.coverage`) when it is done, before its frame is undone.
  */
-export function jestFrames(where: string): {
+export function jestFrames(
+  where: string,
+  options: RecordOptions = {},
+): {
   scope(): TestScope | undefined
   frame(parts: FrameParts): void
 } {
@@ -60,7 +65,8 @@ export function jestFrames(where: string): {
   let current: TestScope | undefined
   return {
     scope: () => running.getStore() ?? current,
-    frame({ framed, concurrent }) {
+    frame({ framed, concurrent, source }) {
+      const records = testRecords(source, options)
       const blocks = new Map<CircusBlock, Checkpoint>()
       const tests = new Map<CircusTest, Checkpoint>()
       const handler: Handler = async (event, state) => {
@@ -69,8 +75,21 @@ export function jestFrames(where: string): {
           switch (event.name) {
             case 'run_start':
               wrapConcurrent(state.rootDescribeBlock, (test, run) =>
-                concurrent(() => running.run(scopeOf(test, 0), run)),
+                concurrent(({ after, shared }) => {
+                  const scope = scopeOf(test, after)
+                  return running.run(scope, async () => {
+                    const failed = await run().then(
+                      () => undefined,
+                      (error: unknown) => ({ error }),
+                    )
+                    await records.record(scope, failed === undefined, { tallied: !shared })
+                    if (failed) throw failed.error
+                  })
+                }, records.tally),
               )
+              break
+            case 'run_finish':
+              await records.flush()
               break
             // The root block is the file: the service itself, started in its beforeAll.
             case 'run_describe_start':
@@ -95,8 +114,12 @@ export function jestFrames(where: string): {
               const frame = test && tests.get(test)
               if (frame) {
                 tests.delete(test)
-                current = undefined
-                await (await framed()).restore(frame.id)
+                try {
+                  await records.record(scopeOf(test, frame.journal), test.errors.length === 0)
+                } finally {
+                  current = undefined
+                  await (await framed()).restore(frame.id)
+                }
               }
               break
             }

@@ -13,8 +13,9 @@ it('refuses an option it does not take, naming those it does', () => {
   expect(() => useService({ baseUrll: 'https://x.test' } as never)).toThrow(
     "useService: unknown option `baseUrll'; it takes baseUrl, serviceName, secrets,",
   )
-  // The Vitest helper's own options are not this helper's.
-  expect(() => useService({ coverage: 'c.json' } as never)).toThrow(/unknown option `coverage'/)
+  expect(() => useService({ coverag: 'c.json' } as never)).toThrow(
+    /unknown option `coverag'; it takes .*contract, coverage, serve$/,
+  )
 })
 
 it('refuses a secret read from an unset environment variable', () => {

@@ -24,14 +24,26 @@ export type { StartServiceOptions } from '../node'
 
 export interface UseServiceOptions extends StartServiceOptions {
   /**
+   * Records every passing test of the file into this contract file (relative to the working
+   * directory, or to `SERVICE_PLAYGROUND_CONTRACT_DIR`), each as its own case, when it is done
+   * and before its frame is undone; a test that made no request to the service is left out.
+   */
+  contract?: string
+  /**
+   * Tallies the authorization coverage of every test (decision 057) into this file (relative as
+   * `contract`), added up across the files and workers of the run, for
+   * `npx service-playground coverage`.
+   */
+  coverage?: string
+  /**
    * An account of its own for this file on a running `serve`, in place of a service in this
-   * process: only `serviceName` (learnt from the server when not given) and `journal` apply
-   * then. `await service.ready` before reading `baseUrl` or `secret`.
+   * process: only `serviceName` (learnt from the server when not given), `journal`,
+   * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
    */
   serve?: ServeTarget
 }
 
-const KNOWN = new Set([...START_SERVICE_OPTIONS, 'serve'])
+const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve'])
 
 interface JestHooks {
   beforeAll(fn: () => Promise<void>): void
@@ -55,12 +67,15 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle | Ser
       "useService: Jest's globals are not here; call it from a Jest test file or a setupFilesAfterEnv file (with `injectGlobals` on, Jest's default)",
     )
   }
-  const { serve, ...serviceOptions } = options
-  if (serve) return serveHandle(serviceOptions, serve, { afterAll, ...jestFrames('useService') })
+  const { serve, contract, coverage, ...serviceOptions } = options
+  const frames = jestFrames('useService', { contract, coverage })
+  if (serve) {
+    return serveHandle(serviceOptions, serve, { afterAll: (fn) => afterAll(fn), ...frames })
+  }
   return inProcessHandle('useService', serviceOptions, {
     beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
-    ...jestFrames('useService'),
+    ...frames,
   })
 }
 

@@ -34,6 +34,21 @@ let tarball = ''
 // The fresh projects' node_modules are large: removing them takes a while on a busy machine.
 afterAll(() => rm(work, { recursive: true, force: true }), 120_000)
 
+/** A coverage file the kit wrote, without the run it names. */
+function coverageOf(file: string): Record<string, unknown> {
+  const { run: _run, ...collected } = JSON.parse(readFileSync(file, 'utf8')) as Record<
+    string,
+    unknown
+  >
+  return collected
+}
+
+/** The proc-client suite's coverage, as committed. */
+const expectedCoverage = () =>
+  JSON.parse(readFileSync(join(ROOT, 'examples/proc-client/coverage.expected.json'), 'utf8')) as {
+    [key: string]: unknown
+  }
+
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)
   expect(packed.code, shown(packed)).toBe(0)
@@ -225,8 +240,8 @@ describe('the packed kit', () => {
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
         "const jestFile: Array<string | null> = useService({ serviceName: 'proc' }).requests({ status: 200 }).map((r) => r.endpoint)",
         "const overServe: Promise<string> = useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } }).authorize(['core'])",
-        '// @ts-expect-error: the Jest helper takes no `coverage`, as its options say',
-        "void useService({ coverage: 'c.json' })",
+        '// @ts-expect-error: an option the Jest helper does not take, misspelt',
+        "void useService({ coverag: 'c.json' })",
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
@@ -319,13 +334,11 @@ describe('the packed kit', () => {
       // concurrent tests.
       expect(ran.stdout).toMatch(/Test Files\s+10 passed/)
       // The coverage of its in-process run, added up across its files and workers, is the
-      // one committed; the coverage command reads it and gates on it.
-      const { run: _run, ...collected } = JSON.parse(
-        readFileSync(join(dir, 'proc-client/service-coverage.json'), 'utf8'),
-      ) as Record<string, unknown>
-      expect(collected).toEqual(
-        JSON.parse(readFileSync(join(ROOT, 'examples/proc-client/coverage.expected.json'), 'utf8')),
-      )
+      // one committed, and so is its run over serve (each exchange tallied once, concurrent
+      // siblings' included); the coverage command reads it and gates on it.
+      for (const file of ['service-coverage.json', 'service-coverage.serve.json']) {
+        expect(coverageOf(join(dir, 'proc-client', file)), file).toEqual(expectedCoverage())
+      }
       const args = ['service-playground', 'coverage', 'proc-client/service-coverage.json']
       const passed = await run('npx', [...args, '--min', '45'], dir)
       expect(passed.code, shown(passed)).toBe(0)
@@ -351,6 +364,22 @@ describe('the packed kit', () => {
         }
       }
       expect(ran.stderr).toMatch(/PASS in-process jest\/concurrent\.test\.js/)
+      // Over serve, the run's authorization coverage is the one the same files give in process
+      // under Vitest: each exchange tallied once, concurrent siblings' included, fixtures not.
+      const project = join(dir, 'proc-client')
+      expect(coverageOf(join(project, 'service-coverage.jest.json'))).toEqual(expectedCoverage())
+      // And every passing test that called the service is a case of the contract, by its name.
+      const { cases } = JSON.parse(readFileSync(join(project, 'contracts/jest.json'), 'utf8')) as {
+        cases: Array<{ name: string }>
+      }
+      expect(cases).toHaveLength(14)
+      expect(new Set(cases.map(({ name }) => name.split(' › ')[0]))).toEqual(
+        new Set(
+          ['concurrent', 'drafts', 'enumerating', 'notes', 'strings'].map(
+            (f) => `test/${f}.test.js`,
+          ),
+        ),
+      )
     }, 300_000)
 
     it('runs a Playwright suite isolated per test: in-process, and one account per worker', async () => {

@@ -193,20 +193,24 @@ export function serveHandle(
  * Concurrent tests over one account share one frame, taken when the first of them starts and
  * restored when the last ends: none wipes what another still running wrote.
  */
-export function sharedFrame(service: () => Promise<Framed>) {
+export function sharedFrame(service: () => Promise<Framed>): FrameParts['concurrent'] {
   let running = 0
   let frame: Promise<Checkpoint> | undefined
-  return async function around(run: () => Promise<void>): Promise<void> {
+  return async function around(run, groupEnded): Promise<void> {
     running += 1
     frame ??= service().then((framed) => framed.checkpoint())
     const taken = await frame
     try {
-      await run()
+      await run({ after: taken.journal, shared: true })
     } finally {
       running -= 1
       if (running === 0) {
         frame = undefined
-        await (await service()).restore(taken.id)
+        try {
+          await groupEnded(taken.journal)
+        } finally {
+          await (await service()).restore(taken.id)
+        }
       }
     }
   }

@@ -16,7 +16,6 @@ import {
   type ReceivedExpectation,
   type StartServiceOptions,
 } from '../node'
-import { saveContract } from './contract'
 import {
   checkSecrets,
   inProcessHandle,
@@ -24,10 +23,10 @@ import {
   type ServiceHandle,
   type TestScope,
 } from './in-process-handle'
-import { coverageCollector } from './coverage-collect'
 import { registerInsight } from './reach-matchers'
 import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
+import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
 import './vitest-insight'
 
@@ -70,11 +69,10 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle | Ser
 /** The frames every test gets, and the contract it records: the same in both modes. */
 function frameTests(
   { framed, source, concurrent, insight }: FrameParts,
-  { contract, coverage }: UseServiceOptions,
+  options: UseServiceOptions,
   scope: AsyncLocalStorage<TestScope>,
 ) {
-  let root = process.cwd()
-  const collector = coverageCollector(coverage, () => root)
+  const records = testRecords(source, options)
   let unregister: (() => void) | undefined
   // Vitest reads the first parameter as the fixtures it needs: none; the file is the second.
   // eslint-disable-next-line no-empty-pattern
@@ -84,26 +82,20 @@ function frameTests(
   })
   afterAll(async () => {
     unregister?.()
-    await collector.flush()
+    await records.flush()
   })
   aroundEach(async (runTest, context) => {
     const test = testOf(context)
-    // At the test's end, before its frame is undone: its journal is still there to read.
-    const record = async (after: number) => {
-      if (coverage) {
-        root = test.root
-        collector.take((await (await source()).journal(after || undefined)).exchanges)
-      }
-      if (contract && context.task.result?.state === 'pass') {
-        await saveContract(await source(), { ...test, ...(after ? { after } : {}) }, contract, true)
-      }
-    }
+    const record = (after: number, tallied = true) =>
+      records.record({ after, ...test }, context.task.result?.state === 'pass', { tallied })
     if (context.task.concurrent) {
-      return concurrent(() =>
-        scope.run({ after: 0, ...test }, async () => {
-          await runTest()
-          await record(0)
-        }),
+      return concurrent(
+        ({ after, shared }) =>
+          scope.run({ after, ...test }, async () => {
+            await runTest()
+            await record(after, !shared)
+          }),
+        records.tally,
       )
     }
     const service = await framed()

@@ -1,10 +1,11 @@
 // Before the test file is imported: an account of its own on the run's `serve`, whose secret
 // and base URL the suite reads from its environment, as it would in production. Frames as in
-// process: beforeAll data stays for the file's tests, each test's own writes are undone.
+// process: beforeAll data stays for the file's tests, each test's own writes are undone. The
+// authorization coverage of the run is added up in service-coverage.serve.json.
 import { inject } from 'vitest'
 import { useService } from 'service-playground/vitest'
 
-const service = useService({ serve: inject('serve') })
+const service = useService({ serve: inject('serve'), coverage: 'service-coverage.serve.json' })
 await service.ready
 process.env.SECRET = service.secret
 process.env.PROC_BASE_URL = service.baseUrl

@@ -1,0 +1,43 @@
+import { saveContract, type ContractSource } from './contract'
+import { coverageCollector } from './coverage-collect'
+import type { TestScope } from './in-process-handle'
+
+/** What the helpers record of each test, when asked: their `contract` and `coverage` options. */
+export interface RecordOptions {
+  /** Every passing test of the file, each its own case, into this contract file. */
+  contract?: string
+  /** The authorization coverage of every test, added up across the run, into this file. */
+  coverage?: string
+}
+
+/**
+ * What a test leaves behind, recorded at its end before its frame is undone (its journal is
+ * still there to read): its coverage tallied, and, when it passed, its contract saved. The
+ * tallies go to the coverage file at `flush`, once the file's tests are done. Concurrent tests
+ * sharing one frame are tallied together, once (`tally`), not each.
+ */
+export function testRecords(source: () => Promise<ContractSource>, options: RecordOptions) {
+  const { contract, coverage } = options
+  let root = process.cwd()
+  const collector = coverageCollector(coverage, () => root)
+  const tally = async (after: number) => {
+    if (coverage) collector.take((await (await source()).journal(after || undefined)).exchanges)
+  }
+  return {
+    async record(test: TestScope, passed: boolean, { tallied = true } = {}): Promise<void> {
+      const { after, ...named } = test
+      root = test.root
+      if (tallied) await tally(after)
+      if (contract && passed) {
+        await saveContract(
+          await source(),
+          { ...named, ...(after ? { after } : {}) },
+          contract,
+          true,
+        )
+      }
+    },
+    tally,
+    flush: () => collector.flush(),
+  }
+}
