@@ -44,7 +44,8 @@ const EVENT_HANDLERS = Symbol.for('EVENT_HANDLERS')
  * - a test: a checkpoint once it is known to run (`test_started`, before every `beforeEach`),
  *   restored when it is done (`test_done`, after every `afterEach`, the file's own included);
  * - a concurrent test (Jest runs no `beforeEach`/`afterEach` for them): its function runs
- *   inside `parts.concurrent`, a copy of the service its own while it runs.
+ *   inside `parts.concurrent`, a copy of the service its own while it runs in process, or one
+ *   frame shared with its running siblings over `serve`.
  * The file's own frame is the service itself, started and stopped by the caller's hooks. A test
  * is recorded (`options.contract`, `options.coverage`) when it is done, before its frame is undone.
  */

@@ -193,7 +193,7 @@ export function serveHandle(
  * Concurrent tests over one account share one frame, taken when the first of them starts and
  * restored when the last ends: none wipes what another still running wrote.
  */
-export function sharedFrame(service: () => Promise<Framed>): FrameParts['concurrent'] {
+function sharedFrame(service: () => Promise<Framed>): FrameParts['concurrent'] {
   let running = 0
   let frame: Promise<Checkpoint> | undefined
   return async function around(run, groupEnded): Promise<void> {
