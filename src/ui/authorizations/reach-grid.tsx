@@ -3,7 +3,7 @@ import { CounterfactualNote } from '../shared/counterfactual'
 import { ErrorBoundary } from '../shared/error-boundary'
 import { messageOf } from '../shared/format'
 import { reasonLabel } from '../shared/labels'
-import { Name, Quoted } from '../shared/quoted'
+import { NameList, Quoted } from '../shared/quoted'
 import { useReach } from './insight-api'
 import { KeyRegions } from './key-regions'
 import { LifeTimeline } from './life-timeline'
@@ -106,15 +106,7 @@ function ReachSummary({ report }: { report: ReachReport }) {
             ) : report.insecureAbilities.length === 0 ? (
               'none'
             ) : (
-              <ul className="reach-insecure">
-                {report.insecureAbilities.map((ability) => (
-                  <li key={ability}>
-                    <code>
-                      <Name text={ability} />
-                    </code>
-                  </li>
-                ))}
-              </ul>
+              <NameList names={report.insecureAbilities} className="reach-insecure" />
             )}
           </dd>
         </div>

@@ -2,7 +2,7 @@ import type { CSSProperties } from 'react'
 import type { CallTrace, CredentialTrace, RequestTrace } from '../../engine'
 import { formatTime } from '../shared/format'
 import { reasonPhrase } from '../shared/wire'
-import { Name, Quoted } from '../shared/quoted'
+import { Name, NameList, Quoted } from '../shared/quoted'
 import { codeLabel, kindLabel, reasonLabel } from '../shared/labels'
 import { CounterfactualNote } from '../shared/counterfactual'
 
@@ -70,15 +70,7 @@ function Credential({ credential, at }: { credential: CredentialTrace | null; at
           <div>
             <dt>Abilities</dt>
             <dd>
-              <ul className="log-abilities">
-                {credential.abilities.map((ability) => (
-                  <li key={ability}>
-                    <code>
-                      <Name text={ability} />
-                    </code>
-                  </li>
-                ))}
-              </ul>
+              <NameList names={credential.abilities} className="log-abilities" />
             </dd>
           </div>
         )}

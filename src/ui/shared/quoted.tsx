@@ -112,3 +112,18 @@ export function Quoted({ text }: { text: string }) {
     parts.push(<Name key={`t${last}`} text={text.slice(last)} edges={false} />)
   return <>{parts}</>
 }
+
+/** Names (abilities, endpoints) as a list, each as code, shown as `Name` shows one. */
+export function NameList({ names, className }: { names: readonly string[]; className: string }) {
+  return (
+    <ul className={className}>
+      {names.map((name) => (
+        <li key={name}>
+          <code>
+            <Name text={name} />
+          </code>
+        </li>
+      ))}
+    </ul>
+  )
+}
