@@ -38,7 +38,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
+    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn' | 'turn'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
@@ -71,6 +71,12 @@ export class Evaluation {
     const remaining = this.deadline - this.ctx.clock.now()
     await this.ctx.clock.sleep(Math.min(ms, Math.max(0, remaining) + 1))
     this.checkTime()
+  }
+
+  /** Between two steps of one call's work: the time limit, then the evaluation's turn. */
+  turn(): Promise<void> | undefined {
+    this.checkTime()
+    return this.ctx.pause ? this.ctx.pause() : yieldWhenDue(this.ctx.settings.limits.sliceMs)
   }
 
   private checkTime(): void {
@@ -442,6 +448,9 @@ class InvocationContext implements CallContext {
   }
   sleep(ms: number): Promise<void> {
     return this.evaluation.sleep(ms)
+  }
+  turn(): Promise<void> | undefined {
+    return this.evaluation.turn()
   }
   warn(message: string): void {
     if (this.entry) (this.entry.warnings ??= []).push(message)
