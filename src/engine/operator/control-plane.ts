@@ -1,5 +1,11 @@
 import type { Account } from '../account/account'
-import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
+import {
+  checkGone,
+  InvalidError,
+  MethodError,
+  UndefinedError,
+  UnsupportedMediaError,
+} from '../errors'
 import { MAX_JOURNAL_BYTES } from './exchange-log'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
@@ -18,6 +24,9 @@ import {
   type Insight,
   type SimulateCall,
 } from '../insight'
+import type { InsightRun } from '../insight/context'
+import type { CoverageEntry, CoverageTally } from '../insight/coverage'
+import type { AccountTurns } from '../runtime/turns'
 import type { Checkpoints } from './checkpoints'
 import type { OperatorState } from './state'
 
@@ -27,12 +36,26 @@ export const MAX_JOURNAL = 10_000
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
-/** What a route is given: the JSON body (empty for a GET), its `:name` segments, the query. */
+/**
+ * What a route is given: the JSON body (empty for a GET), its `:name` segments, the query, and
+ * how it runs (its turns and its client's signal: see `TAKES_TURNS`).
+ */
 type Handler<K extends ControlRoute> = (
   body: Record<string, Json>,
   params: string[],
   query: URLSearchParams,
+  run: InsightRun,
 ) => Promise<AnswerOf<K>>
+
+/**
+ * Routes whose work grows with what they are asked or with the account (an import, an export,
+ * the insight that evaluates calls): on a server that hosts several accounts each waits for
+ * its account's turn to start, body read included, and takes turns as evaluations do.
+ */
+const TAKES_TURNS = new Set(['import', 'export', 'reach', 'simulate', 'diff', 'coverage'])
+
+/** How many journal entries coverage tallies between two turns. */
+const COVERAGE_STEP = 256
 
 /**
  * The account control plane under `<baseUrl>/_account/` (`control-routes.ts` declares each
@@ -50,6 +73,7 @@ export function createControlPlane({
   operator,
   reset,
   checkpoints,
+  turns,
 }: {
   account: Account
   insight: Insight
@@ -60,6 +84,8 @@ export function createControlPlane({
   /** The engine's one reset: see `Engine.reset`. */
   reset: () => Promise<void>
   checkpoints: Checkpoints
+  /** The account's turns on a server that hosts several (see `EngineOptions.turns`). */
+  turns?: AccountTurns
 }) {
   const { faults, journal } = operator
   const strictReport = async () => {
@@ -117,25 +143,26 @@ export function createControlPlane({
     'GET endpoints': async () => describeEndpoints(registry),
     'GET procedures': () => account.listProcedures(),
     'GET buckets': () => account.listBuckets(),
-    'POST reach': (body) =>
-      insight.reach(required(body, 'token', 'string'), optional(body, 'at', 'number')),
-    'POST simulate': (body) =>
+    'POST reach': (body, _params, _query, run) =>
+      insight.reach(required(body, 'token', 'string'), optional(body, 'at', 'number'), run),
+    'POST simulate': (body, _params, _query, run) =>
       insight.simulate(
         required(body, 'token', 'string'),
         callsOf(body),
         optional(body, 'at', 'number'),
+        run,
       ),
-    'POST diff': (body) =>
+    'POST diff': (body, _params, _query, run) =>
       insight.diff(
         required(body, 'a', 'string'),
         required(body, 'b', 'string'),
         optional(body, 'at', 'number'),
+        run,
       ),
-    'POST coverage': async (body) => {
+    'POST coverage': async (body, _params, _query, run) => {
       const { entries, tally, skipped } = readCoverageRequest(body)
-      const report = coverageReport(
-        tallyCoverage(entries ?? (await journal.list(0)), ...(tally ? [tally] : [])),
-      )
+      const all = entries ?? (await journal.list(0))
+      const report = coverageReport(await tallyInTurns(all, tally, run))
       return skipped === undefined ? report : { ...report, skipped }
     },
     'GET exchanges': async (_body, _params, query) => {
@@ -178,13 +205,37 @@ export function createControlPlane({
           : path === 'coverage'
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
-      const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
-      const answer = await found.handler(body, params, new URLSearchParams(call.search))
-      return jsonReply(200, answer as Json)
+      const answer = async (run: InsightRun) => {
+        const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
+        return found.handler(body, params, new URLSearchParams(call.search), run)
+      }
+      const signal = call.signal
+      const run = signal ? { signal } : {}
+      const answered =
+        turns && TAKES_TURNS.has(path)
+          ? await turns.admit((pause) => answer({ ...run, pause }), signal)
+          : await answer(run)
+      return jsonReply(200, answered as Json)
     } catch (error) {
       return errorReply(error, 'json', serviceName, { cors: false })
     }
   }
+}
+
+/** Coverage of `entries` over `tally`, a few hundred entries between two turns. */
+async function tallyInTurns(
+  entries: readonly CoverageEntry[],
+  tally: CoverageTally | undefined,
+  run: InsightRun,
+): Promise<CoverageTally> {
+  let sum = tallyCoverage([], ...(tally ? [tally] : []))
+  for (let start = 0; start < entries.length; start += COVERAGE_STEP) {
+    checkGone(run.signal)
+    const turn = run.pause?.()
+    if (turn) await turn
+    sum = tallyCoverage(entries.slice(start, start + COVERAGE_STEP), sum)
+  }
+  return sum
 }
 
 async function readJsonObject(call: Call, limit: number): Promise<Record<string, Json>> {

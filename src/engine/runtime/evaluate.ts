@@ -1,7 +1,13 @@
 import type { KeyvTarget } from '../auth/abilities'
 import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
 import { withCounterfactual } from '../insight/counterfactual'
-import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
+import {
+  checkGone,
+  InvalidError,
+  TimeoutError,
+  UndefinedError,
+  UnauthorizedError,
+} from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
@@ -47,6 +53,8 @@ export class Evaluation {
       deadline?: number
       /** Asked before each call: a wait for the evaluation's next turn when it has had its share. */
       pause?: Pause
+      /** Aborted once no one waits for the answer: the evaluation stops at its next call. */
+      signal?: AbortSignal
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
@@ -80,6 +88,7 @@ export class Evaluation {
   }
 
   private checkTime(): void {
+    checkGone(this.ctx.signal)
     if (this.ctx.clock.now() > this.deadline) {
       throw new TimeoutError(this.ctx.settings.limits.timeLimitMs / 1000)
     }
