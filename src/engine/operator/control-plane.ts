@@ -1,3 +1,4 @@
+import { parseChunked, stringifyChunked } from '@discoveryjs/json-ext'
 import type { Account } from '../account/account'
 import {
   checkGone,
@@ -26,7 +27,7 @@ import {
 } from '../insight'
 import type { InsightRun } from '../insight/context'
 import type { CoverageEntry, CoverageTally } from '../insight/coverage'
-import type { AccountTurns } from '../runtime/turns'
+import type { AccountTurns, Pause } from '../runtime/turns'
 import type { Checkpoints } from './checkpoints'
 import type { OperatorState } from './state'
 
@@ -56,6 +57,12 @@ const TAKES_TURNS = new Set(['import', 'export', 'reach', 'simulate', 'diff', 'c
 
 /** How many journal entries coverage tallies between two turns. */
 const COVERAGE_STEP = 256
+
+/**
+ * Past this many bytes, a body taking turns is parsed, and an answer written, a piece at a
+ * time, a turn between two pieces: a 60 MB import is not one step of the event loop.
+ */
+const JSON_PIECE = 64 * 1024
 
 /**
  * The account control plane under `<baseUrl>/_account/` (`control-routes.ts` declares each
@@ -206,16 +213,17 @@ export function createControlPlane({
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
       const answer = async (run: InsightRun) => {
-        const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
-        return found.handler(body, params, new URLSearchParams(call.search), run)
+        const body = call.method === 'GET' ? {} : await readJsonObject(call, limit, run.pause)
+        const answered = await found.handler(body, params, new URLSearchParams(call.search), run)
+        return run.pause
+          ? jsonAnswerInTurns(answered as Json, run.pause)
+          : jsonReply(200, answered as Json)
       }
       const signal = call.signal
       const run = signal ? { signal } : {}
-      const answered =
-        turns && TAKES_TURNS.has(path)
-          ? await turns.admit((pause) => answer({ ...run, pause }), signal)
-          : await answer(run)
-      return jsonReply(200, answered as Json)
+      return turns && TAKES_TURNS.has(path)
+        ? await turns.admit((pause) => answer({ ...run, pause }), signal)
+        : await answer(run)
     } catch (error) {
       return errorReply(error, 'json', serviceName, { cors: false })
     }
@@ -238,7 +246,47 @@ async function tallyInTurns(
   return sum
 }
 
-async function readJsonObject(call: Call, limit: number): Promise<Record<string, Json>> {
+/** JSON text of `value` (no decimal nor timestamp: control-plane answers are plain JSON), in turns. */
+async function jsonAnswerInTurns(value: Json, pause: Pause): Promise<Reply> {
+  const pieces: string[] = []
+  let size = 0
+  for (const piece of stringifyChunked(value, { highWaterMark: JSON_PIECE })) {
+    pieces.push(piece)
+    size += piece.length
+    if (size < JSON_PIECE) continue
+    size = 0
+    const turn = pause()
+    if (turn) await turn
+  }
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: pieces.join('') }
+}
+
+/**
+ * A JSON body: parsed at once, or a piece at a time with a turn between two pieces when given
+ * `pause`. A body that does not parse is refused with the same 400 either way.
+ */
+async function parseJsonInTurns(text: string, pause: Pause | undefined): Promise<unknown> {
+  if (!pause || text.length <= JSON_PIECE) return parseJson(text)
+  async function* pieces() {
+    for (let at = 0; at < text.length; at += JSON_PIECE) {
+      const turn = pause!()
+      if (turn) await turn
+      yield text.slice(at, at + JSON_PIECE)
+    }
+  }
+  try {
+    return (await parseChunked(pieces)) as unknown
+  } catch {
+    // Said where it fails, as an unchunked body is.
+    return parseJson(text)
+  }
+}
+
+async function readJsonObject(
+  call: Call,
+  limit: number,
+  pause?: Pause,
+): Promise<Record<string, Json>> {
   const type = mediaTypeOf(call.header('content-type'))
   if (type !== 'application/json') {
     throw new UnsupportedMediaError(
@@ -247,7 +295,7 @@ async function readJsonObject(call: Call, limit: number): Promise<Record<string,
   }
   const text = decodeText(await call.body(limit))
   if (text.trim() === '') return {}
-  const value = parseJson(text)
+  const value = await parseJsonInTurns(text, pause)
   if (!isObject(value)) throw new InvalidError('the body must be a JSON object')
   return value
 }
