@@ -1,13 +1,7 @@
 import type { KeyvTarget } from '../auth/abilities'
 import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
 import { withCounterfactual } from '../insight/counterfactual'
-import {
-  checkGone,
-  InvalidError,
-  TimeoutError,
-  UndefinedError,
-  UnauthorizedError,
-} from '../errors'
+import { checkGone, InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
