@@ -109,8 +109,8 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
   function account(id: string): AccountTurns {
     return {
       async admit(run, signal) {
-        const state = stateOf(id)
         if (signal?.aborted) throw new ClientGoneError()
+        const state = stateOf(id)
         // A slot freed by one that ends is handed to the first waiting: `running` stays.
         if (state.running >= perAccount) await waitToStart(id, state, signal)
         else state.running++
