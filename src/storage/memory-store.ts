@@ -1,4 +1,5 @@
 import { StoreClosedError } from '../engine/errors'
+import { yieldWhenDue } from '../engine/runtime/turns'
 import type {
   Json,
   KeyvEntry,
@@ -76,19 +77,38 @@ function stateFromSnapshot(snapshot: StoreSnapshot): State {
   return state
 }
 
-function snapshotOf(state: State): StoreSnapshot {
+/**
+ * A copy of the state as it is now. What the store holds is never changed in place (a write
+ * replaces a value with a copy of its own), so the values are taken at once and copied a few
+ * hundred at a time after, the event loop given a turn between them when the copying has run a
+ * slice: a 60 MB account is not one step of it.
+ */
+async function snapshotOf(state: State): Promise<StoreSnapshot> {
   const keyv: KeyvEntry[] = []
   const buckets = [...state.buckets].sort(([a], [b]) => compareStrings(a, b))
   for (const [bucket, { keys, values }] of buckets) {
     for (const key of keys) keyv.push({ bucket, key, value: values.get(key) as Json })
   }
-  return structuredClone({
+  const snapshot = structuredClone({
     meta: Object.fromEntries(state.meta),
     secrets: [...state.secrets.values()].sort(compareSecrets),
-    keyv,
+    keyv: [] as KeyvEntry[],
     procs: [...state.procs.values()].sort((a, b) => compareStrings(a.name, b.name)),
   })
+  for (let at = 0; at < keyv.length; at += SNAPSHOT_PIECE) {
+    const turn = yieldWhenDue(SNAPSHOT_SLICE_MS)
+    if (turn) await turn
+    for (const entry of keyv.slice(at, at + SNAPSHOT_PIECE)) {
+      snapshot.keyv.push({ ...entry, value: copy(entry.value) as Json })
+    }
+  }
+  return snapshot
 }
+
+/** Keys copied between two looks at the clock while a snapshot is taken. */
+const SNAPSHOT_PIECE = 256
+/** Copying a snapshot gives the event loop a turn once it has run this long without one. */
+const SNAPSHOT_SLICE_MS = 10
 
 function scan(bucket: Bucket | undefined, { prefix, after, limit }: ScanOptions): string[] {
   const keys = bucket?.keys ?? []

@@ -246,20 +246,30 @@ async function tallyInTurns(
   return sum
 }
 
-/** JSON text of `value` (no decimal nor timestamp: control-plane answers are plain JSON), in turns. */
+/**
+ * `value` as JSON (no decimal nor timestamp: control-plane answers are plain JSON), written and
+ * encoded a piece at a time, a turn between two pieces.
+ */
 async function jsonAnswerInTurns(value: Json, pause: Pause): Promise<Reply> {
-  const pieces: string[] = []
+  const pieces: Uint8Array[] = []
   let size = 0
   for (const piece of stringifyChunked(value, { highWaterMark: JSON_PIECE })) {
-    pieces.push(piece)
-    size += piece.length
-    if (size < JSON_PIECE) continue
-    size = 0
+    const bytes = encoder.encode(piece)
+    pieces.push(bytes)
+    size += bytes.byteLength
     const turn = pause()
     if (turn) await turn
   }
-  return { status: 200, headers: { 'content-type': 'application/json' }, body: pieces.join('') }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const piece of pieces) {
+    body.set(piece, offset)
+    offset += piece.byteLength
+  }
+  return { status: 200, headers: { 'content-type': 'application/json' }, body }
 }
+
+const encoder = new TextEncoder()
 
 /**
  * A JSON body: parsed at once, or a piece at a time with a turn between two pieces when given
