@@ -72,7 +72,14 @@ function stateFromSnapshot(snapshot: StoreSnapshot): State {
   const state = emptyState()
   for (const [key, value] of Object.entries(copy.meta)) state.meta.set(key, value)
   for (const secret of copy.secrets) state.secrets.set(secret.id, secret)
-  for (const entry of copy.keyv) writeKey(state, entry.bucket, entry.key, { value: entry.value })
+  // Each bucket's keys sorted once: inserting them one by one in order is quadratic.
+  for (const { bucket: name, key, value } of copy.keyv) {
+    let bucket = state.buckets.get(name)
+    if (!bucket) state.buckets.set(name, (bucket = { values: new Map(), keys: [] }))
+    if (!bucket.values.has(key)) bucket.keys.push(key)
+    bucket.values.set(key, value)
+  }
+  for (const bucket of state.buckets.values()) bucket.keys.sort()
   for (const proc of copy.procs) state.procs.set(proc.name, proc)
   return state
 }
