@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TooLargeError } from '../engine/errors'
 import { refusal } from '../engine/wire/response'
-import { checkHost } from '../server/gate'
+import { checkHost, hostsOf } from '../server/gate'
 import { nodeCall } from '../server/node-call'
 import { writeReply } from '../server/write-reply'
 import type { Listener } from '../server/http'
@@ -38,7 +38,7 @@ export async function listenShadow(
   const server = createServer((req, res) => {
     const call = nodeCall(req)
     const refused = call
-      ? foreign(req.headers.host ?? '')
+      ? foreign(hostsOf(req.rawHeaders))
       : refusal(400, `the request target \`${req.url}' is not a URL this server reads`)
     if (refused || !call) return writeReply(req, res, refused!)
     void (async () => {
