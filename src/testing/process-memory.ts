@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import type { RunningServe } from '../serve/spawn-serve'
 
 /** What a process holds in memory, in bytes, as Linux counts it (`/proc/<pid>/status`). */
@@ -13,6 +13,11 @@ export function memoryOf(pid: number): ProcessMemory {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8')
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1])
   return { rss: kib('VmRSS') * 1024, peak: kib('VmHWM') * 1024 }
+}
+
+/** Starts counting `peak` again from what the process holds now. */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, '5')
 }
 
 /**
