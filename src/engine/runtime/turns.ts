@@ -36,11 +36,12 @@ export function yieldWhenDue(sliceMs: number): Promise<void> | undefined {
 export type Pause = () => Promise<void> | undefined
 
 /**
- * How one account's evaluations take turns with every other account's, on a server that hosts
- * several (`src/server/fair-share.ts`): `admit` runs an evaluation once the account may start
- * another, handing it the pause it asks between calls. Without one, an engine's evaluations
- * yield as `yieldWhenDue` says.
+ * How one account's requests take turns with every other account's, on a server that hosts
+ * several (`src/server/fair-share.ts`): `admit` runs a request once the account may start
+ * another, handing it the pause it asks between calls (and between steps of long work), or
+ * rejects with `ClientGoneError` when `signal` aborts before it starts. Without one, an
+ * engine's evaluations yield as `yieldWhenDue` says.
  */
 export interface AccountTurns {
-  admit<T>(run: (pause: Pause) => Promise<T>): Promise<T>
+  admit<T>(run: (pause: Pause) => Promise<T>, signal?: AbortSignal): Promise<T>
 }

@@ -18,6 +18,7 @@ export function callOf(request: Request): Call {
     header: (name) => request.headers.get(name),
     headers: () => request.headers,
     body: (limit) => readBody(request, limit),
+    signal: request.signal,
   }
 }
 
