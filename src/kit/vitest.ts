@@ -125,6 +125,7 @@ function inProcess(options: UseServiceOptions): ServiceHandle {
 function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
   return serveHandle(options, target, {
+    beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
     scope: () => scope.getStore(),
     frame: (parts) => frameTests(parts, options, scope),
