@@ -192,6 +192,7 @@ export function jestFrames(
                   if (events.startEarly && test.parent.parent) {
                     await readiness(test.parent).promise
                   }
+                  await records.hooksBefore()
                   return concurrent(({ after, shared }) => {
                     const scope = scopeOf(test, after)
                     return running.run(scope, async () => {
@@ -230,6 +231,7 @@ export function jestFrames(
             }
             case 'test_started':
               if (test && !test.concurrent) {
+                await records.hooksBefore()
                 const frame = await (await framed()).checkpoint()
                 tests.set(test, frame)
                 current = scopeOf(test, frame.journal)

@@ -88,6 +88,7 @@ function frameTests(
     const test = testOf(context)
     const record = (after: number, tallied = true) =>
       records.record({ after, ...test }, context.task.result?.state === 'pass', { tallied })
+    await records.hooksBefore()
     if (context.task.concurrent) {
       return concurrent(
         ({ after, shared }) =>
