@@ -257,33 +257,31 @@ describe('the packed kit', () => {
         "import { startService, type Service } from 'service-playground'",
         "import { useService } from 'service-playground/vitest'",
         "import { expect, test } from 'service-playground/playwright'",
-        "import { matchers, useService as useJestService } from 'service-playground/jest'",
         "const file = useService({ baseUrl: 'https://proc.run', serviceName: 'proc' })",
-        "const jestFile: Promise<string> = useJestService({ secrets: ['k'] }).authorize(['core'])",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
         "test('t', async ({ service }) => { await expect(service).toHaveReceived('core.ping', { times: 1 }) })",
         '// @ts-expect-error: an option the helper does not take is a type error, not `any`',
         "useService({ baseUrll: 'https://proc.run' })",
-        'void file, started, matchers',
+        'void file, started',
       ].join('\n')
       const cjs = [
         "import { startService, type Service } from 'service-playground'",
         "import { test } from 'service-playground/playwright'",
-        "import { useService } from 'service-playground/jest'",
         "const started: Promise<Service> = startService({ baseUrl: 'https://x.test' })",
-        "const jestFile: Array<string | null> = useService({ serviceName: 'proc' }).requests({ status: 200 }).map((r) => r.endpoint)",
-        "const overServe: Promise<string> = useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } }).authorize(['core'])",
-        '// @ts-expect-error: an option the Jest helper does not take, misspelt',
-        "void useService({ coverag: 'c.json' })",
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
-        'void started, jestFile, overServe',
+        'void started',
       ].join('\n')
-      // The policy matchers under Jest's own globals (@types/jest), in both module kinds.
-      const jestPolicy = [
-        "import { useService } from 'service-playground/jest'",
+      // Under Jest's own globals (@types/jest): the helper, its options, the policy matchers.
+      const jest = [
+        "import { matchers, useService } from 'service-playground/jest'",
         "const proc = useService({ baseUrl: 'https://proc.run', serviceName: 'proc' })",
+        "const minted: Promise<string> = useService({ secrets: ['k'] }).authorize(['core'])",
+        "const endpoints: Array<string | null> = useService({ serviceName: 'proc' }).requests({ status: 200 }).map((r) => r.endpoint)",
+        "const overServe: Promise<string> = useService({ serve: { url: 'http://127.0.0.1:1', controlToken: 't' } }).authorize(['core'])",
+        '// @ts-expect-error: an option the Jest helper does not take, misspelt',
+        "void useService({ coverag: 'c.json' })",
         "test('policy', async () => {",
         "  const token = await proc.authorize(['keyv.get?bucket=notes'])",
         "  await expect(token).toReach('keyv.get', { bucket: 'notes' })",
@@ -292,64 +290,84 @@ describe('the packed kit', () => {
         '  // @ts-expect-error: the place has bucket, prefix and key',
         "  await expect(token).toReach('keyv.get', { bukcet: 'notes' })",
         '})',
+        'void matchers, minted, endpoints, overServe',
       ].join('\n')
       const readme = (name: string) => blocks.get(name)!
-      const esmFiles: Record<string, string> = {
-        'esm.ts': esm,
-        'client.test.ts': readme('client.test.ts'),
-        'policy.test.ts': readme('policy.test.ts'),
-        'consumer.ts': readme('consumer.ts'),
-        'client.spec.ts': readme('client.spec.ts'),
-        'contract.spec.ts': readme('contract.spec.ts'),
-        'jest-policy.test.ts': jestPolicy,
-      }
-      // Vitest is ES modules alone, and top-level await (consumer.ts) is too.
-      const cjsFiles: Record<string, string> = {
-        'cjs.cts': cjs,
-        'client.spec.cts': readme('client.spec.ts'),
-        'contract.spec.cts': readme('contract.spec.ts'),
-        'jest-policy.test.cts': jestPolicy,
-        'client.test.cjs': readme('client.test.js'),
+      // Named so that no runner takes them for tests: they are compiled, not run.
+      const programs = {
+        // Vitest is ES modules alone, and top-level await (the Node API's example) is too.
+        vitest: {
+          types: ['node'],
+          esm: {
+            'esm.ts': esm,
+            'readme-client-test.ts': readme('client.test.ts'),
+            'readme-policy-test.ts': readme('policy.test.ts'),
+            'readme-consumer.ts': readme('consumer.ts'),
+            'readme-client-spec.ts': readme('client.spec.ts'),
+            'readme-contract-spec.ts': readme('contract.spec.ts'),
+          },
+          cjs: {
+            'cjs.cts': cjs,
+            'readme-client-spec.cts': readme('client.spec.ts'),
+            'readme-contract-spec.cts': readme('contract.spec.ts'),
+          },
+        },
+        // A project on Jest has Jest's globals, not Vitest's expect.
+        jest: {
+          types: ['node', 'jest'],
+          esm: { 'jest.ts': jest },
+          cjs: { 'jest.cts': jest, 'readme-client-test.cjs': readme('client.test.js') },
+        },
       }
       const resolutions = [
         ['bundler', 'preserve', false],
         ['nodenext', 'nodenext', true],
         ['node16', 'node16', true],
       ] as const
-      // One project per resolution, checked side by side.
+      // One project per resolution and runner, checked side by side.
       const checked = await Promise.all(
-        resolutions.map(async ([resolution, module, commonJs]) => {
-          const project = join(dir, `types-${resolution}`)
-          await run('mkdir', ['-p', project], dir)
-          writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }))
-          const files = { ...esmFiles, ...(commonJs ? cjsFiles : {}) }
-          for (const [file, text] of Object.entries(files)) writeFileSync(join(project, file), text)
-          writeFileSync(
-            join(project, 'tsconfig.json'),
-            JSON.stringify({
-              compilerOptions: {
-                strict: true,
-                noEmit: true,
-                target: 'es2022',
-                module,
-                moduleResolution: resolution,
-                skipLibCheck: false,
-                exactOptionalPropertyTypes: true,
-                allowJs: true,
-                checkJs: true,
-                types: ['node', 'jest'],
-                lib: ['es2023', 'dom'],
-              },
-              files: Object.keys(files),
-              // The client suite's Playwright specs, as its project has them.
-              ...(resolution === 'bundler' ? { include: ['../proc-client/e2e'] } : {}),
-            }),
-          )
-          return [resolution, await run('npx', ['tsc', '-p', project], dir)] as const
-        }),
+        resolutions.flatMap(([resolution, module, commonJs]) =>
+          Object.entries(programs).map(async ([runner, program]) => {
+            const project = join(dir, 'types', `${resolution}-${runner}`)
+            await run('mkdir', ['-p', project], dir)
+            writeFileSync(join(project, 'package.json'), JSON.stringify({ type: 'module' }))
+            const files: Record<string, string> = {
+              ...program.esm,
+              ...(commonJs ? program.cjs : {}),
+            }
+            for (const [file, text] of Object.entries(files)) {
+              writeFileSync(join(project, file), text)
+            }
+            writeFileSync(
+              join(project, 'tsconfig.json'),
+              JSON.stringify({
+                compilerOptions: {
+                  strict: true,
+                  noEmit: true,
+                  target: 'es2022',
+                  module,
+                  moduleResolution: resolution,
+                  skipLibCheck: false,
+                  exactOptionalPropertyTypes: true,
+                  allowJs: true,
+                  checkJs: true,
+                  types: program.types,
+                  lib: ['es2023', 'dom'],
+                },
+                files: Object.keys(files),
+                // The client suite's Playwright specs, as its project has them.
+                ...(resolution === 'bundler' && runner === 'vitest'
+                  ? { include: ['../../proc-client/e2e'] }
+                  : {}),
+              }),
+            )
+            const label = `${resolution}, ${runner}`
+            return [label, await run('npx', ['tsc', '-p', project], dir)] as const
+          }),
+        ),
       )
-      for (const [resolution, result] of checked) {
-        expect(result.code, `${resolution}: ${shown(result)}`).toBe(0)
+      for (const [label, result] of checked) {
+        expect(result.code, `${label}: ${shown(result)}`).toBe(0)
       }
     }, 300_000)
 
@@ -456,7 +474,7 @@ describe('the packed kit', () => {
       } finally {
         await team.stop()
       }
-    }, 300_000)
+    }, 600_000)
 
     /** The client suite under Jest in `project`: both projects, every file, its records. */
     async function expectJestSuite(project: string) {
