@@ -422,7 +422,7 @@ describe('the packed kit', () => {
       expect(ran.stdout).toMatch(/Tests\s+36 passed/)
       // The coverage of its in-process run, added up across its files and workers, is the
       // one committed, and so is its run over serve (each exchange tallied once, concurrent
-      // siblings' included); the coverage command reads it and gates on it.
+      // tests' and beforeAll hooks' included); the coverage command reads it and gates on it.
       for (const file of ['service-coverage.json', 'service-coverage.serve.json']) {
         expect(coverageOf(join(dir, 'proc-client', file)), file).toEqual(expectedCoverage())
       }
@@ -491,7 +491,7 @@ describe('the packed kit', () => {
         }
       }
       // Over serve, the run's authorization coverage is the one the same files give in process
-      // under Vitest: each exchange tallied once, concurrent siblings' included.
+      // under Vitest: each exchange tallied once, concurrent tests' and hooks' included.
       expect(coverageOf(join(suite, 'service-coverage.jest.json'))).toEqual(expectedCoverage())
       // And every passing test that called the service is a case of the contract, by its name.
       const { cases } = JSON.parse(readFileSync(join(suite, 'contracts/jest.json'), 'utf8')) as {
