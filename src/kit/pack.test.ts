@@ -369,20 +369,20 @@ describe('the packed kit', () => {
       for (const [label, result] of checked) {
         expect(result.code, `${label}: ${shown(result)}`).toBe(0)
       }
-    }, 300_000)
+    }, 600_000)
 
     it('runs the Vitest example', async () => {
       const ran = await run('npx', ['vitest', 'run', 'client.test.ts', 'policy.test.ts'], dir)
       expect(ran.code, shown(ran)).toBe(0)
       expect(ran.stdout).toMatch(/Tests\s+3 passed/)
-    }, 120_000)
+    }, 360_000)
 
     it('runs the Jest example, in CommonJS', async () => {
       const ran = await run('npx', ['jest'], dir)
       expect(ran.code, shown(ran)).toBe(0)
       // Two tests: the second finds what the first rolled undone, with a journal of its own.
       expect(ran.stderr).toMatch(/Tests:\s+2 passed/)
-    }, 120_000)
+    }, 360_000)
 
     it("runs the Playwright examples, one recording a contract with no token in it, and the policy matchers' refusals", async () => {
       const ran = await run('npx', ['playwright', 'test'], dir)
