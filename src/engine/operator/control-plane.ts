@@ -117,7 +117,7 @@ export function createControlPlane({
     'POST restore': (body) => checkpoints.restore(required(body, 'id', 'string')),
     'GET checkpoints': async () => checkpoints.list(),
     'GET faults': () => faults.list(),
-    'POST faults': async (body) => (await faults.add(readFaultRule(body)), faults.list()),
+    'POST faults': async (body) => (await faults.add(readFaultRule(body, registry)), faults.list()),
     'POST faults/clear': async () => (await faults.clear(), []),
     'POST faults/:id/clear': async (_body, [id]) => {
       if (!(await faults.remove(id!))) throw new UndefinedError(`no fault \`${id}'`)

@@ -5,11 +5,12 @@
  * passes the slice, waits for a macrotask so that I/O and timers get in.
  */
 
+import { realTime } from '../real-time'
+
 type Schedule = (run: () => void) => void
 
 // Node's setImmediate runs right after pending I/O; elsewhere a zero timeout does the same.
-const { setImmediate: immediate } = globalThis as { setImmediate?: Schedule }
-const nextTurn: Schedule = immediate ?? ((run) => setTimeout(run, 0))
+const nextTurn: Schedule = realTime.setImmediate ?? ((run) => realTime.setTimeout(run, 0))
 
 /** When the current run of microtasks began; `undefined` once the loop has had a turn. */
 let runStarted: number | undefined
@@ -19,7 +20,7 @@ let runStarted: number | undefined
  * next turn; `undefined` (nothing to wait for) otherwise.
  */
 export function yieldWhenDue(sliceMs: number): Promise<void> | undefined {
-  const now = performance.now()
+  const now = realTime.monotonic()
   if (runStarted === undefined) {
     runStarted = now
     nextTurn(() => (runStarted = undefined))
