@@ -14,7 +14,6 @@ import { KnownState, type Touched } from './known-state'
 import { Mirror } from './mirror'
 import { ParityReport } from './parity-report'
 import { RateBudget } from './rate-budget'
-import type { ShadowOptions } from './shadow'
 import { Twins } from './twins'
 import {
   decodedBody,
@@ -45,6 +44,21 @@ export const NOT_COMPARED = {
 
 /** Records of exchanges that wrote, kept for the contracts of later differences that read it. */
 const KEPT_WRITERS = 10_000
+
+export interface ShadowOptions {
+  upstream: Upstream
+  serviceName: string
+  /** The upstream's secret: the client presents it, the engine gets the mirror's own. */
+  upstreamSecret?: string
+  /** Where `report.json`, `report.txt` and `contracts/` go; nothing is written without it. */
+  reportDir?: string
+  /** Where each difference is said as it is found (a line each). */
+  log?: (line: string) => void
+  /** Ask the upstream again before counting a difference of a call that writes nothing (default). */
+  askAgain?: boolean
+  /** Milliseconds, for the rate budget. */
+  now?: () => number
+}
 
 /** The run's parts every stage reads, made once. */
 export interface ShadowState {

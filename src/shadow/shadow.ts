@@ -22,34 +22,18 @@ import {
   createShadowState,
   NOT_COMPARED,
   type ShadowExchange,
-  type ShadowState,
+  type ShadowOptions,
 } from './shadow-state'
 import type { Twins } from './twins'
 import {
   Prefix,
   UpstreamError,
-  type Upstream,
   type UpstreamAnswer,
   type UpstreamRequest,
   type UpstreamStream,
 } from './upstream'
 
-export { COMPARED_BODY_BYTES } from './shadow-state'
-
-export interface ShadowOptions {
-  upstream: Upstream
-  serviceName: string
-  /** The upstream's secret: the client presents it, the engine gets the mirror's own. */
-  upstreamSecret?: string
-  /** Where `report.json`, `report.txt` and `contracts/` go; nothing is written without it. */
-  reportDir?: string
-  /** Where each difference is said as it is found (a line each). */
-  log?: (line: string) => void
-  /** Ask the upstream again before counting a difference of a call that writes nothing (default). */
-  askAgain?: boolean
-  /** Milliseconds, for the rate budget. */
-  now?: () => number
-}
+export { COMPARED_BODY_BYTES, type ShadowOptions } from './shadow-state'
 
 export interface Shadow {
   /**
