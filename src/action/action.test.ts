@@ -144,7 +144,7 @@ describe('the GitHub Action, its steps run as a runner runs them', () => {
       },
       async ({ 'base-url': baseUrl, secret }) => {
         // The job's own tests: the example's client against the account the action opened.
-        const proc = connect(secret, { baseUrl, serviceName: 'proc' })
+        const proc = connect(secret!, { baseUrl, serviceName: 'proc' })
         answered = await proc.call('type.string.reverse', 'olleh')
       },
     )
