@@ -6,7 +6,7 @@ import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The schemas the kit publishes, one per file format it reads or writes. */
-export type SchemaName = 'cases' | 'coverage' | 'account'
+export type SchemaName = 'cases' | 'coverage' | 'account' | 'shadow-report'
 
 let folder: string | undefined
 

@@ -5,11 +5,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Ajv } from 'ajv'
 import { afterAll, describe, expect, it } from 'vitest'
 import { emptyTally } from '../engine/insight/coverage/tally'
 import { addCoverage } from '../kit/coverage-collect'
 import { createHarness } from '../testing/engine-harness'
+import { schemaError } from '../testing/published-schemas'
 import { readCaseFile } from './cases'
 import { coverageCommand } from './coverage-command'
 import { schemaRef, schemasFolder, type SchemaName } from './schema-ref'
@@ -19,19 +19,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'schemas-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const read = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'))
-const ajv = new Ajv({ allErrors: false })
-const NAMES: SchemaName[] = ['cases', 'coverage', 'account']
-const validators = Object.fromEntries(
-  NAMES.map((name) => [name, ajv.compile(read(join(ROOT, 'schemas', `${name}.json`)) as object)]),
-) as Record<SchemaName, ReturnType<Ajv['compile']>>
-
-/** `undefined` when `value` follows schema `name`; else the first error's path and message. */
-function firstError(name: SchemaName, value: unknown): string | undefined {
-  const validate = validators[name]
-  if (validate(value)) return undefined
-  const [first] = validate.errors!
-  return `${first!.instancePath || '(the file)'} ${first!.message}`
-}
+const NAMES: SchemaName[] = ['cases', 'coverage', 'account', 'shadow-report']
+const firstError = schemaError
 
 const jsonIn = (dir: string) =>
   readdirSync(join(ROOT, dir))
@@ -84,7 +73,11 @@ describe('the published schemas', () => {
 
   it("an account's export follows it, with the playground's part", async () => {
     const service = await createHarness()
-    await service.call('keyv.set', { args: { bucket: 'b', key: 'k', value: { deep: [1] } } })
+    await service.tuples('keyv.set', [
+      ['$$', 'bucket', 'b'],
+      ['$$', 'key', 'k'],
+      ['$$', 'value', { deep: [1] }],
+    ])
     const exported = await service.control('export')
     expect(exported.status).toBe(200)
     expect(firstError('account', exported.body)).toBeUndefined()

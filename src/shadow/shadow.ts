@@ -7,7 +7,7 @@
  * drive it with recorded contracts and the conformance cases.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { readSent } from '../client/exchange'
 import { toBase64 } from '../conformance/base64'
 import { TOKEN_SHAPE } from '../conformance/contract/answer'
@@ -15,6 +15,7 @@ import type { Decoded } from '../conformance/compare'
 import { counterfactualOf } from '../conformance/counterfactual'
 import { controlOver } from '../conformance/fetch-target'
 import { readableBody } from '../conformance/run'
+import { schemaRef } from '../conformance/schema-ref'
 import { bearerToken, type Call, type ExchangeRecord } from '../engine'
 import { TooLargeError } from '../engine/errors'
 import { bodyFormat } from '../engine/wire/formats'
@@ -330,15 +331,21 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
   ): Promise<{ contract?: string; noContract?: string }> {
     if (reportDir === undefined || stopped) return {}
     try {
-      const text = differenceContract(
-        records,
-        { name, serviceName, baseUrl: upstream.baseUrl, secrets: await mirror.secrets() },
-        twins,
-      )
       const file = join(
         reportDir,
         'contracts',
         `${String(exchange).padStart(3, '0')}-${endpoint.replace(/[^A-Za-z0-9._-]/g, '_')}.json`,
+      )
+      const text = differenceContract(
+        records,
+        {
+          name,
+          serviceName,
+          baseUrl: upstream.baseUrl,
+          secrets: await mirror.secrets(),
+          $schema: schemaRef('cases', resolve(file)),
+        },
+        twins,
       )
       await mkdir(join(reportDir, 'contracts'), { recursive: true })
       await writeFile(file, text)
@@ -664,7 +671,8 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
       await mkdir(reportDir, { recursive: true })
       const json = join(reportDir, 'report.json')
       const text = join(reportDir, 'report.txt')
-      await writeFile(json, `${twins.redact(JSON.stringify(report.toJSON(), null, 2))}\n`)
+      const written = { $schema: schemaRef('shadow-report', resolve(json)), ...report.toJSON() }
+      await writeFile(json, `${twins.redact(JSON.stringify(written, null, 2))}\n`)
       await writeFile(text, twins.redact(report.text()))
       return [json, text]
     },
