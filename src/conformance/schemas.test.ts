@@ -10,6 +10,7 @@ import { emptyTally } from '../engine/insight/coverage/tally'
 import { addCoverage } from '../kit/coverage-collect'
 import { createHarness } from '../testing/engine-harness'
 import { schemaError } from '../testing/published-schemas'
+import { readPagePart } from '../ui/shared/page-file'
 import { readCaseFile } from './cases'
 import { coverageCommand } from './coverage-command'
 import { schemaRef, schemasFolder, type SchemaName } from './schema-ref'
@@ -72,7 +73,7 @@ describe('the published schemas', () => {
   })
 
   it("an account's export follows it, with the playground's part", async () => {
-    const service = await createHarness()
+    const service = await createHarness({ exchangeLog: 10 })
     await service.tuples('keyv.set', [
       ['$$', 'bucket', 'b'],
       ['$$', 'key', 'k'],
@@ -86,6 +87,24 @@ describe('the published schemas', () => {
       playground: { authorizations: [{ token: 't', savedAt: 1 }], exchanges: [] },
     }
     expect(firstError('account', withPage)).toBeUndefined()
+    // The journal's exchanges are the ones the schema describes, and the playground reads them
+    // back by it: a broken one is left out and counted.
+    const { body } = await service.control('exchanges')
+    const { exchanges } = body as { exchanges: Array<Record<string, unknown>> }
+    expect(exchanges.length).toBeGreaterThan(0)
+    const authorizations = [
+      { token: 't', savedAt: 1 },
+      { token: '', savedAt: 2 },
+    ]
+    const part = { authorizations, exchanges: [...exchanges, { ...exchanges[0], id: 'one' }] }
+    expect(firstError('account', { ...(exported.body as object), playground: part })).toBe(
+      '/playground/authorizations/1/token must NOT have fewer than 1 characters',
+    )
+    expect(readPagePart({ playground: part })).toEqual({
+      skipped: 2,
+      authorizations: authorizations.slice(0, 1),
+      exchanges,
+    })
   })
 
   const contract = { description: 'd', cases: [{ name: 'n', steps: [{ advance: 1 }] }] }
