@@ -4,11 +4,12 @@
  * the exchanges it depends on), its row in the report, and a line said as it is found.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { readSent } from '../client/exchange'
 import { toBase64 } from '../conformance/base64'
 import { counterfactualOf } from '../conformance/counterfactual'
 import { readableBody } from '../conformance/run'
+import { schemaRef } from '../conformance/schema-ref'
 import type { ExchangeRecord } from '../engine'
 import type { Seen } from './answers'
 import type { Verdict } from './compare-stage'
@@ -179,15 +180,21 @@ async function saveContract(
 ): Promise<{ contract?: string; noContract?: string }> {
   if (reportDir === undefined || stopped) return {}
   try {
-    const text = differenceContract(
-      records,
-      { name, serviceName, baseUrl: upstream.baseUrl, secrets: await mirror.secrets() },
-      twins,
-    )
     const file = join(
       reportDir,
       'contracts',
       `${String(exchange).padStart(3, '0')}-${endpoint.replace(/[^A-Za-z0-9._-]/g, '_')}.json`,
+    )
+    const text = differenceContract(
+      records,
+      {
+        name,
+        serviceName,
+        baseUrl: upstream.baseUrl,
+        secrets: await mirror.secrets(),
+        $schema: schemaRef('cases', resolve(file)),
+      },
+      twins,
     )
     await mkdir(join(reportDir, 'contracts'), { recursive: true })
     await writeFile(file, text)

@@ -7,7 +7,8 @@
  * drive it with recorded contracts and the conformance cases.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { schemaRef } from '../conformance/schema-ref'
 import type { Call, Reply } from '../engine'
 import { TooLargeError } from '../engine/errors'
 import { refusal } from '../engine/wire/response'
@@ -169,7 +170,8 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
       await mkdir(reportDir, { recursive: true })
       const json = join(reportDir, 'report.json')
       const text = join(reportDir, 'report.txt')
-      await writeFile(json, `${twins.redact(JSON.stringify(report.toJSON(), null, 2))}\n`)
+      const written = { $schema: schemaRef('shadow-report', resolve(json)), ...report.toJSON() }
+      await writeFile(json, `${twins.redact(JSON.stringify(written, null, 2))}\n`)
       await writeFile(text, twins.redact(report.text()))
       return [json, text]
     },
