@@ -1,7 +1,7 @@
 import { bearerToken } from './auth/bearer'
 import { InvalidError, UndefinedError } from './errors'
 import { ExchangeDraft } from './operator/exchange-log'
-import { faulted, replyFault, runsUnder } from './operator/faults'
+import { faultDraw, faulted, replyFault, runsUnder } from './operator/faults'
 import type { OperatorView } from './operator/state'
 import { runPipeline, type EngineParts, type Exchange } from './pipeline'
 import type { Call } from './wire/call'
@@ -44,6 +44,7 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   try {
     const viewed = parts.operator.view()
     const view = viewed instanceof Promise ? await viewed : viewed
+    exchange.step = parts.operator.step?.() ?? 0
     if (view.journal > 0) {
       exchange.draft = new ExchangeDraft(call, exchange.endpoint, parts.clock)
     }
@@ -97,10 +98,12 @@ async function withFaults(
   exchange: Exchange,
   view: OperatorView,
 ): Promise<Reply> {
+  const random = parts.account.randomNow()
   const rule = view.faulted
     ? await parts.operator.faults.take(
         exchange.endpoint!,
         bearerToken(exchange.call.header('authorization')) ?? null,
+        random.seed === undefined ? undefined : faultDraw(random, exchange.step ?? 0),
       )
     : undefined
   if (rule) {

@@ -63,6 +63,8 @@ export interface Exchange {
   draft?: ExchangeDraft
   /** The fault the call met, when it met one. */
   fault?: ReplyFault
+  /** Its step on the account's timeline: what keys a seeded account's draws (decision 085). */
+  step?: number
 }
 
 /** An endpoint call, stage by stage, under the operator's controls as `view` found them. */
@@ -177,6 +179,8 @@ export async function evaluate(
           signer,
           principal,
           deadline,
+          random: parts.account.randomNow(),
+          step: exchange.step ?? 0,
           ...(pause ? { pause } : {}),
           setHeader: (key, value) => (headers[key] = value),
           ...(rateLimit.enforce ? { countCall } : {}),

@@ -125,6 +125,7 @@ async function simulateOne(
         principal,
         setHeader: () => undefined,
         tracer,
+        random: account.randomNow(),
       },
       (name) => registry.resolve(name, overlay),
       (name) => registry.neighbours(name),

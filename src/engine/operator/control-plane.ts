@@ -1,4 +1,5 @@
 import type { Account } from '../account/account'
+import { readSeed } from '../auth/random'
 import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
 import { MAX_JOURNAL_BYTES } from './exchange-log'
 import type { Registry } from '../packages'
@@ -58,7 +59,7 @@ export function createControlPlane({
   maxBodyBytes: number
   operator: OperatorState
   /** The engine's one reset: see `Engine.reset`. */
-  reset: () => Promise<void>
+  reset: (options?: { seed?: string | null }) => Promise<void>
   checkpoints: Checkpoints
 }) {
   const { faults, journal } = operator
@@ -79,7 +80,8 @@ export function createControlPlane({
     'POST clock': async (body) => ({
       now: await account.advanceClock(required(body, 'advance', 'number')),
     }),
-    'POST reset': async () => (await reset(), { ok: true }),
+    'POST reset': async (body) => (await reset(seedOf(body)), { ok: true }),
+    'GET seed': async () => ({ seed: account.seed() ?? null }),
     'POST checkpoint': () => checkpoints.checkpoint(),
     'POST restore': (body) => checkpoints.restore(required(body, 'id', 'string')),
     'GET checkpoints': async () => checkpoints.list(),
@@ -225,6 +227,15 @@ function required(
   const value = body[field]
   if (typeof value !== type) throw new InvalidError(`\`${field}' is required and must be a ${type}`)
   return value
+}
+
+/** A reset's `seed`: a seed to start with from now on, `null` for none, absent to keep it. */
+function seedOf(body: Record<string, Json>): { seed?: string | null } {
+  if (!('seed' in body)) return {}
+  if (body.seed === null) return { seed: null }
+  const seed = readSeed(body.seed)
+  if (typeof seed !== 'string') throw new InvalidError(seed.problem)
+  return { seed }
 }
 
 function callsOf(body: Record<string, Json>): SimulateCall[] {

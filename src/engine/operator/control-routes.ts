@@ -58,8 +58,13 @@ export interface ControlRoutes {
   'POST secrets/:id/cancel-roll': { body: Record<string, never>; answer: SecretView }
   'GET clock': { answer: { now: number } }
   'POST clock': { body: { advance: number }; answer: { now: number } }
-  /** Back to the state the account started in (see `Engine.reset`). */
-  'POST reset': { body: Record<string, never>; answer: { ok: true } }
+  /**
+   * Back to the state the account started in (see `Engine.reset`); with `seed`, seeded with it
+   * from now on (`null`: with none), decision 085.
+   */
+  'POST reset': { body: { seed?: string | number | null }; answer: { ok: true } }
+  /** The account's seed; `null` when it draws from the platform (decision 085). */
+  'GET seed': { answer: { seed: string | null } }
   /**
    * Keeps the account's whole state on top of its stack of frames (decision 065); answers the
    * checkpoint to restore at the scope's end.

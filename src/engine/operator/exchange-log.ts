@@ -272,7 +272,7 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
 
 export type Journal = ReturnType<typeof createJournal>
 
-const realNow = (clock: Clock) => clock.now() - clock.offset
+const realNow = (clock: Clock) => clock.real?.() ?? clock.now() - clock.offset
 
 function logged({ bytes: kept, whole }: KeptBody, headers: Array<[string, string]>): LoggedBody {
   const truncated = kept.length < whole

@@ -22,6 +22,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
   let strict = modes.strict
   let rateLimit = { ...modes.rateLimit }
   let window: RateWindow = NO_WINDOW
+  let steps = 0
 
   return {
     here: { faults, journal },
@@ -33,12 +34,14 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       faulted: faults.any(),
     }),
     faults: {
-      add: async (rule) => faults.add(rule),
+      add: async (rule) => faults.add(rule, await faults.nextId()),
       list: async () => faults.list(),
       remove: async (id) => faults.remove(id),
       clear: async () => faults.clear(),
-      take: async (endpoint, token) => faults.take(endpoint, token),
+      take: (endpoint, token, draw) => faults.take(endpoint, token, draw),
     },
+    step: () => ++steps,
+    useRandom: (random) => faults.useRandom(random),
     strict: {
       async set(enabled) {
         strict = enabled
@@ -72,6 +75,8 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
         faults: faults.list(),
         report: report.list(),
         journalMark: journal.mark,
+        steps,
+        faultsAdded: faults.added,
       }
     },
     async restore(capture) {
@@ -82,8 +87,12 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       report.replace(capture.report)
       journal.setCapacity(capture.journal)
       journal.dropAfter(capture.journalMark)
+      steps = capture.steps ?? steps
+      faults.added = capture.faultsAdded ?? faults.added
     },
     async reset(configured) {
+      steps = 0
+      faults.added = 0
       faults.clear()
       report.clear()
       journal.clear()

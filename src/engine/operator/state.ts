@@ -1,7 +1,8 @@
 import type { RateLimit } from '../settings'
 import type { Json } from '../store'
 import type { ExchangeRecord, KeptExchange } from './exchange-log'
-import type { FaultRule } from './faults'
+import type { Random } from '../auth/random'
+import type { FaultDraw, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
 
 /** What the operator sets up, as a service starts and as a reset brings it back. */
@@ -52,8 +53,16 @@ export interface OperatorState {
      * The first rule this call meets, one of its calls used up, at once: a rule with one call
      * left is met by exactly one request, whichever engine answers it.
      */
-    take(endpoint: string, token: string | null): Promise<FaultRule | undefined>
+    take(endpoint: string, token: string | null, draw?: FaultDraw): Promise<FaultRule | undefined>
   }
+  /**
+   * Counts one endpoint call on the account's timeline and answers its step (from 1): what keys
+   * a seeded account's draws in it (decision 085). Absent where the controls are shared by
+   * several processes (PostgreSQL), whose accounts are never seeded.
+   */
+  step?(): number
+  /** Draws fault ids from the account's generator, as `source` gives it (decision 085). */
+  useRandom?(source: () => Random): void
   strict: {
     /** Switches strict mode, and empties its report. */
     set(enabled: boolean): Promise<void>
@@ -100,4 +109,8 @@ export interface OperatorCapture extends OperatorModes {
   report: StrictEntry[]
   /** The newest exchange's id then (0: none). */
   journalMark: number
+  /** The calls counted on the timeline then (see `OperatorState.step`). */
+  steps?: number
+  /** How many fault rules had been added then: what keys a seeded account's next id. */
+  faultsAdded?: number
 }
