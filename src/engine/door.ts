@@ -30,8 +30,15 @@ export function answer(
     return control(call, route.path)
   }
   if (call.method === 'OPTIONS') return Promise.resolve(preflight())
-  return endpointCall(parts, call, route)
+  return parts.history.gate.shared(() => endpointCall(parts, call, route))
 }
+
+/**
+ * An endpoint call answered from inside a move through the account's history (a replay),
+ * which holds the account alone: not through the gate, which would wait for the move itself.
+ */
+export const answerWithin = (parts: EngineParts, call: Call, route: Route): Promise<Reply> =>
+  endpointCall(parts, call, route)
 
 /**
  * An endpoint call: the operator's controls read once, a fault met when one is set, the
@@ -44,6 +51,8 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   try {
     const viewed = parts.operator.view()
     const view = viewed instanceof Promise ? await viewed : viewed
+    // Before the call counts, takes a fault or is journaled: the history's mark is of before it.
+    exchange.history = view.journal > 0 ? parts.history.beginExchange() : undefined
     exchange.step = parts.operator.step?.() ?? 0
     if (view.journal > 0) {
       exchange.draft = new ExchangeDraft(call, exchange.endpoint, parts.clock)
@@ -64,6 +73,7 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
     try {
       const kept = parts.operator.journal.add(exchange.draft.finish(reply, failure))
       if (kept) await kept
+      if (exchange.history) parts.history.finishExchange(exchange.history)
     } catch {
       // The answer stands even when the journal cannot keep it (its database went away).
     }

@@ -1,8 +1,10 @@
 import { createAccount, type Account } from './account/account'
 import type { HmacFactory } from './auth/hmac'
 import { readSeed } from './auth/random'
-import { accountClock, createSystemClock } from './clock'
-import { answer as door } from './door'
+import { useHmac } from './auth/secret-index'
+import { accountClock, createSystemClock, type AccountClock } from './clock'
+import { createHistory, type History } from './history/history'
+import { answer as door, answerWithin } from './door'
 import { createInsight, type Insight } from './insight'
 import { createCheckpoints, type Checkpoints } from './operator/checkpoints'
 import { createControlPlane } from './operator/control-plane'
@@ -119,6 +121,11 @@ export interface Engine {
   settings: EngineSettings
   /** Reach, simulate and diff over this account, by the rules that answer its calls. */
   insight: Insight
+  /**
+   * The account's history (decision 085): rewind to before any exchange it keeps, onto a new
+   * branch; the branches, listed, switched, named and deleted.
+   */
+  history: History
 }
 
 /** Creates the whole service over a store. Pure: no DOM, no network, no storage of its own. */
@@ -144,10 +151,19 @@ export function createEngine(options: EngineOptions): Engine {
   }
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
-  const account = createAccount(store, clock, serviceName, limits, options.hmac)
   const configured = { strict: options.strict ?? false, rateLimit: { ...limits.rateLimit } }
   const operator =
     options.operator ?? createLocalOperator({ ...configured, journal: options.exchangeLog ?? 0 })
+  // Requests find secrets through the store itself; the account, through the history's.
+  useHmac(store, options.hmac)
+  const history = createHistory({
+    store,
+    operator,
+    clock: settings.clock as AccountClock,
+    resync: (at) => account.resync(at),
+  })
+  // The account writes through the history, which records what its commits change.
+  const account = createAccount(history.store, clock, serviceName, limits, options.hmac)
   let startingSecrets: string[] | undefined = options.secrets ? [...options.secrets] : undefined
   operator.useRandom?.(() => account.randomNow())
 
@@ -194,7 +210,7 @@ export function createEngine(options: EngineOptions): Engine {
     if (startingSecrets) await ensureSecrets(startingSecrets)
   }
 
-  const checkpoints = createCheckpoints({ account, operator, store, clock })
+  const checkpoints = createCheckpoints({ account, operator, store: history.store, clock })
   const insight = createInsight({ account, registry, settings })
   const control = createControlPlane({
     account,
@@ -205,6 +221,9 @@ export function createEngine(options: EngineOptions): Engine {
     operator,
     reset,
     checkpoints,
+    history,
+    replayCall: (call) => answerWithin(parts, call, routeOf(call.pathname, basePath)),
+    baseUrl: settings.baseUrl,
   })
   const parts: EngineParts = {
     serviceName,
@@ -218,6 +237,7 @@ export function createEngine(options: EngineOptions): Engine {
     visibleSettings: endpointSettings(settings),
     linksByRequest: options.linksByRequest ?? false,
     ...(options.turns ? { turns: options.turns } : {}),
+    history,
   }
   const answer = (call: Call, route = routeOf(call.pathname, basePath)) =>
     door(parts, control, call, route)
@@ -234,6 +254,7 @@ export function createEngine(options: EngineOptions): Engine {
     registry,
     settings,
     insight,
+    history,
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Account } from './account/account'
-import { runIsolated } from './account/isolation'
+import { runIsolated, type CommitRecorder } from './account/isolation'
+import type { History, Step } from './history/history'
 import { authenticate } from './auth/credentials'
 import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
@@ -48,6 +49,8 @@ export interface EngineParts {
   linksByRequest: boolean
   /** How this account's evaluations take turns with other accounts' (see `EngineOptions`). */
   turns?: AccountTurns
+  /** The account's history: its steps and their undo records (decision 085). */
+  history: History
 }
 
 /** What the engine knows of one endpoint call once it is routed. */
@@ -65,6 +68,8 @@ export interface Exchange {
   fault?: ReplyFault
   /** Its step on the account's timeline: what keys a seeded account's draws (decision 085). */
   step?: number
+  /** The account's history's record of it, while the history keeps steps. */
+  history?: Step
 }
 
 /** An endpoint call, stage by stage, under the operator's controls as `view` found them. */
@@ -166,33 +171,44 @@ export async function evaluate(
   // One time limit over every run, and the wait for a turn.
   const deadline = clock.now() + limits.timeLimitMs
   const run = (pause?: Pause) =>
-    runIsolated(store, limits.maxAccountBytes, (overlay) => {
-      exchange.draft?.tracer.restart()
-      headers = rateHeader(rateLimit)
-      const evaluation = new Evaluation(
-        {
-          settings: parts.linksByRequest
-            ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
-            : parts.visibleSettings,
-          store: overlay,
-          clock,
-          signer,
-          principal,
-          deadline,
-          random: parts.account.randomNow(),
-          step: exchange.step ?? 0,
-          ...(pause ? { pause } : {}),
-          setHeader: (key, value) => (headers[key] = value),
-          ...(rateLimit.enforce ? { countCall } : {}),
-          ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
-        },
-        (endpoint) => registry.resolve(endpoint, overlay),
-        (endpoint) => registry.neighbours(endpoint),
-      )
-      return evaluation.run(exchange.endpoint!, call)
-    })
+    runIsolated(
+      store,
+      limits.maxAccountBytes,
+      (overlay) => {
+        exchange.draft?.tracer.restart()
+        headers = rateHeader(rateLimit)
+        const evaluation = new Evaluation(
+          {
+            settings: parts.linksByRequest
+              ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
+              : parts.visibleSettings,
+            store: overlay,
+            clock,
+            signer,
+            principal,
+            deadline,
+            random: parts.account.randomNow(),
+            step: exchange.step ?? 0,
+            ...(pause ? { pause } : {}),
+            setHeader: (key, value) => (headers[key] = value),
+            ...(rateLimit.enforce ? { countCall } : {}),
+            ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
+          },
+          (endpoint) => registry.resolve(endpoint, overlay),
+          (endpoint) => registry.neighbours(endpoint),
+        )
+        return evaluation.run(exchange.endpoint!, call)
+      },
+      recorderOf(parts.history, exchange.history),
+    )
   const result = await (parts.turns ? parts.turns.admit(run) : run())
   return { value: result === NONE ? null : result, headers }
+}
+
+/** Where a request's commit is recorded, when its history keeps a step for it. */
+function recorderOf(history: History, step: Step | undefined): CommitRecorder | undefined {
+  if (!step) return undefined
+  return { record: history.record, committed: (commit) => history.committed(step, commit) }
 }
 
 /** The result in the format the client asked for, with the headers the call set. */

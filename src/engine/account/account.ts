@@ -71,6 +71,11 @@ export interface Account {
   setSeed(seed: string | undefined): Promise<void>
   /** Takes up the seed the store holds (after an import or a rewind), with the clock to match. */
   loadSeed(): Promise<void>
+  /**
+   * Takes up the store as a move through the account's history left it: its signing key, its
+   * clock's offset and its seed, a seeded account's clock standing at `at` (milliseconds).
+   */
+  resync(at: number): Promise<void>
   /** Where the account's random values come from: its seeded generator, or the platform. */
   random(): Promise<Random>
   /**
@@ -187,6 +192,14 @@ export function createAccount(
       const stored = await store.getMeta(SEED)
       seed = typeof stored === 'string' ? stored : undefined
       standFor()
+      await renew()
+    },
+    async resync(at) {
+      cached = undefined
+      const [offset, kept] = await Promise.all([store.getMeta(CLOCK_OFFSET), store.getMeta(SEED)])
+      followed = isClockOffset(offset ?? 0) ? ((offset ?? 0) as number) : 0
+      seed = typeof kept === 'string' ? kept : undefined
+      standFor(seed === undefined ? undefined : at)
       await renew()
     },
     random,

@@ -143,5 +143,5 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'string') return `a text of ${value.length} characters`
   if (typeof value === 'number') return `the number ${value}`
-  return `a ${typeof value}`
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }

@@ -20,10 +20,22 @@ import {
   type SimulateCall,
 } from '../insight'
 import type { Checkpoints } from './checkpoints'
+import { compareBranches } from '../history/compare-branches'
+import type { History } from '../history/history'
+import { readMark, recordingOf } from '../history/recording'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
 export const MAX_JOURNAL = 10_000
+
+/** Routes that move the account through its history: each runs alone, the others in flight first. */
+const MOVES: ReadonlySet<ControlRoute> = new Set([
+  'POST rewind',
+  'POST branches/:id/switch',
+  'POST replay',
+  'GET recording',
+  'POST replay/state',
+])
 
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
@@ -51,6 +63,9 @@ export function createControlPlane({
   operator,
   reset,
   checkpoints,
+  history,
+  replayCall,
+  baseUrl,
 }: {
   account: Account
   insight: Insight
@@ -61,6 +76,10 @@ export function createControlPlane({
   /** The engine's one reset: see `Engine.reset`. */
   reset: (options?: { seed?: string | null }) => Promise<void>
   checkpoints: Checkpoints
+  history: History
+  /** Answers an endpoint call from inside a replay, which holds the account alone. */
+  replayCall: (call: Call) => Promise<unknown>
+  baseUrl: string
 }) {
   const { faults, journal } = operator
   const strictReport = async () => {
@@ -140,6 +159,30 @@ export function createControlPlane({
       )
       return skipped === undefined ? report : { ...report, skipped }
     },
+    'POST rewind': (body) =>
+      history.rewind(required(body, 'before', 'number'), optional(body, 'name', 'string')),
+    'GET branches': async () => history.list(),
+    'POST branches/:id/switch': (_body, [id]) => history.switchTo(id!),
+    'POST branches/:id/name': async (body, [id]) =>
+      history.rename(id!, required(body, 'name', 'string')),
+    'POST branches/:id/delete': async (_body, [id]) => (history.remove(id!), history.list()),
+    'GET branches/compare': async (_body, _params, query) =>
+      compareBranches(history, textOf(query, 'a'), textOf(query, 'b')),
+    'POST replay': (body) =>
+      history.replay(required(body, 'from', 'number'), optional(body, 'to', 'number'), replayCall),
+    'GET recording': async (_body, _params, query) => {
+      const from = exchangeOf(query, 'from')
+      const to = query.has('to') ? exchangeOf(query, 'to') : undefined
+      return recordingOf(await history.recording(from, to), {
+        serviceName,
+        baseUrl,
+        seed: account.seed() ?? null,
+      })
+    },
+    'POST replay/state': async (body) => {
+      await history.setState(readMark(body.mark, MAX_JOURNAL))
+      return { ok: true }
+    },
     'GET exchanges': async (_body, _params, query) => {
       const after = afterOf(query)
       const [{ journal: capacity }, exchanges] = await Promise.all([
@@ -163,7 +206,9 @@ export function createControlPlane({
   const routes = (Object.keys(handlers) as ControlRoute[]).map((key) => {
     const [method, path] = key.split(' ') as [string, string]
     const pattern = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`)
-    return { method, pattern, handler: handlers[key] as Handler<ControlRoute> }
+    // A move through the history holds the account alone: it waits for the requests in flight.
+    const alone = MOVES.has(key)
+    return { method, pattern, alone, handler: handlers[key] as Handler<ControlRoute> }
   })
 
   /** Answers a control-plane request; `path` is what follows `_account/`. */
@@ -181,7 +226,8 @@ export function createControlPlane({
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
       const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
-      const answer = await found.handler(body, params, new URLSearchParams(call.search))
+      const run = () => found.handler(body, params, new URLSearchParams(call.search))
+      const answer = await (found.alone ? run() : history.gate.shared(run))
       return jsonReply(200, answer as Json)
     } catch (error) {
       return errorReply(error, 'json', serviceName, { cors: false })
@@ -256,6 +302,24 @@ function describeEndpoints(registry: Registry): EndpointInfo[] {
     input: endpoint.input ?? null,
     args: endpoint.args ?? {},
   }))
+}
+
+function textOf(query: URLSearchParams, name: string): string {
+  const value = query.get(name)
+  if (value === null || value === '') {
+    throw new InvalidError(
+      `\`${name}' is required: the id of a branch (GET _account/branches lists them)`,
+    )
+  }
+  return value
+}
+
+function exchangeOf(query: URLSearchParams, name: string): number {
+  const value = query.get(name)
+  if (value === null || !/^\d{1,15}$/.test(value)) {
+    throw new InvalidError(`\`${name}' is required: the id of an exchange, a whole number`)
+  }
+  return Number(value)
 }
 
 function afterOf(query: URLSearchParams): number {

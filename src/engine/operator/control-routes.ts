@@ -6,6 +6,9 @@ import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../i
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
 import type { Checkpoint } from './checkpoints'
+import type { BranchComparison } from '../history/compare-branches'
+import type { BranchInfo, BranchList, ReplayReport } from '../history/history'
+import type { Recording } from '../history/recording'
 import type { ExchangeRecord } from './exchange-log'
 import type { FaultOptions, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
@@ -110,6 +113,31 @@ export interface ControlRoutes {
     body: { entries?: ExchangeRecord[]; tally?: CoverageTally; skipUnreadable?: boolean }
     answer: CoverageReport & { skipped?: number }
   }
+  /**
+   * Takes the account (store, controls, clock) back to just before exchange `before`, on a new
+   * branch (named `name`); the timeline it leaves stays as its own branch (decision 085). 404
+   * for an exchange never kept, 410 for one older than the history keeps (naming the oldest it
+   * reaches), 409 while the journal is off.
+   */
+  'POST rewind': { body: { before: number; name?: string }; answer: BranchInfo }
+  /** The branches, the one the account is on, and the oldest exchange a rewind reaches. */
+  'GET branches': { answer: BranchList }
+  /** Onto branch `id` as it was left. */
+  'POST branches/:id/switch': { body: Record<string, never>; answer: BranchInfo }
+  'POST branches/:id/name': { body: { name: string }; answer: BranchInfo }
+  /** Deletes a branch the account is not on; answers those left. */
+  'POST branches/:id/delete': { body: Record<string, never>; answer: BranchList }
+  /** Two branches from where they part: each one's exchanges, the first that differs, tokens minted. */
+  'GET branches/compare': { query: { a: string; b: string }; answer: BranchComparison }
+  /**
+   * Sends exchanges `from`..`to` (its branch's last by default) again on a new branch made before
+   * `from`, comparing each answer with the journal's; stops at the first that differs.
+   */
+  'POST replay': { body: { from: number; to?: number }; answer: ReplayReport }
+  /** Exchanges `from`..`to` with what stood before: to replay on another account. */
+  'GET recording': { query: { from: number; to?: number }; answer: Recording }
+  /** The controls and the clock as a recording's step had them, before it is sent again. */
+  'POST replay/state': { body: { mark: unknown }; answer: { ok: true } }
   /** The journal, newest first; only exchanges with an id above `after` when given. */
   'GET exchanges': { query: { after?: number }; answer: ExchangePage }
   /** Keeps the last `capacity` exchanges from now on; 0 turns the journal off. */

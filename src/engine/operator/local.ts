@@ -42,6 +42,35 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
     },
     step: () => ++steps,
     useRandom: (random) => faults.useRandom(random),
+    timeline: {
+      mark: (withReport = false) => ({
+        strict,
+        journal: journal.capacity,
+        rateLimit,
+        window,
+        faults: faults.any() ? faults.list() : [],
+        faultsAdded: faults.added,
+        steps,
+        reportTotal: report.total,
+        ...(withReport ? { report: report.list() } : {}),
+      }),
+      goTo(mark, entries) {
+        strict = mark.strict
+        rateLimit = { ...mark.rateLimit }
+        window = { ...mark.window }
+        faults.replace(mark.faults)
+        faults.added = mark.faultsAdded
+        steps = mark.steps
+        if (mark.report) report.replace(mark.report)
+        else report.truncate(mark.reportTotal)
+        journal.setCapacity(mark.journal)
+        if (entries) journal.replaceEntries(entries)
+      },
+      journalEntries: () => journal.entries(),
+      lastJournalEntry: () => journal.last(),
+      dropJournalAfter: (id) => journal.dropAfter(id),
+      onJournalCut: (listener) => journal.onCut(listener),
+    },
     strict: {
       async set(enabled) {
         strict = enabled
@@ -52,7 +81,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
     },
     journal: {
       setCapacity: async (capacity) => journal.setCapacity(capacity),
-      add: (exchange) => journal.add(exchange),
+      add: (exchange) => void journal.add(exchange),
       list: async (after) => journal.list(after),
       clear: async () => journal.clear(),
     },

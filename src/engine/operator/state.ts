@@ -1,6 +1,6 @@
 import type { RateLimit } from '../settings'
 import type { Json } from '../store'
-import type { ExchangeRecord, KeptExchange } from './exchange-log'
+import type { ExchangeRecord, JournalEntry, KeptExchange } from './exchange-log'
 import type { Random } from '../auth/random'
 import type { FaultDraw, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
@@ -63,6 +63,11 @@ export interface OperatorState {
   step?(): number
   /** Draws fault ids from the account's generator, as `source` gives it (decision 085). */
   useRandom?(source: () => Random): void
+  /**
+   * The controls as the account's history sees them (decision 085): kept where they live in
+   * this process; absent where several processes share them, whose accounts keep no history.
+   */
+  timeline?: OperatorTimeline
   strict: {
     /** Switches strict mode, and empties its report. */
     set(enabled: boolean): Promise<void>
@@ -113,4 +118,37 @@ export interface OperatorCapture extends OperatorModes {
   steps?: number
   /** How many fault rules had been added then: what keys a seeded account's next id. */
   faultsAdded?: number
+}
+
+/**
+ * The operator's controls as they stand before one step of the account's timeline: cheap
+ * enough to take before every exchange (the strict report as its count, the faults only when
+ * any are set). `report`, taken where a branch is left, holds the report's entries too.
+ */
+export interface OperatorMark extends OperatorModes {
+  window: RateWindow
+  faults: FaultRule[]
+  faultsAdded: number
+  steps: number
+  reportTotal: number
+  report?: StrictEntry[]
+}
+
+/** What the account's history reads and sets of the controls kept in this process. */
+export interface OperatorTimeline {
+  /** The controls as they stand (with the strict report's entries when `withReport`). */
+  mark(withReport?: boolean): OperatorMark
+  /** Puts the controls back as `mark` has them, the journal holding `journal` when given. */
+  goTo(mark: OperatorMark, journal?: readonly JournalEntry[]): void
+  /** The journal's entries, oldest first. */
+  journalEntries(): JournalEntry[]
+  /** The exchange the journal kept last. */
+  lastJournalEntry(): JournalEntry | undefined
+  /** Takes every exchange after `id` out of the journal, as a restore does. */
+  dropJournalAfter(id: number): void
+  /**
+   * Told when the journal loses exchanges other than its oldest: every one after `after` (0 for
+   * a clear or a reset, the checkpoint's mark for a restore).
+   */
+  onJournalCut(listener: (after: number) => void): void
 }
