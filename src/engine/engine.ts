@@ -161,6 +161,7 @@ export function createEngine(options: EngineOptions): Engine {
     operator,
     clock: settings.clock as AccountClock,
     resync: (at) => account.resync(at),
+    maxBodyBytes: limits.maxBodyBytes,
   })
   // The account writes through the history, which records what its commits change.
   const account = createAccount(history.store, clock, serviceName, limits, options.hmac)

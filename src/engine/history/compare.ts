@@ -106,6 +106,17 @@ export function unsendable(record: ExchangeRecord): string | undefined {
   return undefined
 }
 
+/**
+ * The body to send again for a journal's request: the bytes it kept; for a request refused as
+ * too large (413), whose bytes the engine never read, one byte past the account's limit.
+ */
+export function sentBody(record: ExchangeRecord, maxBodyBytes: number): Uint8Array {
+  if (!record.request.body && record.response.status === 413) {
+    return new Uint8Array(maxBodyBytes + 1).fill(0x78)
+  }
+  return bodyBytes(record.request.body)
+}
+
 /** A request body as the journal kept it, as bytes. */
 export function bodyBytes(body: LoggedBody | null): Uint8Array {
   if (!body) return new Uint8Array()
@@ -116,16 +127,16 @@ export function bodyBytes(body: LoggedBody | null): Uint8Array {
   return bytes
 }
 
-/** The journal's request as a call to send again, at `origin` (the record's own by default). */
-export function callOfRecord(record: ExchangeRecord, origin?: string): Call {
+/** The journal's request as a call to send again (see `sentBody`). */
+export function callOfRecord(record: ExchangeRecord, maxBodyBytes: number): Call {
   const url = new URL(record.request.url)
   const headers = new Map(
     record.request.headers.map(([name, value]) => [name.toLowerCase(), value]),
   )
-  const body = bodyBytes(record.request.body)
+  const body = sentBody(record, maxBodyBytes)
   return {
     method: record.request.method,
-    origin: origin ?? url.origin,
+    origin: url.origin,
     pathname: url.pathname,
     search: url.search,
     header: (name) => headers.get(name.toLowerCase()) ?? null,

@@ -118,8 +118,11 @@ export interface History {
   ): Promise<ReplayReport>
   /** Exchanges `from`..`to` with what stood before `from`: to replay them on another account. */
   recording(from: number, to: number | undefined): Promise<RecordingBody>
-  /** Puts the controls and the clock as `mark` has them (a recording's step, replayed here). */
-  setState(mark: Mark): Promise<void>
+  /**
+   * Puts the controls and the clock as `mark` has them (a recording's step, replayed here); the
+   * caller holds the gate alone.
+   */
+  place(mark: Mark): Promise<void>
 }
 
 /** What `replay` found. */
@@ -154,6 +157,8 @@ export interface HistoryParts {
   clock: AccountClock
   /** Has the account take up the store as a move left it, its clock standing at `at`. */
   resync(at: number): Promise<void>
+  /** The account's body limit: what a replayed 413 is sent one byte past. */
+  maxBodyBytes: number
 }
 
 /**
@@ -165,7 +170,13 @@ export interface HistoryParts {
  * branch, to come back to (its steps redone from their after-images). Kept while the journal
  * is on, and only where the operator's controls live in this process.
  */
-export function createHistory({ store, operator, clock, resync }: HistoryParts): History {
+export function createHistory({
+  store,
+  operator,
+  clock,
+  resync,
+  maxBodyBytes,
+}: HistoryParts): History {
   const timeline = operator.timeline
   const gate = createGate()
   let seq = 0
@@ -515,7 +526,7 @@ export function createHistory({ store, operator, clock, resync }: HistoryParts):
         break
       }
       await move([], step.before, undefined)
-      await run(callOfRecord(expected))
+      await run(callOfRecord(expected, maxBodyBytes))
       const answered = timeline!.lastJournalEntry()
       report.exchanges++
       const actual =
@@ -548,8 +559,11 @@ export function createHistory({ store, operator, clock, resync }: HistoryParts):
     const { line, steps } = span(from, to)
     const common = shared(current.steps, line.steps)
     const first = line.steps.indexOf(steps[0]!)
-    let state = applyTo(await store.snapshot(), undoOf(commitsOf(current.steps.slice(common))))
-    state = applyTo(state, redoOf(commitsOf(line.steps.slice(common, first))))
+    // Back from where the account stands to where the two lines part (or the first step, when
+    // sooner), then forward along the recorded line to its first step.
+    const base = Math.min(common, first)
+    let state = applyTo(await store.snapshot(), undoOf(commitsOf(current.steps.slice(base))))
+    state = applyTo(state, redoOf(commitsOf(line.steps.slice(base, first))))
     const start = steps[0]!.before
     const body: RecordingBody = { start: { store: state, mark: start }, steps: [] }
     for (const step of steps) {
@@ -633,7 +647,7 @@ export function createHistory({ store, operator, clock, resync }: HistoryParts):
       return gate.exclusive(() => replayInside(from, to, run))
     },
     recording: (from, to) => gate.exclusive(async () => recordingOf(from, to)),
-    setState: (mark) => gate.exclusive(() => move([], mark, undefined)),
+    place: (mark) => move([], mark, undefined),
     switchTo(id) {
       return gate.exclusive(async () => {
         requireHistory()

@@ -23,6 +23,8 @@ export interface Recording {
   serviceName: string
   baseUrl: string
   seed: string | null
+  /** The account's body limit: a request it refused as too large is sent one byte past it. */
+  maxBodyBytes: number
   start: { account: AccountSnapshot; mark: Mark }
   steps: RecordingStep[]
   /** Why it ends before the exchange asked for, when it does. */
@@ -37,7 +39,12 @@ export type RecordingStep =
 /** A recording of what the history gave. */
 export function recordingOf(
   body: RecordingBody,
-  { serviceName, baseUrl, seed }: { serviceName: string; baseUrl: string; seed: string | null },
+  {
+    serviceName,
+    baseUrl,
+    seed,
+    maxBodyBytes,
+  }: { serviceName: string; baseUrl: string; seed: string | null; maxBodyBytes: number },
 ): Recording {
   const account = (store: StoreSnapshot, at: number): AccountSnapshot => ({
     format: SNAPSHOT_FORMAT,
@@ -63,6 +70,7 @@ export function recordingOf(
     serviceName,
     baseUrl,
     seed,
+    maxBodyBytes,
     start: { account: account(body.start.store, body.start.mark.clock.at), mark: body.start.mark },
     steps,
     ...(body.stopped ? { stopped: body.stopped } : {}),
@@ -128,7 +136,9 @@ export function readMark(value: unknown, maxJournal: number): Mark {
       windowSeconds: finite(r.windowSeconds, 'mark.operator.rateLimit.windowSeconds'),
     },
     window: {
-      start: finite(w.start, 'mark.operator.window.start'),
+      // No window yet: its start is -Infinity, which JSON writes as null.
+      start:
+        w.start === null ? Number.NEGATIVE_INFINITY : finite(w.start, 'mark.operator.window.start'),
       count: whole(w.count, 'mark.operator.window.count'),
     },
     faults,

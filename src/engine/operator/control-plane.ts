@@ -177,12 +177,21 @@ export function createControlPlane({
         serviceName,
         baseUrl,
         seed: account.seed() ?? null,
+        maxBodyBytes,
       })
     },
-    'POST replay/state': async (body) => {
-      await history.setState(readMark(body.mark, MAX_JOURNAL))
-      return { ok: true }
-    },
+    'POST replay/state': (body) =>
+      history.gate.exclusive(async () => {
+        // An account as a change left it: imported before the controls are set.
+        if (body.account !== undefined) await account.importSnapshot(body.account)
+        if (body.mark !== undefined && body.mark !== null) {
+          await history.place(readMark(body.mark, MAX_JOURNAL))
+        }
+        const after = optional(body, 'after', 'number')
+        if (after === undefined) return { exchanges: [] }
+        const since = afterOf(new URLSearchParams({ after: String(after) }))
+        return { exchanges: (await journal.list(since)).reverse() }
+      }),
     'GET exchanges': async (_body, _params, query) => {
       const after = afterOf(query)
       const [{ journal: capacity }, exchanges] = await Promise.all([
@@ -220,7 +229,7 @@ export function createControlPlane({
       if (!found) throw new MethodError(matching.map(({ method }) => method).join(', '))
       const params = found.pattern.exec(path)!.slice(1).map(decodeSegment)
       const limit =
-        path === 'import'
+        path === 'import' || path === 'replay/state'
           ? IMPORT_BODY_LIMIT
           : path === 'coverage'
             ? COVERAGE_BODY_LIMIT

@@ -136,8 +136,15 @@ export interface ControlRoutes {
   'POST replay': { body: { from: number; to?: number }; answer: ReplayReport }
   /** Exchanges `from`..`to` with what stood before: to replay on another account. */
   'GET recording': { query: { from: number; to?: number }; answer: Recording }
-  /** The controls and the clock as a recording's step had them, before it is sent again. */
-  'POST replay/state': { body: { mark: unknown }; answer: { ok: true } }
+  /**
+   * Before a recording's exchange is sent again: the account as the change before it left it
+   * (`account`, imported), the controls and the clock as the exchange met them (`mark`);
+   * answers the journal's exchanges after `after`, oldest first (those sent since, replayed).
+   */
+  'POST replay/state': {
+    body: { account?: AccountSnapshot; mark?: unknown; after?: number }
+    answer: { exchanges: ExchangeRecord[] }
+  }
   /** The journal, newest first; only exchanges with an id above `after` when given. */
   'GET exchanges': { query: { after?: number }; answer: ExchangePage }
   /** Keeps the last `capacity` exchanges from now on; 0 turns the journal off. */
