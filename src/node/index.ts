@@ -18,7 +18,7 @@ import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
 import { DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
 import { authorizeThrough } from '../client/authorize'
-import { respondRule, type ServiceControls } from '../client/service-controls'
+import { exchangeId, respondRule, type ServiceControls } from '../client/service-controls'
 import { checkDuration, checkMoment } from '../client/times'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
@@ -58,8 +58,17 @@ export interface StartServiceOptions {
   limits?: Partial<Limits>
   /** Start in strict mode (see `docs/node-api.md`); `reset()` comes back to it. */
   strict?: boolean
-  /** Keep the last this many requests for `requests()`; default 1000, 0 keeps none. */
+  /**
+   * Keep the last this many requests for `requests()`, and the account's history with them
+   * (`rewind`); default 1000, 0 keeps none.
+   */
   journal?: number
+  /**
+   * Makes the account deterministic (decision 085): every value it draws comes from a generator
+   * keyed by this seed and its own signing key, and its clock stands still (moved only with
+   * `advanceClock`), so the same requests on the same starting state answer the same bytes.
+   */
+  seed?: string | number
   /**
    * Your own msw server, if your tests have one: the service's handlers are added to it with
    * `server.use` (so your `server.resetHandlers()` removes them). Pass it: msw intercepts
@@ -107,6 +116,7 @@ export const START_SERVICE_OPTIONS: ReadonlySet<string> = new Set([
   'strict',
   'journal',
   'server',
+  'seed',
 ] satisfies Array<keyof StartServiceOptions>)
 
 /** Refuses options a function does not know: a misspelt one would otherwise do nothing. */
@@ -241,6 +251,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     restore: async (id) => {
       await current().engine.checkpoints.restore(id)
     },
+    rewind: (exchange, name) => current().engine.history.rewind(exchangeId(exchange), name),
+    branches: async () => current().engine.history.list(),
+    switchBranch: (id) => current().engine.history.switchTo(id),
     isolated:
       <Args extends unknown[], R>(fn: (...args: Args) => R) =>
       async (...args: Args): Promise<Awaited<R>> => {

@@ -48,7 +48,7 @@ interface PageSchema extends DBSchema {
 export function tabId(): string {
   const key = 'playground:tab'
   let id = sessionStorage.getItem(key)
-  if (!id) sessionStorage.setItem(key, (id = crypto.randomUUID()))
+  if (!id) sessionStorage.setItem(key, (id = `tab_${crypto.randomUUID()}`))
   return id
 }
 
