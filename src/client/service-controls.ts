@@ -1,5 +1,6 @@
 import type { AnswerOptions, Checkpoint, FaultOptions, FaultRule, SecretView } from '../engine'
 import type { BranchInfo, BranchList } from '../engine/history/history'
+import type { Recording } from '../engine/history/recording'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
 import type { AuthorizeOptions } from './authorize'
 import type { ReceivedRequest, RequestFilter } from './journal'
@@ -83,6 +84,12 @@ export interface ServiceControls<InProcess extends boolean> {
   branches(): Promise<BranchList>
   /** Onto branch `id`, as it was left. */
   switchBranch(id: string): Promise<BranchInfo>
+  /**
+   * The account's recording from exchange `from` (the oldest it keeps by default) to its
+   * newest: what `npx service-playground replay` sends again, byte for byte compared, to any
+   * account of ours. It holds the account's secrets: keep it private, as an export.
+   */
+  recording(from?: number): Promise<Recording>
   /** What `token` can do, at `at` (Unix seconds on the service's clock) or now (decision 055). */
   reach(token: string, at?: number): Promise<ReachReport>
   /** The decision for each call as a real call would meet it, writing nothing. */

@@ -1,5 +1,5 @@
 /**
- * `replay RECORDING.json --target URL|handle|msw|serve [--control-token T]`: sends a recording
+ * `replay RECORDING.json... --target URL|handle|msw|serve [--control-token T]`: sends recordings
  * (`GET <baseUrl>/_account/recording?from=<exchange>`) to any target of ours, each exchange as
  * it was first sent, and says whether every one answered byte for byte as recorded (status,
  * headers but `date`, body, decision trace), naming the first that did not (decision 085).
@@ -97,23 +97,38 @@ export async function replayCommand(args: string[], context: Context = {}): Prom
       out(REPLAY_USAGE)
       return 0
     }
-    if (positionals.length !== 1) throw new UsageError('give one recording: replay RECORDING.json')
+    if (positionals.length === 0) throw new UsageError('give a recording: replay RECORDING.json...')
     if (!values.target) throw new UsageError('--target URL (or handle, msw, serve) is required')
-    const recording = readRecording(positionals[0]!)
-    target = await open(values.target, recording, values['control-token'], context.root ?? '.')
-    let result
-    try {
-      result = await replayRecording(recording, target)
-    } catch (error) {
-      if (error instanceof ControlError) {
-        err(`error: ${target.name}: ${error.status} ${error.reason}`)
+    const recordings = positionals.map((path) => ({ path, recording: readRecording(path) }))
+    target = await open(
+      values.target,
+      recordings[0]!.recording,
+      values['control-token'],
+      context.root ?? '.',
+    )
+    let differed = false
+    const total = { exchanges: 0, identical: 0 }
+    for (const { path, recording } of recordings) {
+      let result
+      try {
+        result = await replayRecording(recording, target)
+      } catch (error) {
+        const why =
+          error instanceof ControlError
+            ? `${error.status} ${error.reason}`
+            : (error as Error).message
+        err(`error: ${path} on ${target.name}: ${why}`)
         return 3
       }
-      err(`error: ${target.name}: ${(error as Error).message}`)
-      return 3
+      out(`${recordings.length > 1 ? `${path}: ` : ''}${describeReplay(result)}`)
+      total.exchanges += result.exchanges
+      total.identical += result.identical
+      differed ||= result.difference !== undefined
     }
-    out(describeReplay(result))
-    return result.difference ? 1 : 0
+    if (recordings.length > 1) {
+      out(`in all: ${total.identical} of ${total.exchanges} exchanges replayed identically`)
+    }
+    return differed ? 1 : 0
   } catch (error) {
     if (error instanceof UsageError) {
       err(`error: ${error.message}`)

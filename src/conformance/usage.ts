@@ -58,7 +58,7 @@ flags:
 A value that starts with - is given as --flag=value: --out=-reports.
 `
 
-export const REPLAY_USAGE = `usage: service-playground replay RECORDING.json --target URL [flags]
+export const REPLAY_USAGE = `usage: service-playground replay RECORDING.json... --target URL [flags]
 
 Sends a recording (saved from GET <baseUrl>/_account/recording?from=<exchange>) again to an
 account of ours, each exchange as it was first sent: the account imported as it stood before

@@ -179,6 +179,7 @@ export function inProcessHandle(
     rewind: (exchange, name) => service().rewind(exchange, name),
     branches: () => service().branches(),
     switchBranch: (id) => service().switchBranch(id),
+    recording: (from) => service().recording(from),
     reach: (token, at) => service().reach(token, at),
     simulate: (token, calls, at) => service().simulate(token, calls, at),
     diff: (a, b, at) => service().diff(a, b, at),

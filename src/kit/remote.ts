@@ -87,6 +87,10 @@ export function remoteService({
       said(client.post('rewind', { before: exchangeId(exchange), ...(name ? { name } : {}) })),
     branches: () => said(client.get('branches')),
     switchBranch: (id) => said(client.post(`branches/${encodeURIComponent(id)}/switch`, {})),
+    recording: async (from) =>
+      said(
+        client.get('recording', { from: from ?? (await said(client.get('branches'))).oldest ?? 1 }),
+      ),
     async restore(id) {
       await said(client.post('restore', { id }))
     },

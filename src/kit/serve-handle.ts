@@ -186,6 +186,7 @@ export function serveHandle(
     rewind: async (exchange, name) => (await service()).rewind(exchange, name),
     branches: async () => (await service()).branches(),
     switchBranch: async (id) => (await service()).switchBranch(id),
+    recording: async (from) => (await service()).recording(from),
     reach: async (token, at) => (await service()).reach(token, at),
     simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
     diff: async (a, b, at) => (await service()).diff(a, b, at),

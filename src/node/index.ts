@@ -18,6 +18,7 @@ import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
 import { DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
 import { authorizeThrough } from '../client/authorize'
+import { controlClient } from '../client/control'
 import { exchangeId, respondRule, type ServiceControls } from '../client/service-controls'
 import { checkDuration, checkMoment } from '../client/times'
 import { nodeHmac } from './hmac'
@@ -254,6 +255,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     rewind: (exchange, name) => current().engine.history.rewind(exchangeId(exchange), name),
     branches: async () => current().engine.history.list(),
     switchBranch: (id) => current().engine.history.switchTo(id),
+    recording: async (from) => {
+      const { engine: now } = current()
+      const control = controlClient({ baseUrl, send: now.handle })
+      return control.get('recording', { from: from ?? now.history.oldest() ?? 1 })
+    },
     isolated:
       <Args extends unknown[], R>(fn: (...args: Args) => R) =>
       async (...args: Args): Promise<Awaited<R>> => {

@@ -513,6 +513,7 @@ export async function start(config: ServeConfig): Promise<Running> {
           limits: { rateLimit: { ...engine.settings.limits.rateLimit } },
           strict: config.strict,
           exchangeLog: config.journal,
+          ...(config.seed === undefined ? {} : { seed: config.seed }),
         },
         ...(opened.shelf ? { shelf: opened.shelf } : {}),
       },

@@ -27,7 +27,8 @@ flags:
                              them can be gone back to before (POST /_account/rewind)
   --seed S                   make the account deterministic: every value it draws comes
                              from a generator keyed by S and its own signing key, and its
-                             clock stands still (moved only when moved)
+                             clock stands still (moved only when moved); the accounts it
+                             hosts too, unless POST /_accounts names a seed of their own
   --max-accounts N           accounts POST /_accounts may make (default ${DEFAULT_MAX_ACCOUNTS})
   --data FILE|postgres://…   keep the account in a SQLite file or PostgreSQL (default memory)
   --import FILE              start from an export (into an empty data file only)

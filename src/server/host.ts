@@ -35,8 +35,13 @@ export interface HostOptions {
   shelf?: AccountShelf
   /** How many accounts may be hosted beside the server's own; 100 by default. */
   maxAccounts?: number
-  /** What a hosted account's engine is made with, beside its own store, clock and secrets. */
-  engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'>
+  /**
+   * What a hosted account's engine is made with, beside its own store, clock and secrets; its
+   * `seed`, for an account whose `POST /_accounts` names none.
+   */
+  engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'> & {
+    seed?: string
+  }
   /**
    * How the accounts' evaluations share the process (decision 072); one of its own by default.
    * Give the server's own engine `fairShare.account('')` to count it among them.
@@ -89,10 +94,11 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     shelved: ShelvedAccount,
     seed?: string,
   ): Promise<Engine> {
+    const { seed: _serverSeed, ...made } = options.engine ?? {}
     const engine = createEngine({
       ...(seed === undefined ? {} : { seed }),
-      ...options.engine,
-      serviceName: options.engine?.serviceName ?? main.settings.serviceName,
+      ...made,
+      serviceName: made.serviceName ?? main.settings.serviceName,
       ...shelved,
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
       // Its address is the one its clients call it by: `POST /_accounts` answers it so too.
@@ -201,7 +207,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         `this server hosts at most ${maxAccounts} accounts (--max-accounts): delete one with DELETE /${ACCOUNTS_ROUTE}/<id> first`,
       )
     }
-    if (seed !== undefined && shelved.operator) {
+    if ((seed ?? options.engine?.seed) !== undefined && shelved.operator) {
       await shelf.remove(account.id)
       await shelf.destroy(account.id)
       return refusal(
@@ -209,7 +215,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         'a seeded account keeps its history in the one process that answers it: this server keeps its accounts in PostgreSQL, where several may; make it without a seed',
       )
     }
-    const engine = engineFor(account, shelved, seed)
+    const engine = engineFor(account, shelved, seed ?? options.engine?.seed)
     engines.set(account.id, engine)
     engine.catch(() => engines.delete(account.id))
     await engine
@@ -219,7 +225,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       baseUrl,
       secret: account.secrets[0]!,
       controlToken: control,
-      seed: seed ?? null,
+      seed: seed ?? options.engine?.seed ?? null,
     })
   }
 

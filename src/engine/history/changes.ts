@@ -15,6 +15,8 @@ type Held = Json | SecretRecord | ProcRecord
 /** One place of the store and what it held before and after a commit (`undefined`: nothing). */
 export interface SlotChange {
   slot: Slot
+  /** The slot as a map key (`slotId`), made once. */
+  id: string
   before: Held | undefined
   after: Held | undefined
 }
@@ -96,8 +98,8 @@ function sizeOf(value: Held | undefined): number {
 }
 
 /** What one slot change takes: its place, its two values and the record around them. */
-const changeSize = ({ slot, before, after }: SlotChange) =>
-  32 + slotId(slot).length + sizeOf(before) + sizeOf(after)
+const changeSize = ({ id, before, after }: SlotChange) =>
+  32 + id.length + sizeOf(before) + sizeOf(after)
 
 /** Whether a commit replaces the whole store. */
 const isWhole = (mutations: readonly Mutation[]) =>
@@ -125,7 +127,7 @@ export async function recordCommit(
     let change = touched.get(id)
     if (!change) {
       const before = await read(reader, slot)
-      change = { slot, before, after: before }
+      change = { slot, id, before, after: before }
       touched.set(id, change)
     }
     change.after = afterOf(mutation, change.after)
@@ -172,33 +174,40 @@ function put(slot: Slot, value: Held | undefined): Mutation {
  * The mutations that take the store from after the last of `commits` back to before the first:
  * each slot's earliest before-image, once; from the whole store before the earliest commit that
  * replaced everything, when one did. As many mutations as slots touched (or the store's size,
- * past a commit that replaced it): never the account's size otherwise.
+ * past a commit that replaced it): never the account's size otherwise. `commits` is a list of
+ * lists (each step's), read from the last back, copying none of them.
  */
-export function undoOf(commits: readonly CommitRecord[]): Mutation[] {
-  const whole = commits.findIndex((commit) => commit.kind === 'whole')
-  const changed = whole < 0 ? commits : commits.slice(0, whole)
+export function undoOf(commits: ReadonlyArray<readonly CommitRecord[]>): Mutation[] {
   const earliest = new Map<string, SlotChange>()
-  for (let i = changed.length - 1; i >= 0; i--) {
-    const commit = changed[i]!
-    if (commit.kind === 'changes') {
-      for (const change of commit.changes) earliest.set(slotId(change.slot), change)
+  let whole: StoreSnapshot | undefined
+  for (let i = commits.length - 1; i >= 0; i--) {
+    const step = commits[i]!
+    for (let j = step.length - 1; j >= 0; j--) {
+      const commit = step[j]!
+      if (commit.kind === 'whole') {
+        // Everything from it on is replaced by what the store held before it.
+        whole = commit.before
+        earliest.clear()
+        continue
+      }
+      for (const change of commit.changes) earliest.set(change.id, change)
     }
   }
-  const undone = [...earliest.values()].map(({ slot, before }) => put(slot, before))
-  const first = commits[whole]
-  // Everything from it on is replaced by what the store held before it.
-  return first?.kind === 'whole' ? [{ op: 'restore', snapshot: first.before }, ...undone] : undone
+  const undone: Mutation[] = whole ? [{ op: 'restore', snapshot: whole }] : []
+  for (const { slot, before } of earliest.values()) undone.push(put(slot, before))
+  return undone
 }
 
 /**
  * The mutations that take the store from before the first of `commits` to after the last: each
  * slot's latest after-image, once; from the latest commit that replaced everything, when one did.
  */
-export function redoOf(commits: readonly CommitRecord[]): Mutation[] {
+export function redoOf(commits: ReadonlyArray<readonly CommitRecord[]>): Mutation[] {
+  const flat = commits.flat()
   let start = 0
   const mutations: Mutation[] = []
-  for (let i = commits.length - 1; i >= 0; i--) {
-    const commit = commits[i]!
+  for (let i = flat.length - 1; i >= 0; i--) {
+    const commit = flat[i]!
     if (commit.kind === 'whole') {
       mutations.push(...commit.mutations.filter((m) => m.op !== 'expectSecret'))
       start = i + 1
@@ -206,9 +215,9 @@ export function redoOf(commits: readonly CommitRecord[]): Mutation[] {
     }
   }
   const latest = new Map<string, SlotChange>()
-  for (const commit of commits.slice(start)) {
+  for (const commit of flat.slice(start)) {
     if (commit.kind === 'changes') {
-      for (const change of commit.changes) latest.set(slotId(change.slot), change)
+      for (const change of commit.changes) latest.set(change.id, change)
     }
   }
   for (const { slot, after } of latest.values()) mutations.push(put(slot, after))

@@ -18,6 +18,9 @@ export const MAX_HISTORY_BYTES = MAX_JOURNAL_BYTES
 export const MAX_BRANCHES = 32
 const BRANCH_NAME = /^[\p{L}\p{N}][\p{L}\p{N} ._:#/-]{0,63}$/u
 
+/** The commits of a step that made none: one list for them all, never written to. */
+const NONE: CommitRecord[] = []
+
 /** Where the operator's controls and the clock stood before a step. */
 export interface Mark {
   operator: OperatorMark
@@ -33,7 +36,8 @@ export interface Step {
   readonly seq: number
   readonly kind: 'exchange' | 'change'
   readonly before: Mark
-  readonly commits: CommitRecord[]
+  /** What its commits changed, in the order they were committed. */
+  commits: CommitRecord[]
   /** The exchange's id in the journal, once answered. */
   exchange?: number
   /** The exchange as the journal kept it, while the history's budget holds it. */
@@ -42,6 +46,8 @@ export interface Step {
   cut?: { after: number }
   /** Bytes of its commits and marks (its entry counted apart). */
   bytes: number
+  /** Let go: on no branch any longer. */
+  gone?: true
 }
 
 /** A line of the account's history: its steps from the oldest kept, and where it was left. */
@@ -198,22 +204,26 @@ export function createHistory({
     return { id, name, createdAt, from, steps }
   }
 
-  const markNow = (withReport = false): Mark => ({
-    operator: timeline!.mark(withReport),
-    clock: { offset: clock.offset, at: clock.now() },
-  })
+  /** The clock as the last mark had it: shared by the marks after it while it stands. */
+  let lastClock = { offset: Number.NaN, at: Number.NaN }
+  function markNow(withReport = false): Mark {
+    const offset = clock.offset
+    const at = clock.now()
+    if (lastClock.offset !== offset || lastClock.at !== at) lastClock = { offset, at }
+    return { operator: timeline!.mark(withReport), clock: lastClock }
+  }
 
   /** Whether steps are kept now; a history turned off forgets everything it kept. */
   function keeping(): boolean {
     if (!timeline) return false
-    const view = operator.view()
-    const on = !(view instanceof Promise) && view.journal > 0
+    const on = timeline.journalCapacity() > 0
     if (was && !on) forgetAll()
     was = on
     return on
   }
 
   function forgetAll(): void {
+    byExchange.clear()
     lines = [newLine(current.id, current.name, current.createdAt, current.from, [])]
     current = lines[0]!
     open = undefined
@@ -228,12 +238,13 @@ export function createHistory({
 
   function openChange(): Step {
     if (open) return open
-    open = { seq: ++seq, kind: 'change', before: markNow(), commits: [], bytes: 256 }
+    open = { seq: ++seq, kind: 'change', before: markNow(), commits: [], bytes: 96 }
     append(open)
     return open
   }
 
   const addCommit = (step: Step, commit: CommitRecord) => {
+    if (step.commits === NONE) step.commits = []
     step.commits.push(commit)
     step.bytes += commit.bytes
     bytes += commit.bytes
@@ -258,7 +269,7 @@ export function createHistory({
   function enforce(): void {
     while (bytes > MAX_HISTORY_BYTES && strip < held.length) {
       const step = held[strip++]!
-      if (step.entry) {
+      if (step.entry && !step.gone) {
         bytes -= step.entry.size
         step.entry = undefined
       }
@@ -280,7 +291,14 @@ export function createHistory({
     lines = lines.filter((line) => line === current || line.steps[count - 1] === last)
     const gone = current.steps.slice(0, count)
     for (const line of lines) line.steps.splice(0, count)
-    for (const step of gone) bytes -= step.bytes + (step.entry?.size ?? 0)
+    for (const step of gone) forget(step)
+  }
+
+  /** A step no branch holds any longer: its bytes given back, its exchange no longer found. */
+  function forget(step: Step): void {
+    bytes -= step.bytes + (step.entry?.size ?? 0)
+    if (step.exchange !== undefined) byExchange.delete(step.exchange)
+    step.gone = true
   }
 
   const stepsOf = (id?: string) => (id === undefined ? current : lineOf(id)).steps
@@ -367,15 +385,34 @@ export function createHistory({
     current.head = { mark: markNow(true), journal: timeline!.journalEntries() }
   }
 
-  function commitsOf(steps: readonly Step[]): CommitRecord[] {
-    return steps.flatMap((step) => step.commits)
+  /** Each step's commits, from `from` to `to`, as lists (none copied). */
+  function commitsOf(steps: readonly Step[], from = 0, to = steps.length): CommitRecord[][] {
+    const lists: CommitRecord[][] = []
+    for (let i = from; i < to; i++) lists.push(steps[i]!.commits)
+    return lists
+  }
+
+  /** Each exchange's step, by its id, while the history keeps it. */
+  const byExchange = new Map<number, Step>()
+
+  /** Where `step` stands on `line` (its steps are in the order they began), or -1. */
+  function indexOn(line: Line, step: Step): number {
+    let low = 0
+    let high = line.steps.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (line.steps[middle]!.seq < step.seq) low = middle + 1
+      else high = middle
+    }
+    return line.steps[low] === step ? low : -1
   }
 
   function findExchange(id: number): { line: Line; index: number } | undefined {
+    const step = byExchange.get(id)
+    if (!step) return undefined
     for (const line of [current, ...lines.filter((l) => l !== current)]) {
-      for (let i = line.steps.length - 1; i >= 0; i--) {
-        if (line.steps[i]!.exchange === id) return { line, index: i }
-      }
+      const index = indexOn(line, step)
+      if (index >= 0) return { line, index }
     }
     return undefined
   }
@@ -409,10 +446,7 @@ export function createHistory({
     const head = target.head
     if (!head) throw new Error(`branch ${target.id} was never left, yet is not the current one`)
     leave()
-    const mutations = [
-      ...undoOf(commitsOf(from.slice(common))),
-      ...redoOf(commitsOf(to.slice(common))),
-    ]
+    const mutations = [...undoOf(commitsOf(from, common)), ...redoOf(commitsOf(to, common))]
     current = target
     await move(mutations, head.mark, head.journal)
   }
@@ -462,7 +496,7 @@ export function createHistory({
     const index = found.index
     const target = from.steps[index]!
     leave()
-    const mutations = undoOf(commitsOf(from.steps.slice(index)))
+    const mutations = undoOf(commitsOf(from.steps, index))
     const made = newLine(
       `b${++branchCount}`,
       name ?? `before #${id}`,
@@ -472,12 +506,31 @@ export function createHistory({
     )
     lines.push(made)
     current = made
-    await move(
-      mutations,
-      target.before,
-      journalAt(from.steps, index, target.before.operator.journal),
-    )
+    await move(mutations, target.before, journalBefore(from.steps, index))
     return made
+  }
+
+  /**
+   * The journal as it stood before step `index` of `steps`: the journal now, less what came
+   * from that step on, unless a change since took exchanges out of it (then rebuilt from the
+   * steps kept).
+   */
+  function journalBefore(steps: readonly Step[], index: number): JournalEntry[] {
+    let first = Infinity
+    for (let i = index; i < steps.length; i++) {
+      const step = steps[i]!
+      if (step.cut) return journalAt(steps, index, steps[index]!.before.operator.controls.journal)
+      if (step.exchange !== undefined && step.exchange < first) first = step.exchange
+    }
+    const entries = timeline!.journalEntries()
+    let low = 0
+    let high = entries.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (entries[middle]!.id < first) low = middle + 1
+      else high = middle
+    }
+    return entries.slice(0, low)
   }
 
   /** The exchanges `from`..`to` of one line, and the steps between them. */
@@ -508,7 +561,7 @@ export function createHistory({
     const ids = new Map<number, number>()
     for (const step of steps) {
       if (step.kind === 'change') {
-        const redo = redoOf(step.commits)
+        const redo = redoOf([step.commits])
         if (redo.length > 0) await recorded.commit(redo)
         await resync(clock.now())
         if (step.cut) cutJournal(step.cut.after, ids)
@@ -562,13 +615,13 @@ export function createHistory({
     // Back from where the account stands to where the two lines part (or the first step, when
     // sooner), then forward along the recorded line to its first step.
     const base = Math.min(common, first)
-    let state = applyTo(await store.snapshot(), undoOf(commitsOf(current.steps.slice(base))))
-    state = applyTo(state, redoOf(commitsOf(line.steps.slice(base, first))))
+    let state = applyTo(await store.snapshot(), undoOf(commitsOf(current.steps, base)))
+    state = applyTo(state, redoOf(commitsOf(line.steps, base, first)))
     const start = steps[0]!.before
     const body: RecordingBody = { start: { store: state, mark: start }, steps: [] }
     for (const step of steps) {
       if (step.kind === 'change') {
-        state = applyTo(state, redoOf(step.commits))
+        state = applyTo(state, redoOf([step.commits]))
         body.steps.push({ store: state, ...(step.cut ? { cut: step.cut.after } : {}) })
         continue
       }
@@ -607,6 +660,7 @@ export function createHistory({
       if (!entry || step.exchange !== undefined) return
       step.exchange = entry.id
       step.entry = entry
+      byExchange.set(entry.id, step)
       held.push(step)
       bytes += entry.size
       enforce()
@@ -633,8 +687,12 @@ export function createHistory({
           `branch \`${id}' is the one the account is on: switch to another first (POST _account/branches/<id>/switch)`,
         )
       }
+      // Its own steps: those after where it parts from every other branch.
+      let kept = 0
+      for (const other of lines)
+        if (other !== line) kept = Math.max(kept, shared(line.steps, other.steps))
       lines = lines.filter((l) => l !== line)
-      recount()
+      for (const step of line.steps.slice(kept)) forget(step)
     },
     rewind(id, name) {
       checkId(id, 'before')
@@ -656,18 +714,6 @@ export function createHistory({
         return info(target)
       })
     },
-  }
-
-  function recount(): void {
-    const seen = new Set<Step>()
-    bytes = 0
-    for (const line of lines) {
-      for (const step of line.steps) {
-        if (seen.has(step)) continue
-        seen.add(step)
-        bytes += step.bytes + (step.entry?.size ?? 0)
-      }
-    }
   }
 }
 

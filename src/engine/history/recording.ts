@@ -2,7 +2,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type AccountSnapshot } from '../acco
 import { InvalidError } from '../errors'
 import type { ExchangeRecord } from '../operator/exchange-log'
 import { readFaultRule, type FaultRule } from '../operator/faults'
-import type { OperatorMark } from '../operator/state'
+import type { MarkControls, OperatorMark } from '../operator/state'
 import { isObject } from '../runtime/types'
 import type { StoreSnapshot } from '../store'
 import type { Mark, RecordingBody } from './history'
@@ -106,45 +106,54 @@ export function readMark(value: unknown, maxJournal: number): Mark {
   const { operator, clock } = value as Record<string, unknown>
   if (!isObject(clock)) throw new Bad('mark.clock', 'must be an object with offset and at')
   if (!isObject(operator)) throw new Bad('mark.operator', 'must be an object')
-  const o = operator as Record<string, unknown>
+  const counted = operator as Record<string, unknown>
+  if (!isObject(counted.controls)) throw new Bad('mark.operator.controls', 'must be an object')
+  const o = counted.controls as Record<string, unknown>
   const rate = o.rateLimit
-  if (!isObject(rate)) throw new Bad('mark.operator.rateLimit', 'must be an object')
+  if (!isObject(rate)) throw new Bad('mark.operator.controls.rateLimit', 'must be an object')
   const r = rate as Record<string, unknown>
   if (typeof r.enforce !== 'boolean')
-    throw new Bad('mark.operator.rateLimit.enforce', 'must be a boolean')
+    throw new Bad('mark.operator.controls.rateLimit.enforce', 'must be a boolean')
   const window = o.window
-  if (!isObject(window)) throw new Bad('mark.operator.window', 'must be an object')
+  if (!isObject(window)) throw new Bad('mark.operator.controls.window', 'must be an object')
   const w = window as Record<string, unknown>
-  if (typeof o.strict !== 'boolean') throw new Bad('mark.operator.strict', 'must be a boolean')
+  if (typeof o.strict !== 'boolean')
+    throw new Bad('mark.operator.controls.strict', 'must be a boolean')
   if (!Array.isArray(o.faults) || o.faults.length > 100) {
-    throw new Bad('mark.operator.faults', 'must be an array of at most 100 fault rules')
+    throw new Bad('mark.operator.controls.faults', 'must be an array of at most 100 fault rules')
   }
   const faults = o.faults.map((given, i): FaultRule => {
-    if (!isObject(given)) throw new Bad(`mark.operator.faults[${i}]`, 'must be a fault rule')
+    if (!isObject(given))
+      throw new Bad(`mark.operator.controls.faults[${i}]`, 'must be a fault rule')
     const { id, ...rule } = given as Record<string, unknown>
     if (typeof id !== 'string' || !/^flt_[A-Za-z0-9_-]{1,64}$/.test(id)) {
-      throw new Bad(`mark.operator.faults[${i}].id`, 'must be a fault id (flt_…)')
+      throw new Bad(`mark.operator.controls.faults[${i}].id`, 'must be a fault id (flt_…)')
     }
     return { id, ...readFaultRule(rule) }
   })
-  const mark: OperatorMark = {
+  const controls: MarkControls = {
     strict: o.strict,
-    journal: whole(o.journal, 'mark.operator.journal', 1, maxJournal),
+    journal: whole(o.journal, 'mark.operator.controls.journal', 1, maxJournal),
     rateLimit: {
       enforce: r.enforce,
-      limit: whole(r.limit, 'mark.operator.rateLimit.limit', 1),
-      windowSeconds: finite(r.windowSeconds, 'mark.operator.rateLimit.windowSeconds'),
+      limit: whole(r.limit, 'mark.operator.controls.rateLimit.limit', 1),
+      windowSeconds: finite(r.windowSeconds, 'mark.operator.controls.rateLimit.windowSeconds'),
     },
     window: {
       // No window yet: its start is -Infinity, which JSON writes as null.
       start:
-        w.start === null ? Number.NEGATIVE_INFINITY : finite(w.start, 'mark.operator.window.start'),
-      count: whole(w.count, 'mark.operator.window.count'),
+        w.start === null
+          ? Number.NEGATIVE_INFINITY
+          : finite(w.start, 'mark.operator.controls.window.start'),
+      count: whole(w.count, 'mark.operator.controls.window.count'),
     },
     faults,
-    faultsAdded: whole(o.faultsAdded, 'mark.operator.faultsAdded'),
-    steps: whole(o.steps, 'mark.operator.steps'),
-    reportTotal: whole(o.reportTotal, 'mark.operator.reportTotal'),
+    faultsAdded: whole(o.faultsAdded, 'mark.operator.controls.faultsAdded'),
+  }
+  const mark: OperatorMark = {
+    controls,
+    steps: whole(counted.steps, 'mark.operator.steps'),
+    reportTotal: whole(counted.reportTotal, 'mark.operator.reportTotal'),
   }
   const c = clock as Record<string, unknown>
   return {

@@ -273,7 +273,12 @@ export function createFaults() {
   let random = (): Random => platformRandom
   /** How many rules were added: what keys a seeded account's next id. */
   let added = 0
+  /** Moves on every change of the rules or of what is left of them. */
+  let version = 0
   return {
+    get version(): number {
+      return version
+    },
     /** Draws ids from the generator `source` gives, as it stands at each draw. */
     useRandom(source: () => Random): void {
       random = source
@@ -283,6 +288,7 @@ export function createFaults() {
       return added
     },
     set added(count: number) {
+      if (count !== added) version++
       added = count
     },
     /** The next rule's id: at once, unless the account's generator answers later. */
@@ -300,6 +306,7 @@ export function createFaults() {
         )
       }
       added++
+      version++
       const kept = { id: drawn, ...rule }
       rules.push(kept)
       return { ...kept }
@@ -312,13 +319,16 @@ export function createFaults() {
     remove(id: string): boolean {
       const before = rules.length
       rules = rules.filter((rule) => rule.id !== id)
+      version++
       return rules.length < before
     },
     clear(): void {
+      if (rules.length > 0) version++
       rules = []
     },
     /** Puts back rules as listed (ids and calls left included), in place of every rule. */
     replace(given: readonly FaultRule[]): void {
+      if (rules.length > 0 || given.length > 0) version++
       rules = given.map((rule) => ({ ...rule }))
     },
     /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
@@ -330,6 +340,7 @@ export function createFaults() {
       const rule = await firstMet(rules, endpoint, token, draw)
       if (!rule || !rules.includes(rule)) return undefined
       if (rule.count !== null) {
+        version++
         rule.count -= 1
         if (rule.count === 0) rules = rules.filter((r) => r !== rule)
       }

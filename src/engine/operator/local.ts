@@ -1,7 +1,7 @@
 import { NO_WINDOW, windowAt } from '../rate-window'
 import { createJournal, type Journal } from './exchange-log'
 import { createFaults, type Faults } from './faults'
-import type { OperatorModes, OperatorState, RateWindow } from './state'
+import type { MarkControls, OperatorModes, OperatorState, RateWindow } from './state'
 import { createStrictReport } from './strict'
 
 /** The operator's controls kept in this process, readable at once by code beside the engine. */
@@ -23,6 +23,9 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
   let rateLimit = { ...modes.rateLimit }
   let window: RateWindow = NO_WINDOW
   let steps = 0
+  /** The controls the last mark shared, and the faults' version then. */
+  let controls: MarkControls | undefined
+  let controlsOf = -1
 
   return {
     here: { faults, journal },
@@ -43,29 +46,47 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
     step: () => ++steps,
     useRandom: (random) => faults.useRandom(random),
     timeline: {
-      mark: (withReport = false) => ({
-        strict,
-        journal: journal.capacity,
-        rateLimit,
-        window,
-        faults: faults.any() ? faults.list() : [],
-        faultsAdded: faults.added,
-        steps,
-        reportTotal: report.total,
-        ...(withReport ? { report: report.list() } : {}),
-      }),
+      mark(withReport = false) {
+        // The rate limit and the window are replaced, never changed in place: the same
+        // objects mean the same controls.
+        if (
+          controls?.strict !== strict ||
+          controls.journal !== journal.capacity ||
+          controls.rateLimit !== rateLimit ||
+          controls.window !== window ||
+          controlsOf !== faults.version
+        ) {
+          controls = {
+            strict,
+            journal: journal.capacity,
+            rateLimit,
+            window,
+            faults: faults.any() ? faults.list() : [],
+            faultsAdded: faults.added,
+          }
+          controlsOf = faults.version
+        }
+        return {
+          controls,
+          steps,
+          reportTotal: report.total,
+          ...(withReport ? { report: report.list() } : {}),
+        }
+      },
       goTo(mark, entries) {
-        strict = mark.strict
-        rateLimit = { ...mark.rateLimit }
-        window = { ...mark.window }
-        faults.replace(mark.faults)
-        faults.added = mark.faultsAdded
+        const given = mark.controls
+        strict = given.strict
+        rateLimit = { ...given.rateLimit }
+        window = { ...given.window }
+        faults.replace(given.faults)
+        faults.added = given.faultsAdded
         steps = mark.steps
         if (mark.report) report.replace(mark.report)
         else report.truncate(mark.reportTotal)
-        journal.setCapacity(mark.journal)
+        journal.setCapacity(given.journal)
         if (entries) journal.replaceEntries(entries)
       },
+      journalCapacity: () => journal.capacity,
       journalEntries: () => journal.entries(),
       lastJournalEntry: () => journal.last(),
       dropJournalAfter: (id) => journal.dropAfter(id),

@@ -122,16 +122,22 @@ export interface OperatorCapture extends OperatorModes {
 
 /**
  * The operator's controls as they stand before one step of the account's timeline: cheap
- * enough to take before every exchange (the strict report as its count, the faults only when
- * any are set). `report`, taken where a branch is left, holds the report's entries too.
+ * enough to take before every exchange. `controls` is one object shared by every mark taken
+ * while they stay as they are (only the calls counted and the strict report's length move with
+ * each exchange); `report`, taken where a branch is left, holds the report's entries too.
  */
-export interface OperatorMark extends OperatorModes {
-  window: RateWindow
-  faults: FaultRule[]
-  faultsAdded: number
+export interface OperatorMark {
+  controls: MarkControls
   steps: number
   reportTotal: number
   report?: StrictEntry[]
+}
+
+/** The controls a mark shares with the marks before and after it while nothing changes them. */
+export interface MarkControls extends OperatorModes {
+  window: RateWindow
+  faults: FaultRule[]
+  faultsAdded: number
 }
 
 /** What the account's history reads and sets of the controls kept in this process. */
@@ -140,6 +146,8 @@ export interface OperatorTimeline {
   mark(withReport?: boolean): OperatorMark
   /** Puts the controls back as `mark` has them, the journal holding `journal` when given. */
   goTo(mark: OperatorMark, journal?: readonly JournalEntry[]): void
+  /** How many exchanges the journal keeps: the history keeps steps while it keeps any. */
+  journalCapacity(): number
   /** The journal's entries, oldest first. */
   journalEntries(): JournalEntry[]
   /** The exchange the journal kept last. */
