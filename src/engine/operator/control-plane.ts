@@ -95,7 +95,7 @@ export function createControlPlane({
     'POST secrets/:id/roll': (body, [id]) =>
       account.rollSecret(id!, { at: optional(body, 'at', 'number') }),
     'POST secrets/:id/cancel-roll': (_body, [id]) => account.cancelRoll(id!),
-    'GET clock': async () => ({ now: await account.now() }),
+    'GET clock': async () => ({ now: await account.now(), still: account.seed() !== undefined }),
     'POST clock': async (body) => ({
       now: await account.advanceClock(required(body, 'advance', 'number')),
     }),

@@ -59,7 +59,8 @@ export interface ControlRoutes {
   'POST secrets/:id/roll': { body: { at?: number }; answer: SecretView }
   /** Cancels the secret's scheduled roll (decision 060); answers the secret as it now is. */
   'POST secrets/:id/cancel-roll': { body: Record<string, never>; answer: SecretView }
-  'GET clock': { answer: { now: number } }
+  /** The time; `still` while it stands (a seeded account: moved only when moved). */
+  'GET clock': { answer: { now: number; still: boolean } }
   'POST clock': { body: { advance: number }; answer: { now: number } }
   /**
    * Back to the state the account started in (see `Engine.reset`); with `seed`, seeded with it
