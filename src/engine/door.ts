@@ -1,9 +1,9 @@
 import { bearerToken } from './auth/bearer'
 import { InvalidError, UndefinedError } from './errors'
 import { ExchangeDraft } from './operator/exchange-log'
-import { faultDraw, faulted, replyFault, runsUnder } from './operator/faults'
+import { faultDraw, faulted, replyFault, runsUnder, type FaultRule } from './operator/faults'
 import type { OperatorView } from './operator/state'
-import { runPipeline, type EngineParts, type Exchange } from './pipeline'
+import { presented, roleOf, runPipeline, type EngineParts, type Exchange } from './pipeline'
 import type { Call } from './wire/call'
 import { bodyFormat, responseFormat } from './wire/formats'
 import type { Route } from './wire/path'
@@ -48,9 +48,10 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   const exchange = begin(parts, call, route)
   let reply: Reply
   let failure: unknown
+  let view: OperatorView | undefined
   try {
     const viewed = parts.operator.view()
-    const view = viewed instanceof Promise ? await viewed : viewed
+    view = viewed instanceof Promise ? await viewed : viewed
     // Before the call counts, takes a fault or is journaled: the history's mark is of before it.
     exchange.history = view.journal > 0 ? parts.history.beginExchange() : undefined
     exchange.step = parts.operator.step?.() ?? 0
@@ -71,6 +72,10 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   if (exchange.fault) reply = faulted(reply, exchange.fault)
   if (exchange.draft) {
     try {
+      // Answered before its token was read: the journal still says what the token was.
+      if (!exchange.draft.presented && view) {
+        exchange.draft.observe(await presented(parts, exchange, view))
+      }
       const kept = parts.operator.journal.add(exchange.draft.finish(reply, failure))
       if (kept) await kept
       if (exchange.history) parts.history.finishExchange(exchange.history)
@@ -108,14 +113,19 @@ async function withFaults(
   exchange: Exchange,
   view: OperatorView,
 ): Promise<Reply> {
-  const random = parts.account.randomNow()
-  const rule = view.faulted
-    ? await parts.operator.faults.take(
-        exchange.endpoint!,
-        bearerToken(exchange.call.header('authorization')) ?? null,
-        random.seed === undefined ? undefined : faultDraw(random, exchange.step ?? 0),
-      )
-    : undefined
+  let rule: FaultRule | undefined
+  if (view.faulted) {
+    // A rule may name the token's role: what it is, not only what it says.
+    const token = await presented(parts, exchange, view)
+    exchange.draft?.observe(token)
+    const random = parts.account.randomNow()
+    rule = await parts.operator.faults.take(
+      exchange.endpoint!,
+      bearerToken(exchange.call.header('authorization')) ?? null,
+      roleOf(token),
+      random.seed === undefined ? undefined : faultDraw(random, exchange.step ?? 0),
+    )
+  }
   if (rule) {
     exchange.fault = replyFault(rule)
     if (!runsUnder(rule)) {

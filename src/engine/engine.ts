@@ -225,6 +225,7 @@ export function createEngine(options: EngineOptions): Engine {
     history,
     replayCall: (call) => answerWithin(parts, call, routeOf(call.pathname, basePath)),
     baseUrl: settings.baseUrl,
+    ...(options.turns ? { turns: options.turns } : {}),
   })
   const parts: EngineParts = {
     serviceName,

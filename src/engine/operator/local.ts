@@ -41,7 +41,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       list: async () => faults.list(),
       remove: async (id) => faults.remove(id),
       clear: async () => faults.clear(),
-      take: (endpoint, token, draw) => faults.take(endpoint, token, draw),
+      take: (endpoint, token, role, draw) => faults.take(endpoint, token, role, draw),
     },
     step: () => ++steps,
     useRandom: (random) => faults.useRandom(random),

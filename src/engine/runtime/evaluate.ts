@@ -2,7 +2,7 @@ import type { KeyvTarget } from '../auth/abilities'
 import { platformRandom, type Maybe, type Purpose, type Random } from '../auth/random'
 import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
 import { withCounterfactual } from '../insight/counterfactual'
-import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
+import { checkGone, InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
@@ -39,7 +39,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn' | 'draw'> & {
+    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn' | 'turn' | 'draw'> & {
       /** Where random values come from: the account's generator; the platform's by default. */
       random?: Random
       /** The request's step on the account's timeline: what keys a seeded account's draws. */
@@ -52,6 +52,8 @@ export class Evaluation {
       deadline?: number
       /** Asked before each call: a wait for the evaluation's next turn when it has had its share. */
       pause?: Pause
+      /** Aborted once no one waits for the answer: the evaluation stops at its next call. */
+      signal?: AbortSignal
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
@@ -87,7 +89,14 @@ export class Evaluation {
     this.checkTime()
   }
 
+  /** Between two steps of one call's work: the time limit, then the evaluation's turn. */
+  turn(): Promise<void> | undefined {
+    this.checkTime()
+    return this.ctx.pause ? this.ctx.pause() : yieldWhenDue(this.ctx.settings.limits.sliceMs)
+  }
+
   private checkTime(): void {
+    checkGone(this.ctx.signal)
     if (this.ctx.clock.now() > this.deadline) {
       throw new TimeoutError(this.ctx.settings.limits.timeLimitMs / 1000)
     }
@@ -459,6 +468,9 @@ class InvocationContext implements CallContext {
   }
   draw(purpose: 'nonce', length: number): Maybe<Uint8Array> {
     return this.evaluation.draw(purpose, length)
+  }
+  turn(): Promise<void> | undefined {
+    return this.evaluation.turn()
   }
   warn(message: string): void {
     if (this.entry) (this.entry.warnings ??= []).push(message)

@@ -227,10 +227,10 @@ export async function openPgOperator(
       async clear() {
         await db.query(sql.clearFaults)
       },
-      async take(endpoint, token, draw) {
+      async take(endpoint, token, role, draw) {
         // A rule another request used up meanwhile is passed over: look again.
         for (;;) {
-          const found = await firstMet(await listFaults(), endpoint, token, draw)
+          const found = await firstMet(await listFaults(), endpoint, token, role, draw)
           if (!found || found.count === null) return found
           const [used] = await db.query<{ remaining: number }>(sql.useFault, [found.id])
           if (used) return { ...found, count: used.remaining }
