@@ -5,6 +5,8 @@ test('go back to before an exchange from its row, see both branches, and return 
   wire,
   account,
 }) => {
+  // About 16 s on an idle machine: two branches, a comparison and two widths, in one story.
+  test.setTimeout(60_000)
   const { page } = app
   await page.setViewportSize({ width: 1280, height: 800 })
   const secret = (await account.createSecret()).key

@@ -140,7 +140,7 @@ describe('SettingsView', () => {
   it('resets the account with a seed once confirmed, shows it, and takes it away again', async () => {
     const { service } = await renderWithService(<SettingsView />)
     const seedNow = () => screen.getByTestId('seed-now').textContent
-    await waitFor(() => expect(seedNow()).toMatch(/^No seed/))
+    await waitFor(() => expect(seedNow()).toMatch(/^No seed/), { timeout: 3000 })
     fireEvent.change(screen.getByLabelText('Seed (empty for none)'), {
       target: { value: 'checkout-42' },
     })
@@ -148,16 +148,16 @@ describe('SettingsView', () => {
     expect(await getSeed(service.baseUrl)).toEqual({ seed: null })
     const confirm = screen.getByRole('group', { name: 'Confirm the reset with a seed' })
     fireEvent.click(within(confirm).getByRole('button', { name: 'Reset with the seed' }))
-    expect((await screen.findByRole('status')).textContent).toBe(
+    expect((await screen.findByRole('status', {}, { timeout: 3000 })).textContent).toBe(
       'The account was reset with seed “checkout-42”.',
     )
     expect(await getSeed(service.baseUrl)).toEqual({ seed: 'checkout-42' })
-    await waitFor(() => expect(seedNow()).toMatch(/^Seed “checkout-42”/))
+    await waitFor(() => expect(seedNow()).toMatch(/^Seed “checkout-42”/), { timeout: 3000 })
 
     fireEvent.change(screen.getByLabelText('Seed (empty for none)'), { target: { value: '' } })
     fireEvent.click(screen.getByRole('button', { name: 'Reset with this seed…' }))
     fireEvent.click(screen.getByRole('button', { name: 'Reset with the seed' }))
-    await waitFor(() => expect(seedNow()).toMatch(/^No seed/))
+    await waitFor(() => expect(seedNow()).toMatch(/^No seed/), { timeout: 3000 })
     expect(await getSeed(service.baseUrl)).toEqual({ seed: null })
   })
 
@@ -169,7 +169,7 @@ describe('SettingsView', () => {
     })
     fireEvent.click(screen.getByRole('button', { name: 'Reset with this seed…' }))
     fireEvent.click(screen.getByRole('button', { name: 'Reset with the seed' }))
-    expect((await screen.findByRole('alert')).textContent).toMatch(/seed/)
+    expect((await screen.findByRole('alert', {}, { timeout: 3000 })).textContent).toMatch(/seed/)
     expect(await getSeed(service.baseUrl)).toEqual({ seed: null })
     expect(await service.listSecrets()).toEqual(secrets)
   })
