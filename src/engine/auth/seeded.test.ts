@@ -57,7 +57,7 @@ async function run(h: Harness) {
   return { transcript, values }
 }
 
-describe('a seeded account', () => {
+describe('a seeded account', { timeout: 20_000 }, () => {
   it('answers the same bytes for the same requests on the same starting state', async () => {
     const first = await seeded('run-42')
     const start = (await first.control('export')).body
