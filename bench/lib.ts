@@ -46,10 +46,12 @@ export function median(values: readonly number[]): number {
 
 /** A ratio a row must stay within: at most (a cost) or at least (a throughput). */
 export interface Goal {
-  /** The baseline the ratio is taken to (a row's name). */
+  /** The baseline the ratio is taken to (a row's name), or the unit of an absolute goal. */
   to: string
   atMost?: number
   atLeast?: number
+  /** The goal is the figure itself, in `to` (`≤ 10 ms`), not a ratio. */
+  absolute?: boolean
 }
 
 /** A goal met by any one of its alternatives (`≤ 2.5× bare, or ≤ 1.5× the raw store`). */
@@ -115,8 +117,12 @@ export const meets = (ratio: number, goal: Goal): boolean =>
   (goal.atMost === undefined || ratio <= goal.atMost) &&
   (goal.atLeast === undefined || ratio >= goal.atLeast)
 
-export const goalText = (goal: Goal): string =>
-  goal.atMost !== undefined ? `≤ ${goal.atMost}× ${goal.to}` : `≥ ${goal.atLeast}× ${goal.to}`
+export const goalText = (goal: Goal): string => {
+  const times = goal.absolute ? ' ' : '× '
+  return goal.atMost !== undefined
+    ? `≤ ${goal.atMost}${times}${goal.to}`
+    : `≥ ${goal.atLeast}${times}${goal.to}`
+}
 
 /** One line of a results table: a row, its figure, its ratios, its goal and whether it is met. */
 export interface Line {

@@ -19,6 +19,7 @@ const all = [
   'scaling',
   'insight',
   'store',
+  'rewind',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

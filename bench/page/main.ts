@@ -12,6 +12,7 @@ import { createEngine } from '../../src/engine'
 import type { KeyvEntry, Mutation } from '../../src/engine/store'
 import { createHandlers } from '../../src/msw/handlers'
 import { broadcastCommits, openIdbStore } from '../../src/storage'
+import { fill, KEYS, play, rewinds } from '../rewind-workload'
 
 const BASE = 'https://bench.example.test'
 const BARE = 'https://bare.example.test'
@@ -213,5 +214,24 @@ async function keyvVsIdb(keys: number, rounds: number, sets: number) {
   return result
 }
 
-Object.assign(globalThis, { workerVsBare, keyvVsIdb })
+/**
+ * `bench/rewind.ts` in this page: an account over IndexedDB as the playground keeps one, its
+ * 10,000 keys, 10,000 exchanges of history, and rewinds to before exchanges drawn uniformly
+ * among them; each rewind's time in ms.
+ */
+async function rewindInPage(spread: number, count: number) {
+  const name = `bench-rewind-${spread}-${Date.now()}`
+  const store = broadcastCommits(await openIdbStore(name), name, 'bench')
+  for (let i = 0; i < KEYS; i += 1000) await store.commit(fill().slice(i, i + 1000))
+  const engine = createEngine({
+    store,
+    baseUrl: 'https://rewind.example.test',
+    exchangeLog: 10_000,
+  })
+  const [secret] = await engine.start()
+  const ids = await play(engine, secret!, spread)
+  return rewinds(engine, ids, count)
+}
+
+Object.assign(globalThis, { workerVsBare, keyvVsIdb, rewindInPage })
 document.documentElement.dataset.ready = 'true'

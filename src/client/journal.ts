@@ -356,8 +356,14 @@ export function checkReceived(
       : `Requests that did arrive, nearest first (${Math.min(10, requests.length)} of ${requests.length}):\n${nearest
           .map(({ request, differs }) => line(request, differs))
           .join('\n')}`
+  // The account's history keeps each of them: stand just before the nearest, and try again.
+  const first = nearest[0]?.request.id
+  const back =
+    first === undefined
+      ? ''
+      : `\nTo stand just before #${first} and try again: service.rewind(${first}) (POST /_account/rewind {"before": ${first}}).`
   return {
     pass,
-    message: `expected ${wanted} request(s) to ${what}, received ${count}.\n${arrived}`,
+    message: `expected ${wanted} request(s) to ${what}, received ${count}.\n${arrived}${back}`,
   }
 }

@@ -9,6 +9,8 @@ export interface ServeAccount {
   secret: string
   /** Its own control token, for `<baseUrl>/_account/*`. */
   controlToken: string
+  /** Its seed (decision 086); `null` for none. */
+  seed: string | null
   /** Back to the state the account started in (`POST <baseUrl>/_account/reset`). */
   reset(): Promise<void>
   /** Removes the account and everything in it. */
@@ -22,13 +24,21 @@ export interface ServeAccount {
 export async function openAccount({
   url,
   controlToken,
+  seed,
 }: {
   url: string
   controlToken: string
+  /** Makes the account deterministic with this seed (decision 086). */
+  seed?: string | number
 }): Promise<ServeAccount> {
   const server = url.replace(/\/+$/, '')
   const headers = { authorization: `Bearer ${controlToken}` }
-  const open = () => fetch(`${server}/_accounts`, { method: 'POST', headers })
+  const open = () =>
+    fetch(`${server}/_accounts`, {
+      method: 'POST',
+      headers: seed === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(seed === undefined ? {} : { body: JSON.stringify({ seed }) }),
+    })
   const made = await open()
     // A kept-alive connection the server closed as it was reused never carried the request:
     // it is sent once more, on a new connection.

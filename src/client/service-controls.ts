@@ -1,4 +1,6 @@
 import type { AnswerOptions, Checkpoint, FaultOptions, FaultRule, SecretView } from '../engine'
+import type { BranchInfo, BranchList } from '../engine/history/history'
+import type { Recording } from '../engine/history/recording'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
 import type { AuthorizeOptions } from './authorize'
 import type { ReceivedRequest, RequestFilter } from './journal'
@@ -71,6 +73,23 @@ export interface ServiceControls<InProcess extends boolean> {
   checkpoint(): Promise<Checkpoint>
   /** Puts back the state at checkpoint `id`; it and every later one are removed. */
   restore(id: string): Promise<void>
+  /**
+   * Takes the account (keys, procedures, secrets, clock, faults, strict mode, rate window,
+   * journal) back to just before `exchange` — its id, or a request `requests()` gave — on a new
+   * branch named `name`; the timeline it leaves stays a branch (decision 086). Needs the
+   * journal, which the kit keeps on.
+   */
+  rewind(exchange: number | { id: number }, name?: string): Promise<BranchInfo>
+  /** The account's branches, the one it is on, and the oldest exchange a rewind reaches. */
+  branches(): Promise<BranchList>
+  /** Onto branch `id`, as it was left. */
+  switchBranch(id: string): Promise<BranchInfo>
+  /**
+   * The account's recording from exchange `from` (the oldest it keeps by default) to its
+   * newest: what `npx service-playground replay` sends again, byte for byte compared, to any
+   * account of ours. It holds the account's secrets: keep it private, as an export.
+   */
+  recording(from?: number): Promise<Recording>
   /** What `token` can do, at `at` (Unix seconds on the service's clock) or now (decision 055). */
   reach(token: string, at?: number): Promise<ReachReport>
   /** The decision for each call as a real call would meet it, writing nothing. */
@@ -78,3 +97,7 @@ export interface ServiceControls<InProcess extends boolean> {
   /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
   diff(a: string, b: string, at?: number): Promise<DiffReport>
 }
+
+/** The exchange a rewind names: its id, given as it is or as a request `requests()` gave. */
+export const exchangeId = (exchange: number | { id: number }): number =>
+  typeof exchange === 'number' ? exchange : exchange.id

@@ -4,6 +4,8 @@ import { createEngine } from '../engine'
 import { createMemoryStore } from '../storage'
 import { parseCaseFile } from './cases'
 import { loadCases } from './load-cases'
+import { nodeHmac } from '../node/hmac'
+import { describeReplay, replayRecording, type Recording } from './replay'
 import { junit } from './report'
 import { runCase, runCases, type Target } from './run'
 import { handleTarget, mswTarget, serveTarget } from './targets'
@@ -15,7 +17,17 @@ it('has a case for every rule: at least 300', () => {
   expect(cases.length).toBeGreaterThanOrEqual(300)
 })
 
-function describeTarget(name: string, open: () => Promise<Target & { close?: () => unknown }>) {
+/**
+ * The run of every case on the first target, a seeded account keeping its history: each target
+ * replays it byte for byte after running the cases itself (decision 086).
+ */
+let recorded: Promise<Recording> | undefined
+
+function describeTarget(
+  name: string,
+  open: () => Promise<Target & { close?: () => unknown }>,
+  { replays = true } = {},
+) {
   describe(`conformance on ${name}`, () => {
     let target: Target & { close?: () => unknown }
     beforeAll(async () => {
@@ -29,12 +41,38 @@ function describeTarget(name: string, open: () => Promise<Target & { close?: () 
         expect(result.status).toBe('passed')
       })
     }
+    if (replays) {
+      it('replays the run of every case byte for byte, minted tokens and cursors included', async () => {
+        recorded ??= target.control!('recording?from=1') as Promise<Recording>
+        const recording = await recorded
+        const result = await replayRecording(recording, target)
+        expect(describeReplay(result)).toBe(
+          `${result.exchanges} of ${result.exchanges} exchanges replayed identically`,
+        )
+        // Every call of every case: the recording holds them all.
+        const calls = recording.steps.filter((step) => 'exchange' in step).length
+        expect(result.exchanges).toBe(calls)
+        expect(calls).toBeGreaterThan(600)
+      }, 120_000)
+    }
   })
 }
 
-describeTarget('handle', async () => handleTarget())
+describeTarget('handle', async () =>
+  handleTarget((options) =>
+    createEngine({
+      store: createMemoryStore(),
+      hmac: nodeHmac,
+      seed: 'conformance',
+      exchangeLog: 10_000,
+      ...options,
+    }),
+  ),
+)
 // The cases write the service's name as {service}: they hold for a service of any name.
-describeTarget('handle, a service named acme', async () => handleTarget({ serviceName: 'acme' }))
+describeTarget('handle, a service named acme', async () => handleTarget({ serviceName: 'acme' }), {
+  replays: false,
+})
 describeTarget('msw setupServer', async () => mswTarget())
 describeTarget('serve over HTTP', () => serveTarget(root))
 

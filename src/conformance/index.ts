@@ -2,6 +2,8 @@
 // No top-level await and no `import.meta` below this file: the kit also ships it as CommonJS.
 export { conformanceCommand, verifyCommand, main, EXIT, type CommandContext } from './commands'
 export { coverageCommand, coverageOf, replayForCoverage } from './coverage-command'
+export { replayCommand } from './replay-command'
+export { replayRecording, describeReplay, type ReplayResult, type Recording } from './replay'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export { loadCases, getCasesDir, setCasesDir } from './load-cases'
 export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'

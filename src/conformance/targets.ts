@@ -76,7 +76,17 @@ export async function serveTarget(
 ): Promise<Target & { close(): Promise<void>; controlToken: string }> {
   const token = 'conformance-control-token'
   const server = await spawnServe(
-    ['--port', '0', '--service-name', serviceName, '--control-token', token],
+    // Its deploy links name the base URL the engine targets use: the same bytes on every target.
+    [
+      '--port',
+      '0',
+      '--service-name',
+      serviceName,
+      '--control-token',
+      token,
+      '--base-url',
+      BASE_URL,
+    ],
     { command: serveCommand, cwd: root },
   )
   const send = (request: Request) => fetch(request)

@@ -12,7 +12,8 @@ const TARGET_FLAGS = `target (one of):
   --shadow URL               the real service's base URL
     --upstream-secret-file FILE
                              its secret (or SERVICE_PLAYGROUND_UPSTREAM_SECRET)
-    --shadow-report DIR      where the report goes (default shadow-report)`
+    --shadow-report DIR      where the report goes (default shadow-report)
+A value that starts with - (a token may) is given as --flag=value: --control-token=-abc.`
 
 export const CONFORMANCE_USAGE = `usage: service-playground conformance [flags]
 
@@ -59,4 +60,25 @@ flags:
   --out DIR                  where the reports go (default service-coverage)
   --service-name NAME        the name the service answers to (default proc)
   -h, --help                 this text
+A value that starts with - is given as --flag=value: --out=-reports.
+`
+
+export const REPLAY_USAGE = `usage: service-playground replay RECORDING.json... --target URL [flags]
+
+Sends a recording (saved from GET <baseUrl>/_account/recording?from=<exchange>) again to an
+account of ours, each exchange as it was first sent: the account imported as it stood before
+the first (its seed, secrets and signing key with it), the controls and the clock put as each
+exchange met them. Compares each answer with the recorded one (status, every header but date,
+the body's bytes, the decision trace) and names the first that differs. Exit codes: 0 every
+exchange answered the same, 1 one differed, 2 a wrong command line or file, 3 the target could
+not be used.
+
+The recording holds the account's secrets: keep it private, as an export.
+
+flags:
+  --target URL               the base URL of an account of ours: a serve, or a hosted
+                             account's /a/<id>; or handle, msw or serve (one started here)
+  --control-token T          its control token (serve's, or the hosted account's own)
+  -h, --help                 this text
+A value that starts with - (a token may) is given as --flag=value: --control-token=-abc.
 `

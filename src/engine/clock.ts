@@ -19,7 +19,60 @@ export interface Clock {
    * on its own from then: what a copy of the service (`isolated`) runs on.
    */
   fork?(): Clock
+  /**
+   * Real milliseconds since the Unix epoch, for a clock whose time does not follow real time
+   * (one that stands still); `now() - offset` otherwise.
+   */
+  real?(): number
 }
+
+/**
+ * The clock an engine runs its account on: the one it was given while the account follows
+ * real time, standing still while the account is seeded (decision 086). Standing still, its
+ * time moves only when moved — advanced, or by a sleep, which moves it at once instead of
+ * waiting — so that a run's times are part of what it was given, and a run given the same
+ * requests at the same times answers the same bytes.
+ */
+export interface AccountClock extends Clock {
+  /** Stands still from now on (at `at`, milliseconds, when given), or follows the given clock. */
+  stand(still: boolean, at?: number): void
+  readonly still: boolean
+}
+
+/** `base` as an account's clock, following it until told to stand still. */
+export function accountClock(base: Clock): AccountClock {
+  if (isAccountClock(base)) return base
+  /** Where the clock stands, and the base's offset then: what it was moved by since counts. */
+  let stood: { at: number; offset: number } | undefined
+  const clock: AccountClock = {
+    now: () => (stood ? stood.at + base.offset - stood.offset : base.now()),
+    async sleep(ms) {
+      if (!stood) return base.sleep(ms)
+      await Promise.resolve()
+      base.advance(Math.max(0, ms))
+    },
+    advance: (ms) => base.advance(ms),
+    get offset() {
+      return base.offset
+    },
+    real: () => base.real?.() ?? base.now() - base.offset,
+    fork() {
+      const copy = accountClock(base.fork?.() ?? createSystemClock(base.offset))
+      if (stood) copy.stand(true, clock.now())
+      return copy
+    },
+    stand(still, at) {
+      stood = still ? { at: at ?? clock.now(), offset: base.offset } : undefined
+    },
+    get still() {
+      return stood !== undefined
+    },
+  }
+  return clock
+}
+
+const isAccountClock = (clock: Clock): clock is AccountClock =>
+  typeof (clock as Partial<AccountClock>).stand === 'function'
 
 /**
  * Real time plus an offset: what the playground and `serve` use. Real as the engine found it

@@ -1,7 +1,7 @@
 import { bearerToken } from './auth/bearer'
 import { InvalidError, UndefinedError } from './errors'
 import { ExchangeDraft } from './operator/exchange-log'
-import { faulted, replyFault, runsUnder, type FaultRule } from './operator/faults'
+import { faultDraw, faulted, replyFault, runsUnder, type FaultRule } from './operator/faults'
 import type { OperatorView } from './operator/state'
 import { presented, roleOf, runPipeline, type EngineParts, type Exchange } from './pipeline'
 import type { Call } from './wire/call'
@@ -30,8 +30,15 @@ export function answer(
     return control(call, route.path)
   }
   if (call.method === 'OPTIONS') return Promise.resolve(preflight())
-  return endpointCall(parts, call, route)
+  return parts.history.gate.shared(() => endpointCall(parts, call, route))
 }
+
+/**
+ * An endpoint call answered from inside a move through the account's history (a replay),
+ * which holds the account alone: not through the gate, which would wait for the move itself.
+ */
+export const answerWithin = (parts: EngineParts, call: Call, route: Route): Promise<Reply> =>
+  endpointCall(parts, call, route)
 
 /**
  * An endpoint call: the operator's controls read once, a fault met when one is set, the
@@ -45,6 +52,9 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   try {
     const viewed = parts.operator.view()
     view = viewed instanceof Promise ? await viewed : viewed
+    // Before the call counts, takes a fault or is journaled: the history's mark is of before it.
+    exchange.history = view.journal > 0 ? parts.history.beginExchange() : undefined
+    exchange.step = parts.operator.step?.() ?? 0
     if (view.journal > 0) {
       exchange.draft = new ExchangeDraft(call, exchange.endpoint, parts.clock)
     }
@@ -68,6 +78,7 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
       }
       const kept = parts.operator.journal.add(exchange.draft.finish(reply, failure))
       if (kept) await kept
+      if (exchange.history) parts.history.finishExchange(exchange.history)
     } catch {
       // The answer stands even when the journal cannot keep it (its database went away).
     }
@@ -107,10 +118,12 @@ async function withFaults(
     // A rule may name the token's role: what it is, not only what it says.
     const token = await presented(parts, exchange, view)
     exchange.draft?.observe(token)
+    const random = parts.account.randomNow()
     rule = await parts.operator.faults.take(
       exchange.endpoint!,
       bearerToken(exchange.call.header('authorization')) ?? null,
       roleOf(token),
+      random.seed === undefined ? undefined : faultDraw(random, exchange.step ?? 0),
     )
   }
   if (rule) {

@@ -1,7 +1,10 @@
 import { createAccount, type Account } from './account/account'
 import type { HmacFactory } from './auth/hmac'
-import { createSystemClock } from './clock'
-import { answer as door } from './door'
+import { readSeed } from './auth/random'
+import { useHmac } from './auth/secret-index'
+import { accountClock, createSystemClock, type AccountClock } from './clock'
+import { createHistory, type History } from './history/history'
+import { answer as door, answerWithin } from './door'
 import { createInsight, type Insight } from './insight'
 import { createCheckpoints, type Checkpoints } from './operator/checkpoints'
 import { createControlPlane } from './operator/control-plane'
@@ -63,6 +66,15 @@ export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | '
    */
   turns?: AccountTurns
   /**
+   * Makes the account deterministic (decision 086): every value it draws at random comes from a
+   * generator keyed by this seed and the account's own signing key, and its clock stands still
+   * (it moves only when moved), so that the same requests at the same times on the same
+   * starting state answer the same bytes. A text of 1 to 128 characters, or a whole number.
+   * Kept in the account (an export carries it) and given back by every `reset()`. Without one,
+   * the seed the store holds, if any.
+   */
+  seed?: string | number
+  /**
    * Deploy links name the origin each request came in by, followed by the base URL's path,
    * rather than the base URL's origin: for a server clients know by an address it does not
    * (`serve` on `--port 0` without `--base-url`, a hosted account). Off by default.
@@ -94,9 +106,10 @@ export interface Engine {
   /**
    * Back to the state the service started in: its starting secrets (same keys), the clock
    * where it started, no keys or procedures, no faults, strict mode and the rate limit as
-   * configured with an empty window, an empty journal.
+   * configured with an empty window, an empty journal. `seed` starts it with that seed from now
+   * on (`null`: with none), in place of the one it was created with.
    */
-  reset(): Promise<void>
+  reset(options?: { seed?: string | null }): Promise<void>
   /**
    * The account's state as a stack of frames: `checkpoint()`, `restore(id)` (decision 065);
    * `capture()` and `load(state)` copy the whole state into another engine.
@@ -108,6 +121,11 @@ export interface Engine {
   settings: EngineSettings
   /** Reach, simulate and diff over this account, by the rules that answer its calls. */
   insight: Insight
+  /**
+   * The account's history (decision 086): rewind to before any exchange it keeps, onto a new
+   * branch; the branches, listed, switched, named and deleted.
+   */
+  history: History
 }
 
 /** Creates the whole service over a store. Pure: no DOM, no network, no storage of its own. */
@@ -116,8 +134,14 @@ export function createEngine(options: EngineOptions): Engine {
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     store: options.store,
-    clock: options.clock ?? createSystemClock(),
+    clock: accountClock(options.clock ?? createSystemClock()),
     limits: { ...defaultLimits, ...options.limits },
+  }
+  let seed: string | undefined
+  if (options.seed !== undefined) {
+    const read = readSeed(options.seed)
+    if (typeof read !== 'string') throw new Error(read.problem)
+    seed = read
   }
   const { serviceName, store, clock, limits } = settings
   if (!SERVICE_NAME_PATTERN.test(serviceName)) {
@@ -127,13 +151,31 @@ export function createEngine(options: EngineOptions): Engine {
   }
   const basePath = pathOf(settings.baseUrl)
   const registry = createRegistry(serviceName)
-  const account = createAccount(store, clock, serviceName, limits, options.hmac)
   const configured = { strict: options.strict ?? false, rateLimit: { ...limits.rateLimit } }
   const operator =
     options.operator ?? createLocalOperator({ ...configured, journal: options.exchangeLog ?? 0 })
+  // Requests find secrets through the store itself; the account, through the history's.
+  useHmac(store, options.hmac)
+  const history = createHistory({
+    store,
+    operator,
+    clock: settings.clock as AccountClock,
+    resync: (at) => account.resync(at),
+    maxBodyBytes: limits.maxBodyBytes,
+  })
+  // The account writes through the history, which records what its commits change.
+  const account = createAccount(history.store, clock, serviceName, limits, options.hmac)
   let startingSecrets: string[] | undefined = options.secrets ? [...options.secrets] : undefined
+  operator.useRandom?.(() => account.randomNow())
 
   async function start(): Promise<string[]> {
+    // The seed first: the starting secrets are drawn from it.
+    if (seed !== undefined) {
+      if (account.seed() !== seed) await account.setSeed(seed)
+    } else {
+      await account.loadSeed()
+      seed = account.seed()
+    }
     if (!startingSecrets) {
       const live = (await account.listSecrets()).filter((secret) => secret.state !== 'expired')
       startingSecrets =
@@ -161,13 +203,15 @@ export function createEngine(options: EngineOptions): Engine {
     }
   }
 
-  async function reset(): Promise<void> {
+  async function reset(given: { seed?: string | null } = {}): Promise<void> {
+    if (given.seed !== undefined) seed = given.seed ?? undefined
     await account.reset()
     await operator.reset(configured)
+    if (seed !== undefined) await account.setSeed(seed)
     if (startingSecrets) await ensureSecrets(startingSecrets)
   }
 
-  const checkpoints = createCheckpoints({ account, operator, store, clock })
+  const checkpoints = createCheckpoints({ account, operator, store: history.store, clock })
   const insight = createInsight({ account, registry, settings })
   const control = createControlPlane({
     account,
@@ -178,6 +222,9 @@ export function createEngine(options: EngineOptions): Engine {
     operator,
     reset,
     checkpoints,
+    history,
+    replayCall: (call) => answerWithin(parts, call, routeOf(call.pathname, basePath)),
+    baseUrl: settings.baseUrl,
     ...(options.turns ? { turns: options.turns } : {}),
   })
   const parts: EngineParts = {
@@ -192,6 +239,7 @@ export function createEngine(options: EngineOptions): Engine {
     visibleSettings: endpointSettings(settings),
     linksByRequest: options.linksByRequest ?? false,
     ...(options.turns ? { turns: options.turns } : {}),
+    history,
   }
   const answer = (call: Call, route = routeOf(call.pathname, basePath)) =>
     door(parts, control, call, route)
@@ -208,6 +256,7 @@ export function createEngine(options: EngineOptions): Engine {
     registry,
     settings,
     insight,
+    history,
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Account } from './account/account'
-import { runIsolated } from './account/isolation'
+import { runIsolated, type CommitRecorder } from './account/isolation'
+import type { History, Step } from './history/history'
 import { authenticate, identify, type Presented } from './auth/credentials'
 import { readBearer } from './auth/bearer'
 import type { Principal } from './auth/principal'
@@ -49,6 +50,8 @@ export interface EngineParts {
   linksByRequest: boolean
   /** How this account's evaluations take turns with other accounts' (see `EngineOptions`). */
   turns?: AccountTurns
+  /** The account's history: its steps and their undo records (decision 086). */
+  history: History
 }
 
 /** What the engine knows of one endpoint call once it is routed. */
@@ -64,6 +67,10 @@ export interface Exchange {
   draft?: ExchangeDraft
   /** The fault the call met, when it met one. */
   fault?: ReplyFault
+  /** Its step on the account's timeline: what keys a seeded account's draws (decision 086). */
+  step?: number
+  /** The account's history's record of it, while the history keeps steps. */
+  history?: Step
 }
 
 /**
@@ -202,30 +209,43 @@ export async function evaluate(
   }
   // One time limit over every run, and the waits for a turn between calls.
   const deadline = clock.now() + limits.timeLimitMs
-  const result = await runIsolated(store, limits.maxAccountBytes, (overlay) => {
-    exchange.draft?.tracer.restart()
-    headers = rateHeader(rateLimit)
-    const evaluation = new Evaluation(
-      {
-        settings: parts.linksByRequest
-          ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
-          : parts.visibleSettings,
-        store: overlay,
-        clock,
-        signer,
-        principal,
-        deadline,
-        ...(pause ? { pause } : {}),
-        setHeader: (key, value) => (headers[key] = value),
-        ...(rateLimit.enforce ? { countCall } : {}),
-        ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
-      },
-      (endpoint) => registry.resolve(endpoint, overlay),
-      (endpoint) => registry.neighbours(endpoint),
-    )
-    return evaluation.run(exchange.endpoint!, call)
-  })
+  const result = await runIsolated(
+    store,
+    limits.maxAccountBytes,
+    (overlay) => {
+      exchange.draft?.tracer.restart()
+      headers = rateHeader(rateLimit)
+      const evaluation = new Evaluation(
+        {
+          settings: parts.linksByRequest
+            ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
+            : parts.visibleSettings,
+          store: overlay,
+          clock,
+          signer,
+          principal,
+          deadline,
+          random: parts.account.randomNow(),
+          step: exchange.step ?? 0,
+          ...(pause ? { pause } : {}),
+          setHeader: (key, value) => (headers[key] = value),
+          ...(rateLimit.enforce ? { countCall } : {}),
+          ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
+        },
+        (endpoint) => registry.resolve(endpoint, overlay),
+        (endpoint) => registry.neighbours(endpoint),
+      )
+      return evaluation.run(exchange.endpoint!, call)
+    },
+    recorderOf(parts.history, exchange.history),
+  )
   return { value: result === NONE ? null : result, headers }
+}
+
+/** Where a request's commit is recorded, when its history keeps a step for it. */
+function recorderOf(history: History, step: Step | undefined): CommitRecorder | undefined {
+  if (!step) return undefined
+  return { record: history.record, committed: (commit) => history.committed(step, commit) }
 }
 
 /** The result in the format the client asked for, with the headers the call set. */

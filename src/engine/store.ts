@@ -46,7 +46,11 @@ export type Mutation =
   | { op: 'putMeta'; key: string; value: Json }
   /** Writes only when the key holds nothing yet; never an error. */
   | { op: 'initMeta'; key: string; value: Json }
+  /** Removes one meta entry; nothing when there is none (what undoing a first `putMeta` needs). */
+  | { op: 'deleteMeta'; key: string }
   | { op: 'putSecret'; secret: SecretRecord }
+  /** Removes one secret; nothing when there is none (what undoing a secret's creation needs). */
+  | { op: 'deleteSecret'; id: string }
   /** A precondition: the commit fails with `StoreConflictError` unless it holds. */
   | { op: 'expectSecret'; id: string; rolledTo: string | null; expiresAt: number | null }
   | { op: 'setKey'; bucket: string; key: string; value: Json }
@@ -73,7 +77,10 @@ export interface ScanOptions {
 }
 
 /** What a read-modify-write (`Store.update`) reads through: the store as it stands then. */
-export type StoreReader = Pick<Store, 'getMeta' | 'getKey' | 'scanKeys' | 'getProc' | 'snapshot'>
+export type StoreReader = Pick<
+  Store,
+  'getMeta' | 'getSecret' | 'getKey' | 'scanKeys' | 'getProc' | 'snapshot'
+>
 
 export interface Store {
   getMeta(key: string): Promise<Json | undefined>

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import {
   conformanceCommand,
   coverageCommand,
+  replayCommand,
   setCasesDir,
   setServeCommand,
   verifyCommand,
@@ -33,9 +34,12 @@ commands:
   coverage      the authorization coverage of your tests: a table, report.json and report.html
                   service-coverage.json | exchanges.json | contracts/*.json
                   [--min PERCENT] [--out DIR] [--service-name NAME]
+  replay        send a recording (GET /_account/recording) again, byte for byte compared
+                  RECORDING.json --target URL|handle|msw|serve [--control-token T]
   help          this text
 
-\`service-playground <command> --help\` shows every flag of a command.
+\`service-playground <command> --help\` shows every flag of a command. A value that starts with
+\`-\` (a token may) is given as --flag=value: --control-token=-abc.
 `
 
 const [command, ...rest] = process.argv.slice(2)
@@ -56,6 +60,9 @@ switch (command) {
     break
   case 'coverage':
     process.exit(await coverageCommand(rest))
+    break
+  case 'replay':
+    process.exit(await replayCommand(rest, { root: process.cwd() }))
     break
   case undefined:
   case 'help':

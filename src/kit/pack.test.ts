@@ -3,7 +3,15 @@
  * this checkout (so nothing resolves from its node_modules), and the README's kit examples run
  * there exactly as written, with the client suite in examples/proc-client.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -441,6 +449,31 @@ describe('the packed kit', () => {
       const failed = await run('npx', [...args, '--min', '90'], dir)
       expect([failed.code, failed.stderr.trim()]).toEqual([1, 'coverage 45.4% is below --min 90%'])
       expect(readFileSync(join(dir, 'service-coverage/report.html'), 'utf8')).toMatch(/^<!doctype/)
+      // Each file's run over the seeded serve, recorded, answers byte for byte the same sent
+      // again in process, through msw, and over serve (the one started above, unseeded: the
+      // recording's start brings its seed).
+      const recordings = readdirSync(join(dir, 'proc-client/recordings')).map(
+        (name) => `proc-client/recordings/${name}`,
+      )
+      expect(recordings).toHaveLength(5)
+      const targets = [
+        ['--target', 'handle'],
+        ['--target', 'msw'],
+        ['--target', server!.url, `--control-token=${server!.controlToken}`],
+      ]
+      for (const target of targets) {
+        const replayed = await run(
+          'npx',
+          ['service-playground', 'replay', ...recordings, ...target],
+          dir,
+        )
+        expect(replayed.code, shown(replayed)).toBe(0)
+        const [, same, all] = /in all: (\d+) of (\d+) exchanges replayed identically/.exec(
+          replayed.stdout,
+        )!
+        expect(same).toBe(all)
+        expect(Number(all)).toBeGreaterThan(300)
+      }
     }, 300_000)
 
     it('runs the same client suite under Jest 30, unchanged, with the same frames: in-process, and over one serve', async () => {

@@ -3,7 +3,7 @@ import { authorizeThrough } from '../client/authorize'
 import { checkDuration, checkMoment } from '../client/times'
 import { ControlError, controlClient } from '../client/control'
 import { checkFilter, describeExchange, matches } from '../client/journal'
-import { respondRule, type ServiceControls } from '../client/service-controls'
+import { exchangeId, respondRule, type ServiceControls } from '../client/service-controls'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
 export interface RemoteService extends ServiceControls<false> {
@@ -84,6 +84,14 @@ export function remoteService({
       await said(client.post('reset', {}))
     },
     checkpoint: () => said(client.post('checkpoint', {})),
+    rewind: (exchange, name) =>
+      said(client.post('rewind', { before: exchangeId(exchange), ...(name ? { name } : {}) })),
+    branches: () => said(client.get('branches')),
+    switchBranch: (id) => said(client.post(`branches/${encodeURIComponent(id)}/switch`, {})),
+    recording: async (from) =>
+      said(
+        client.get('recording', { from: from ?? (await said(client.get('branches'))).oldest ?? 1 }),
+      ),
     async restore(id) {
       await said(client.post('restore', { id }))
     },

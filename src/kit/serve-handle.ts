@@ -92,6 +92,7 @@ function theAccountAt({ url, controlToken, secret }: Required<ServeTarget>): Ser
     baseUrl: url.replace(/\/+$/, ''),
     secret,
     controlToken,
+    seed: null,
     reset,
     close: async () => {},
   }
@@ -215,6 +216,10 @@ export function serveHandle(
     reset: async () => (await service()).reset(),
     checkpoint: async () => (await service()).checkpoint(),
     restore: async (id) => (await service()).restore(id),
+    rewind: async (exchange, name) => (await service()).rewind(exchange, name),
+    branches: async () => (await service()).branches(),
+    switchBranch: async (id) => (await service()).switchBranch(id),
+    recording: async (from) => (await service()).recording(from),
     reach: async (token, at) => (await service()).reach(token, at),
     simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
     diff: async (a, b, at) => (await service()).diff(a, b, at),

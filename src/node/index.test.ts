@@ -196,7 +196,17 @@ describe('a service under test', () => {
       "      it would have passed with: an authorization holding `keyv.set' (or `keyv') would have been let in",
     ])
     expect(refused!.counterfactual).toMatchObject({ change: 'add_ability', ability: 'keyv.set' })
+    // The message names the exchange to go back to before, and the rewind goes there.
+    expect(missing.message.split('\n').at(-1)).toBe(
+      `To stand just before #${refused!.id} and try again: service.rewind(${refused!.id}) (POST /_account/rewind {"before": ${refused!.id}}).`,
+    )
     expect(checkReceived(service.requests(), 'keyv.get', { times: 1 }).pass).toBe(true)
+    const branch = await service.rewind(refused!, 'without the refusal')
+    expect(branch).toMatchObject({ name: 'without the refusal', current: true })
+    expect(service.requests().map((r) => r.endpoint)).toEqual(['auth.create', 'keyv.get'])
+    expect((await service.branches()).branches.map((b) => b.current)).toEqual([false, true])
+    await service.switchBranch('main')
+    expect(service.requests()).toHaveLength(3)
   })
 
   it('meets faults it is given, until cleared; reset clears them and the journal', async () => {

@@ -21,7 +21,8 @@ import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
 import { checkFilter, DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
 import { authorizeThrough } from '../client/authorize'
-import { respondRule, type ServiceControls } from '../client/service-controls'
+import { controlClient } from '../client/control'
+import { exchangeId, respondRule, type ServiceControls } from '../client/service-controls'
 import { checkDuration, checkMoment } from '../client/times'
 import { checkOptions, checkSecrets } from '../client/options'
 import { callsInFlight, trackInFlight } from './calls-in-flight'
@@ -64,8 +65,17 @@ export interface StartServiceOptions {
   limits?: Partial<Limits>
   /** Start in strict mode (see `docs/node-api.md`); `reset()` comes back to it. */
   strict?: boolean
-  /** Keep the last this many requests for `requests()`; default 1000, 0 keeps none. */
+  /**
+   * Keep the last this many requests for `requests()`, and the account's history with them
+   * (`rewind`); default 1000, 0 keeps none.
+   */
   journal?: number
+  /**
+   * Makes the account deterministic (decision 086): every value it draws comes from a generator
+   * keyed by this seed and its own signing key, and its clock stands still (moved only with
+   * `advanceClock`), so the same requests on the same starting state answer the same bytes.
+   */
+  seed?: string | number
   /**
    * Your own msw server, if your tests have one: the service's handlers are added to it with
    * `server.use` (so your `server.resetHandlers()` removes them). Pass it: msw intercepts
@@ -113,6 +123,7 @@ export const START_SERVICE_OPTIONS: ReadonlySet<string> = new Set([
   'strict',
   'journal',
   'server',
+  'seed',
 ] satisfies Array<keyof StartServiceOptions>)
 
 /** The base URLs answered by a service in this process, to refuse a second one. */
@@ -249,6 +260,14 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     checkpoint: () => current().engine.checkpoints.checkpoint(),
     restore: async (id) => {
       await current().engine.checkpoints.restore(id)
+    },
+    rewind: (exchange, name) => current().engine.history.rewind(exchangeId(exchange), name),
+    branches: async () => current().engine.history.list(),
+    switchBranch: (id) => current().engine.history.switchTo(id),
+    recording: async (from) => {
+      const { engine: now } = current()
+      const control = controlClient({ baseUrl, send: now.handle })
+      return control.get('recording', { from: from ?? now.history.oldest() ?? 1 })
     },
     isolated:
       <Args extends unknown[], R>(fn: (...args: Args) => R) =>

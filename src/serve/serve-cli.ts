@@ -15,12 +15,13 @@
  * `configure` reads the flags, `start` opens the account and listens, `main` runs until a
  * signal; `src/serve/serve.ts` is the entry point that calls `main`.
  */
-import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createEngine, defaultLimits, type Engine, type Store } from '../engine'
+import { readSeed } from '../engine/auth/random'
+import { newControlToken } from '../server/host'
 import { readSnapshot } from '../engine/account/snapshot'
 import { SECRET_KEY_PATTERN } from '../engine/account/secrets'
 import { SERVICE_NAME_PATTERN } from '../engine/settings'
@@ -88,6 +89,8 @@ export interface ServeConfig {
   baseUrl?: string
   /** `--upstream`: shadow mode, in front of the service at this base URL. */
   shadow?: ShadowServeConfig
+  /** `--seed`: the account's seed (decision 086); none without it. */
+  seed?: string
 }
 
 /** The path a file will have, through any symbolic links in its folder. */
@@ -128,6 +131,7 @@ export function configure(args: string[]): ServeConfig {
         'upstream-secret': { type: 'string' },
         'upstream-secret-file': { type: 'string' },
         'shadow-report': { type: 'string' },
+        seed: { type: 'string' },
       },
     }))
   } catch (error) {
@@ -152,6 +156,15 @@ export function configure(args: string[]): ServeConfig {
   if (values.upstream !== undefined) return configureShadow(values.upstream, values, tokens)
   for (const flag of ['upstream-secret', 'upstream-secret-file', 'shadow-report'] as const) {
     if (values[flag] !== undefined) throw new FlagError(`--${flag} goes with --upstream URL`)
+  }
+  if (values.seed !== undefined) {
+    const seed = readSeed(values.seed)
+    if (typeof seed !== 'string') throw new FlagError(`--seed: ${seed.problem}`)
+    if (values.data?.startsWith('postgres')) {
+      throw new FlagError(
+        '--seed does not go with --data postgres://…: a seeded account keeps its history in the one process that answers it, and over PostgreSQL several may',
+      )
+    }
   }
   const given = values['control-token']
   if (given !== undefined && !/^[A-Za-z0-9_-]{16,256}$/.test(given)) {
@@ -195,7 +208,7 @@ export function configure(args: string[]): ServeConfig {
     secrets: values.secret,
     rateLimit: values['rate-limit'],
     strict: values.strict,
-    controlToken: given ?? randomBytes(24).toString('base64url'),
+    controlToken: given ?? newControlToken(),
     allowedHosts: values['allowed-host'],
     ...(data === undefined ? {} : { data }),
     ...(importFile === undefined ? {} : { importFile }),
@@ -204,6 +217,7 @@ export function configure(args: string[]): ServeConfig {
     maxAccounts: wholeNumber('--max-accounts', values['max-accounts'], 100_000),
     ...(controlTokenFile === undefined ? {} : { controlTokenFile }),
     ...(values['base-url'] === undefined ? {} : { baseUrl: readBaseUrl(values['base-url']) }),
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
   }
 }
 
@@ -408,6 +422,7 @@ export async function openAccount(config: ServeConfig): Promise<Opened> {
       strict: config.strict,
       exchangeLog: config.journal,
       ...(config.secrets.length > 0 ? { secrets: config.secrets } : {}),
+      ...(config.seed === undefined ? {} : { seed: config.seed }),
       hmac: nodeHmac,
       turns: fairShare.account(''),
     })
@@ -499,6 +514,7 @@ export async function start(config: ServeConfig): Promise<Running> {
           limits: { rateLimit: { ...engine.settings.limits.rateLimit } },
           strict: config.strict,
           exchangeLog: config.journal,
+          ...(config.seed === undefined ? {} : { seed: config.seed }),
         },
         ...(opened.shelf ? { shelf: opened.shelf } : {}),
       },

@@ -23,7 +23,12 @@ flags:
   --rate-limit               enforce the service's rate limit (429 past it)
   --strict                   refuse what the interface does not promise
   --journal N                exchanges each account keeps for GET /_account/exchanges
-                             (default 0)
+                             (default 0); while it keeps them, its history too: any of
+                             them can be gone back to before (POST /_account/rewind)
+  --seed S                   make the account deterministic: every value it draws comes
+                             from a generator keyed by S and its own signing key, and its
+                             clock stands still (moved only when moved); the accounts it
+                             hosts too, unless POST /_accounts names a seed of their own
   --max-accounts N           accounts POST /_accounts may make (default ${DEFAULT_MAX_ACCOUNTS})
   --data FILE|postgres://…   keep the account in a SQLite file or PostgreSQL (default memory)
   --import FILE              start from an export (into an empty data file only)
@@ -39,4 +44,6 @@ shadow mode, in front of the real service (every request answered by it, the eng
   --upstream-secret KEY      its secret, given on the command line
   --shadow-report DIR        where the report and a contract per difference go
                              (default shadow-report)
+
+A value that starts with - (a token may) is given as --flag=value: --control-token=-abc.
 `

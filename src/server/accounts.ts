@@ -45,10 +45,13 @@ export interface AccountShelf {
   destroy(id: string): Promise<void>
 }
 
-/** A new account id: 16 lowercase letters and digits, unguessable. */
+/** A new account id: 16 lowercase letters and digits, the first a letter, unguessable. */
 export function newAccountId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789'
-  return [...randomBytes(16)].map((byte) => alphabet[byte % alphabet.length]).join('')
+  const letters = 'abcdefghijklmnopqrstuvwxyz'
+  const alphabet = `${letters}0123456789`
+  return [...randomBytes(16)]
+    .map((byte, i) => (i === 0 ? letters[byte % letters.length] : alphabet[byte % alphabet.length]))
+    .join('')
 }
 
 export const ACCOUNT_ID_PATTERN = /^[a-z0-9]{16}$/

@@ -10,6 +10,7 @@ import {
 } from '../engine'
 import { routeOfSegments, type Route } from '../engine/wire/path'
 import { jsonReply, refusal } from '../engine/wire/response'
+import { readSeed } from '../engine/auth/random'
 import {
   ACCOUNT_ID_PATTERN,
   memoryShelf,
@@ -34,8 +35,13 @@ export interface HostOptions {
   shelf?: AccountShelf
   /** How many accounts may be hosted beside the server's own; 100 by default. */
   maxAccounts?: number
-  /** What a hosted account's engine is made with, beside its own store, clock and secrets. */
-  engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'>
+  /**
+   * What a hosted account's engine is made with, beside its own store, clock and secrets; its
+   * `seed`, for an account whose `POST /_accounts` names none.
+   */
+  engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'> & {
+    seed?: string
+  }
   /**
    * How the accounts' evaluations share the process (decision 072); one of its own by default.
    * Give the server's own engine `fairShare.account('')` to count it among them.
@@ -63,7 +69,10 @@ export const DEFAULT_MAX_ACCOUNTS = 100
 const DRAIN_MS = 6_000
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex')
-const token = () => randomBytes(24).toString('base64url')
+/** A new control token: `ct_` and 24 random bytes, starting with a letter (no flag reads it as one). */
+export const newControlToken = () => `ct_${randomBytes(24).toString('base64url')}`
+/** A new secret key: `sk_` and 32 random bytes, as the engine makes them. */
+export const newSecretKey = () => `sk_${randomBytes(32).toString('base64url')}`
 
 /**
  * Serves `main` (the server's own account) and, under `/a/<id>/`, any number of isolated
@@ -80,10 +89,16 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
   /** Accounts being deleted through this process: their new requests are answered 404. */
   const deleting = new Set<string>()
 
-  async function engineFor(account: HostedAccount, shelved: ShelvedAccount): Promise<Engine> {
+  async function engineFor(
+    account: HostedAccount,
+    shelved: ShelvedAccount,
+    seed?: string,
+  ): Promise<Engine> {
+    const { seed: _serverSeed, ...made } = options.engine ?? {}
     const engine = createEngine({
-      ...options.engine,
-      serviceName: options.engine?.serviceName ?? main.settings.serviceName,
+      ...(seed === undefined ? {} : { seed }),
+      ...made,
+      serviceName: made.serviceName ?? main.settings.serviceName,
       ...shelved,
       baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
       // Its address is the one its clients call it by: `POST /_accounts` answers it so too.
@@ -149,14 +164,41 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     await Promise.all(opened.filter((id) => !kept.has(id)).map(forget))
   }
 
+  /** `POST /_accounts`' body: none, or `{"seed": …}` (decision 086). */
+  async function seedOf(call: Call): Promise<string | undefined | Reply> {
+    const text = new TextDecoder().decode(await call.body(4096))
+    if (text.trim() === '') return undefined
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return refusal(400, 'the body must be JSON: {"seed": "…"}, or nothing')
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      return refusal(400, 'the body must be a JSON object: {"seed": "…"}, or nothing')
+    }
+    const { seed, ...rest } = body as Record<string, unknown>
+    if (Object.keys(rest).length > 0) {
+      return refusal(
+        400,
+        `an account is made with a seed, or with nothing: not ${Object.keys(rest).join(', ')}`,
+      )
+    }
+    if (seed === undefined || seed === null) return undefined
+    const read = readSeed(seed)
+    return typeof read === 'string' ? read : refusal(400, read.problem)
+  }
+
   async function createAccount(call: Call): Promise<Reply> {
+    const seed = await seedOf(call)
+    if (typeof seed === 'object') return seed
     await prune()
-    const control = token()
+    const control = newControlToken()
     const account: HostedAccount = {
       id: newAccountId(),
       createdAt: Date.now() / 1000,
       controlTokenHash: hash(control),
-      secrets: [token()],
+      secrets: [newSecretKey()],
     }
     const shelved = await shelf.add(account, maxAccounts)
     if (!shelved) {
@@ -165,7 +207,15 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         `this server hosts at most ${maxAccounts} accounts (--max-accounts): delete one with DELETE /${ACCOUNTS_ROUTE}/<id> first`,
       )
     }
-    const engine = engineFor(account, shelved)
+    if ((seed ?? options.engine?.seed) !== undefined && shelved.operator) {
+      await shelf.remove(account.id)
+      await shelf.destroy(account.id)
+      return refusal(
+        400,
+        'a seeded account keeps its history in the one process that answers it: this server keeps its accounts in PostgreSQL, where several may; make it without a seed',
+      )
+    }
+    const engine = engineFor(account, shelved, seed ?? options.engine?.seed)
     engines.set(account.id, engine)
     engine.catch(() => engines.delete(account.id))
     await engine
@@ -175,6 +225,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
       baseUrl,
       secret: account.secrets[0]!,
       controlToken: control,
+      seed: seed ?? options.engine?.seed ?? null,
     })
   }
 

@@ -77,7 +77,7 @@ export class Mirror {
   }
 
   static async start(options: MirrorOptions): Promise<Mirror> {
-    const mirror = new Mirror(options, randomBytes(24).toString('base64url'))
+    const mirror = new Mirror(options, `sk_${randomBytes(24).toString('base64url')}`)
     await mirror.engine.start()
     if (options.upstreamSecret !== undefined) {
       options.twins.pair(options.upstreamSecret, mirror.secret, 'secret')

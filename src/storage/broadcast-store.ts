@@ -25,7 +25,9 @@ export interface BroadcastOptions {
 
 /** Meta keys a commit writes. */
 const metaKeys = (mutations: readonly Mutation[]) =>
-  mutations.flatMap((m) => (m.op === 'putMeta' || m.op === 'initMeta' ? [m.key] : []))
+  mutations.flatMap((m) =>
+    m.op === 'putMeta' || m.op === 'initMeta' || m.op === 'deleteMeta' ? [m.key] : [],
+  )
 
 /**
  * `store`, telling other tabs when it changes, and keeping the account's settings and secrets
@@ -67,8 +69,8 @@ export function broadcastCommits(
       forgetSecrets()
       return
     }
-    if (ops.includes('putSecret')) forgetSecrets()
-    if (ops.includes('putMeta') || ops.includes('initMeta')) {
+    if (ops.includes('putSecret') || ops.includes('deleteSecret')) forgetSecrets()
+    if (ops.includes('putMeta') || ops.includes('initMeta') || ops.includes('deleteMeta')) {
       if (keys) for (const key of keys) meta.delete(key)
       else meta.clear()
     }
@@ -86,8 +88,15 @@ export function broadcastCommits(
           // Written only if it held nothing: read it again to know.
           meta.delete(mutation.key)
           break
+        case 'deleteMeta':
+          meta.set(mutation.key, undefined)
+          break
         case 'putSecret':
           secrets.set(mutation.secret.id, copySecret(mutation.secret))
+          allSecrets = undefined
+          break
+        case 'deleteSecret':
+          secrets.set(mutation.id, undefined)
           allSecrets = undefined
           break
         case 'clear':

@@ -28,8 +28,10 @@ function scopeOf(mutation: Mutation): readonly StoreName[] {
   switch (mutation.op) {
     case 'putMeta':
     case 'initMeta':
+    case 'deleteMeta':
       return ['meta']
     case 'putSecret':
+    case 'deleteSecret':
     case 'expectSecret':
       return ['secrets']
     case 'setKey':
@@ -81,8 +83,14 @@ function issue(tx: WriteTransaction, mutation: Mutation, track: Track): Promise<
       return
     case 'initMeta':
       return initMeta(tx, mutation.key, mutation.value, track)
+    case 'deleteMeta':
+      track(tx.objectStore('meta').delete(mutation.key))
+      return
     case 'putSecret':
       track(tx.objectStore('secrets').put(mutation.secret))
+      return
+    case 'deleteSecret':
+      track(tx.objectStore('secrets').delete(mutation.id))
       return
     case 'expectSecret':
       return expectSecret(tx, mutation)
@@ -174,6 +182,7 @@ export async function updateIn(
   const tx = db.transaction([...storeNames], 'readwrite')
   const reader: StoreReader = {
     getMeta: async (key) => tx.objectStore('meta').get(key),
+    getSecret: async (id) => tx.objectStore('secrets').get(id),
     getKey: async (bucket, key) => (await tx.objectStore('keyv').get([bucket, key]))?.value,
     scanKeys: (bucket, options) => scanIn(tx, bucket, options),
     getProc: async (name) => tx.objectStore('procs').get(name),

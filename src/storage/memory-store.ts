@@ -169,6 +169,18 @@ export function createMemoryStore(): Store {
         undo.push(() => writeSlot(s.meta, key, previous))
         return
       }
+      case 'deleteMeta': {
+        const { key } = mutation
+        const previous = writeSlot(s.meta, key, undefined)
+        undo.push(() => writeSlot(s.meta, key, previous))
+        return
+      }
+      case 'deleteSecret': {
+        const { id } = mutation
+        const previous = writeSlot(s.secrets, id, undefined)
+        undo.push(() => writeSlot(s.secrets, id, previous))
+        return
+      }
       case 'putSecret': {
         const secret = copySecret(mutation.secret)!
         const previous = writeSlot(s.secrets, secret.id, { value: secret })

@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense, useState } from 'react'
+import { BranchBar } from './branches/branch-bar'
 import { ClockBar } from './clock/clock-bar'
 import { EngineStatus } from './engine-status'
 import { ConfigProvider, type PlaygroundConfig } from './shared/config'
@@ -63,6 +64,9 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         </div>
         <ErrorBoundary what="The clock">
           <ClockBar />
+        </ErrorBoundary>
+        <ErrorBoundary what="The branch">
+          <BranchBar />
         </ErrorBoundary>
       </header>
       <EngineStatus />

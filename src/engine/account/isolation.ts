@@ -1,6 +1,7 @@
 import { ServiceError } from '../errors'
 import { createOverlay, type Overlay } from '../runtime/overlay'
-import type { Store } from '../store'
+import type { Mutation, Store, StoreReader } from '../store'
+import type { CommitRecord } from '../history/changes'
 import { update } from './update'
 import { withUsage } from './usage'
 
@@ -43,13 +44,51 @@ function turns(store: Store): Turns {
 
 const CHANGED = Symbol('changed')
 
+/**
+ * Where a request's commit is recorded, when the account keeps its history (decision 086):
+ * what it changes, read in the commit's own atomic step, and the record kept once committed.
+ */
+export interface CommitRecorder {
+  record(reader: StoreReader, mutations: readonly Mutation[]): Promise<CommitRecord>
+  committed(commit: CommitRecord): void
+}
+
+/** A reader that reads each key, procedure, secret and meta entry at most once. */
+function remembering(reader: StoreReader): StoreReader {
+  const seen = new Map<string, Promise<unknown>>()
+  const once = <T>(id: string, read: () => Promise<T>): Promise<T> => {
+    let found = seen.get(id) as Promise<T> | undefined
+    if (!found) seen.set(id, (found = read()))
+    return found
+  }
+  return {
+    getMeta: (key) => once(`m\u0000${key}`, () => reader.getMeta(key)),
+    getSecret: (id) => once(`s\u0000${id}`, () => reader.getSecret(id)),
+    getKey: (bucket, key) => once(`k\u0000${bucket}\u0000${key}`, () => reader.getKey(bucket, key)),
+    getProc: (name) => once(`p\u0000${name}`, () => reader.getProc(name)),
+    scanKeys: (bucket, options) => reader.scanKeys(bucket, options),
+    snapshot: () => reader.snapshot(),
+  }
+}
+
 /** Commits the overlay's writes if nothing it read has changed; `false` when something has. */
-async function settle(store: Store, overlay: Overlay, quota: number): Promise<boolean> {
+async function settle(
+  store: Store,
+  overlay: Overlay,
+  quota: number,
+  recorder?: CommitRecorder,
+): Promise<boolean> {
+  let recorded: CommitRecord | undefined
   try {
     await update(store, async (reader) => {
       if (!(await overlay.unchanged(reader))) throw CHANGED
-      return overlay.writes.length === 0 ? [] : withUsage(reader, overlay.writes, quota)
+      if (overlay.writes.length === 0) return []
+      const read = recorder ? remembering(reader) : reader
+      const mutations = await withUsage(read, overlay.writes, quota)
+      if (recorder) recorded = await recorder.record(read, mutations)
+      return mutations
     })
+    if (recorded) recorder!.committed(recorded)
     return true
   } catch (error) {
     if (error === CHANGED) return false
@@ -66,17 +105,18 @@ export async function runIsolated<T>(
   store: Store,
   quota: number,
   attempt: (overlay: Overlay) => Promise<T>,
+  recorder?: CommitRecorder,
 ): Promise<T> {
   const turn = turns(store)
   const first = createOverlay(store)
   const result = await attempt(first)
   if (first.writes.length === 0 && first.reads <= 1) return result
-  if (await turn(() => settle(store, first, quota))) return result
+  if (await turn(() => settle(store, first, quota, recorder))) return result
   return turn(async () => {
     for (let runs = 1; ; runs++) {
       const overlay = createOverlay(store)
       const again = await attempt(overlay)
-      if (await settle(store, overlay, quota)) return again
+      if (await settle(store, overlay, quota, recorder)) return again
       if (runs >= MAX_RUNS) {
         throw new ServiceError(
           503,

@@ -1,5 +1,5 @@
 import { isAlive } from '../auth/credentials'
-import { randomBytes, toBase64Url } from '../auth/bytes'
+import { andThen, platformRandom, prefixed, type Maybe, type Random } from '../auth/random'
 import { findSecret, secretsChanged } from '../auth/secret-index'
 import { isTime, MAX_TIME_TEXT } from '../clock'
 import { ConflictError, ForbiddenError, InvalidError, UndefinedError } from '../errors'
@@ -33,35 +33,59 @@ export function viewSecret(secret: SecretRecord, now: number): SecretView {
  */
 export const MAX_SECRETS = 100
 
-/** 403 once the account holds `MAX_SECRETS`; checked before each secret is made. */
-async function checkRoom(store: Store): Promise<void> {
+/**
+ * 403 once the account holds `MAX_SECRETS`; checked before each secret is made. Answers how
+ * many it holds: what keys a seeded account's next secret (secrets are never deleted but by a
+ * reset, which makes a new signing key, so the count never comes back within one timeline).
+ */
+async function checkRoom(store: Store): Promise<number> {
   const held = (await store.listSecrets()).length
-  if (held < MAX_SECRETS) return
+  if (held < MAX_SECRETS) return held
   throw new ForbiddenError(
     `the account holds ${held} secrets, live and rolled, the most it may (${MAX_SECRETS}): reset the account (POST /_account/reset) to go back to its starting secrets`,
     'too_many_secrets',
   )
 }
 
-function newSecret(now: number, key?: string): SecretRecord {
+function checkKey(key: string | undefined): void {
   if (key !== undefined && !SECRET_KEY_PATTERN.test(key)) {
     throw new InvalidError('a secret key must be 8 to 256 characters of A-Z, a-z, 0-9, - and _')
   }
-  return {
-    id: `sec_${toBase64Url(randomBytes(9))}`,
-    key: key ?? toBase64Url(randomBytes(32)),
-    createdAt: now,
-    expiresAt: null,
-    rolledTo: null,
-  }
 }
 
-export async function createSecret(store: Store, now: number, key?: string): Promise<SecretView> {
-  const secret = newSecret(now, key)
+/**
+ * A new secret: its id `sec_…` and (unless given) its key `sk_…`, both starting with a letter so
+ * that no command line reads one as a flag, drawn from `random` as the `held`-th secret.
+ */
+function newSecret(
+  now: number,
+  key: string | undefined,
+  random: Random,
+  held: number,
+): Maybe<SecretRecord> {
+  const context = String(held)
+  return andThen(prefixed('sec_', random.bytes('secret-id', context, 9)), (id) =>
+    andThen(key ?? prefixed('sk_', random.bytes('secret-key', context, 32)), (made) => ({
+      id,
+      key: made,
+      createdAt: now,
+      expiresAt: null,
+      rolledTo: null,
+    })),
+  )
+}
+
+export async function createSecret(
+  store: Store,
+  now: number,
+  key?: string,
+  random: Random = platformRandom,
+): Promise<SecretView> {
+  checkKey(key)
   if (key !== undefined && (await findSecret(store, key))) {
     throw new ConflictError('the account already has that secret key')
   }
-  await checkRoom(store)
+  const secret = await newSecret(now, key, random, await checkRoom(store))
   await store.commit([{ op: 'putSecret', secret }, secretsChanged()])
   return viewSecret(secret, now)
 }
@@ -76,6 +100,7 @@ export async function rollSecret(
   now: number,
   id: string,
   at = now,
+  random: Random = platformRandom,
 ): Promise<SecretView> {
   if (!isTime(at) || at < now) {
     throw new InvalidError(
@@ -100,8 +125,7 @@ export async function rollSecret(
         if (!replacement) throw new ConflictError(`the replacement of secret \`${id}' is gone`)
         return viewSecret(replacement, now)
       }
-      await checkRoom(store)
-      const replacement = newSecret(now)
+      const replacement = await newSecret(now, undefined, random, await checkRoom(store))
       await store.commit([
         expect,
         { op: 'putSecret', secret: replacement },

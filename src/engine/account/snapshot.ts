@@ -1,4 +1,5 @@
 import { fromBase64Url } from '../auth/bytes'
+import { readSeed } from '../auth/random'
 import { SECRETS_VERSION } from '../auth/secret-index'
 import { isTime, MAX_CLOCK_ADVANCE, MAX_TIME_TEXT } from '../clock'
 import { InvalidError } from '../errors'
@@ -21,6 +22,8 @@ export const SNAPSHOT_VERSION = 1
 /** The meta keys an export writes: the signing key, the clock's offset, and two it recomputes. */
 export const SIGNING_KEY = 'signingKey'
 export const CLOCK_OFFSET = 'clockOffset'
+/** The account's seed, when it has one (decision 086). */
+export const SEED = 'seed'
 
 /** The whole account as JSON: what export writes and import reads. */
 export interface AccountSnapshot extends StoreSnapshot {
@@ -162,6 +165,10 @@ const META: Fields = {
     if (!isClockOffset(value)) {
       throw new Fail(path, `must be milliseconds from 0 to ${MAX_CLOCK_ADVANCE * 1000}`)
     }
+  },
+  [SEED]: (value, path) => {
+    const seed = readSeed(value)
+    if (typeof seed !== 'string') throw new Fail(path, seed.problem.replace("`seed' ", ''))
   },
   [USAGE]: anything,
   [SECRETS_VERSION]: anything,

@@ -45,10 +45,6 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | undefined
   return bytes
 }
 
-export function randomBytes(length: number): Uint8Array<ArrayBuffer> {
-  return crypto.getRandomValues(new Uint8Array(length))
-}
-
 /** Compares two strings' code units without an early exit, as `timingSafeEqual` does bytes. */
 export function sameText(a: string, b: string): boolean {
   let diff = a.length ^ b.length

@@ -1,6 +1,7 @@
 import type { Mutation, SecretRecord, Store } from '../store'
-import { randomBytes, sameText, toBase64Url, utf8 } from './bytes'
+import { sameText, toBase64Url, utf8 } from './bytes'
 import { webCryptoHmac, type Hmac, type HmacFactory } from './hmac'
+import { platformBytes } from './random'
 
 /**
  * Finds the secret a presented key belongs to through a keyed digest of the key, so a call
@@ -29,7 +30,7 @@ export const REMEMBERED = 1024
 export const secretsChanged = (): Mutation => ({
   op: 'putMeta',
   key: SECRETS_VERSION,
-  value: toBase64Url(randomBytes(12)),
+  value: toBase64Url(platformBytes('secrets-version', 12)),
 })
 
 interface Built {
@@ -54,7 +55,7 @@ export function useHmac(store: Store, hmac?: HmacFactory): void {
 function indexOf(store: Store, hmac: HmacFactory = webCryptoHmac): Index {
   let index = indexes.get(store)
   if (!index) {
-    index = { hmac: Promise.resolve(hmac(randomBytes(32))) }
+    index = { hmac: Promise.resolve(hmac(platformBytes('index-key', 32))) }
     indexes.set(store, index)
   }
   return index

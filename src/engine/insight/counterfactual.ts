@@ -348,6 +348,16 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
     sentence:
       'the account has as many fault rules set as it may: clear some (POST /_account/faults/clear) first',
   }),
+  gone: () => ({
+    change: 'operator',
+    sentence:
+      "the account's history no longer keeps that exchange: go back to before a later one (GET /_account/branches says the oldest it reaches)",
+  }),
+  too_many_branches: () => ({
+    change: 'operator',
+    sentence:
+      'the account keeps as many branches as it may: delete one (POST /_account/branches/<id>/delete) first',
+  }),
   store_closed: () => ({
     change: 'operator',
     sentence:

@@ -158,6 +158,7 @@ async function simulateOne(
         principal,
         setHeader: () => undefined,
         tracer,
+        random: account.randomNow(),
         ...(run.pause ? { pause: run.pause } : {}),
         ...(run.signal ? { signal: run.signal } : {}),
       },

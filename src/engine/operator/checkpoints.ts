@@ -1,5 +1,5 @@
 import type { Account } from '../account/account'
-import { randomBytes, toBase64Url } from '../auth/bytes'
+import { prefixed } from '../auth/random'
 import type { Clock } from '../clock'
 import { ConflictError, UndefinedError } from '../errors'
 import type { Store, StoreSnapshot } from '../store'
@@ -29,6 +29,8 @@ export interface AccountState {
   operator: OperatorCapture
   /** The engine clock's own offset (milliseconds), which `reset()` takes back to 0. */
   clockOffset: number
+  /** The time on the clock then (milliseconds): where a seeded account's clock stands again. */
+  clockAt?: number
 }
 
 /**
@@ -57,13 +59,16 @@ export function createCheckpoints({
     // The signing key is part of what authorizations minted so far rely on: make it now.
     await account.signer()
     const [snapshot, captured] = await Promise.all([store.snapshot(), operator.capture()])
-    return { store: snapshot, operator: captured, clockOffset: clock.offset }
+    return { store: snapshot, operator: captured, clockOffset: clock.offset, clockAt: clock.now() }
   }
 
   async function load(state: AccountState): Promise<void> {
-    await account.restoreState(state.store, state.clockOffset)
+    await account.restoreState(state.store, state.clockOffset, state.clockAt)
     await operator.restore(state.operator)
   }
+
+  /** How many checkpoints were taken: what keys a seeded account's checkpoint ids. */
+  let taken = 0
 
   return {
     capture,
@@ -77,8 +82,9 @@ export function createCheckpoints({
         )
       }
       const state = await capture()
+      const random = await account.random()
       const frame = {
-        id: toBase64Url(randomBytes(9)),
+        id: await prefixed('cp_', random.bytes('checkpoint-id', String(++taken), 9)),
         depth: frames.length + 1,
         at: await account.now(),
         journal: state.operator.journalMark,

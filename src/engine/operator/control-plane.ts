@@ -1,5 +1,6 @@
 import { parseChunked, stringifyChunked } from '@discoveryjs/json-ext'
 import type { Account } from '../account/account'
+import { readSeed } from '../auth/random'
 import {
   checkGone,
   InvalidError,
@@ -29,10 +30,22 @@ import type { InsightRun } from '../insight/context'
 import type { CoverageEntry, CoverageTally } from '../insight/coverage'
 import type { AccountTurns, Pause } from '../runtime/turns'
 import type { Checkpoints } from './checkpoints'
+import { compareBranches } from '../history/compare-branches'
+import type { History } from '../history/history'
+import { readMark, recordingOf } from '../history/recording'
 import type { OperatorState } from './state'
 
 /** The most exchanges a journal keeps. */
 export const MAX_JOURNAL = 10_000
+
+/** Routes that move the account through its history: each runs alone, the others in flight first. */
+const MOVES: ReadonlySet<ControlRoute> = new Set([
+  'POST rewind',
+  'POST branches/:id/switch',
+  'POST replay',
+  'GET recording',
+  'POST replay/state',
+])
 
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
@@ -80,6 +93,9 @@ export function createControlPlane({
   operator,
   reset,
   checkpoints,
+  history,
+  replayCall,
+  baseUrl,
   turns,
 }: {
   account: Account
@@ -89,8 +105,12 @@ export function createControlPlane({
   maxBodyBytes: number
   operator: OperatorState
   /** The engine's one reset: see `Engine.reset`. */
-  reset: () => Promise<void>
+  reset: (options?: { seed?: string | null }) => Promise<void>
   checkpoints: Checkpoints
+  history: History
+  /** Answers an endpoint call from inside a replay, which holds the account alone. */
+  replayCall: (call: Call) => Promise<unknown>
+  baseUrl: string
   /** The account's turns on a server that hosts several (see `EngineOptions.turns`). */
   turns?: AccountTurns
 }) {
@@ -108,11 +128,12 @@ export function createControlPlane({
     'POST secrets/:id/roll': (body, [id]) =>
       account.rollSecret(id!, { at: optional(body, 'at', 'number') }),
     'POST secrets/:id/cancel-roll': (_body, [id]) => account.cancelRoll(id!),
-    'GET clock': async () => ({ now: await account.now() }),
+    'GET clock': async () => ({ now: await account.now(), still: account.seed() !== undefined }),
     'POST clock': async (body) => ({
       now: await account.advanceClock(required(body, 'advance', 'number')),
     }),
-    'POST reset': async () => (await reset(), { ok: true }),
+    'POST reset': async (body) => (await reset(seedOf(body)), { ok: true }),
+    'GET seed': async () => ({ seed: account.seed() ?? null }),
     'POST checkpoint': () => checkpoints.checkpoint(),
     'POST restore': (body) => checkpoints.restore(required(body, 'id', 'string')),
     'GET checkpoints': async () => checkpoints.list(),
@@ -172,6 +193,39 @@ export function createControlPlane({
       const report = coverageReport(await tallyInTurns(all, tally, run))
       return skipped === undefined ? report : { ...report, skipped }
     },
+    'POST rewind': (body) =>
+      history.rewind(required(body, 'before', 'number'), optional(body, 'name', 'string')),
+    'GET branches': async () => history.list(),
+    'POST branches/:id/switch': (_body, [id]) => history.switchTo(id!),
+    'POST branches/:id/name': async (body, [id]) =>
+      history.rename(id!, required(body, 'name', 'string')),
+    'POST branches/:id/delete': async (_body, [id]) => (history.remove(id!), history.list()),
+    'GET branches/compare': async (_body, _params, query) =>
+      compareBranches(history, textOf(query, 'a'), textOf(query, 'b')),
+    'POST replay': (body) =>
+      history.replay(required(body, 'from', 'number'), optional(body, 'to', 'number'), replayCall),
+    'GET recording': async (_body, _params, query) => {
+      const from = exchangeOf(query, 'from')
+      const to = query.has('to') ? exchangeOf(query, 'to') : undefined
+      return recordingOf(await history.recording(from, to), {
+        serviceName,
+        baseUrl,
+        seed: account.seed() ?? null,
+        maxBodyBytes,
+      })
+    },
+    'POST replay/state': (body) =>
+      history.gate.exclusive(async () => {
+        // An account as a change left it: imported before the controls are set.
+        if (body.account !== undefined) await account.importSnapshot(body.account)
+        if (body.mark !== undefined && body.mark !== null) {
+          await history.place(readMark(body.mark, MAX_JOURNAL))
+        }
+        const after = optional(body, 'after', 'number')
+        if (after === undefined) return { exchanges: [] }
+        const since = afterOf(new URLSearchParams({ after: String(after) }))
+        return { exchanges: (await journal.list(since)).reverse() }
+      }),
     'GET exchanges': async (_body, _params, query) => {
       const after = afterOf(query)
       const [{ journal: capacity }, exchanges] = await Promise.all([
@@ -195,7 +249,9 @@ export function createControlPlane({
   const routes = (Object.keys(handlers) as ControlRoute[]).map((key) => {
     const [method, path] = key.split(' ') as [string, string]
     const pattern = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`)
-    return { method, pattern, handler: handlers[key] as Handler<ControlRoute> }
+    // A move through the history holds the account alone: it waits for the requests in flight.
+    const alone = MOVES.has(key)
+    return { method, pattern, alone, handler: handlers[key] as Handler<ControlRoute> }
   })
 
   /** Answers a control-plane request; `path` is what follows `_account/`. */
@@ -207,14 +263,16 @@ export function createControlPlane({
       if (!found) throw new MethodError(matching.map(({ method }) => method).join(', '))
       const params = found.pattern.exec(path)!.slice(1).map(decodeSegment)
       const limit =
-        path === 'import'
+        path === 'import' || path === 'replay/state'
           ? IMPORT_BODY_LIMIT
           : path === 'coverage'
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
       const answer = async (run: InsightRun) => {
         const body = call.method === 'GET' ? {} : await readJsonObject(call, limit, run.pause)
-        const answered = await found.handler(body, params, new URLSearchParams(call.search), run)
+        const handle = () => found.handler(body, params, new URLSearchParams(call.search), run)
+        // A move through the history holds the account alone; the rest share it (`gate.ts`).
+        const answered = await (found.alone ? handle() : history.gate.shared(handle))
         return run.pause
           ? jsonAnswerInTurns(answered as Json, run.pause)
           : jsonReply(200, answered as Json)
@@ -336,6 +394,15 @@ function required(
   return value
 }
 
+/** A reset's `seed`: a seed to start with from now on, `null` for none, absent to keep it. */
+function seedOf(body: Record<string, Json>): { seed?: string | null } {
+  if (!('seed' in body)) return {}
+  if (body.seed === null) return { seed: null }
+  const seed = readSeed(body.seed)
+  if (typeof seed !== 'string') throw new InvalidError(seed.problem)
+  return { seed }
+}
+
 function callsOf(body: Record<string, Json>): SimulateCall[] {
   const calls = body.calls
   if (!Array.isArray(calls)) {
@@ -354,6 +421,24 @@ function describeEndpoints(registry: Registry): EndpointInfo[] {
     input: endpoint.input ?? null,
     args: endpoint.args ?? {},
   }))
+}
+
+function textOf(query: URLSearchParams, name: string): string {
+  const value = query.get(name)
+  if (value === null || value === '') {
+    throw new InvalidError(
+      `\`${name}' is required: the id of a branch (GET _account/branches lists them)`,
+    )
+  }
+  return value
+}
+
+function exchangeOf(query: URLSearchParams, name: string): number {
+  const value = query.get(name)
+  if (value === null || !/^\d{1,15}$/.test(value)) {
+    throw new InvalidError(`\`${name}' is required: the id of an exchange, a whole number`)
+  }
+  return Number(value)
 }
 
 function afterOf(query: URLSearchParams): number {

@@ -6,6 +6,9 @@ import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../i
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
 import type { Checkpoint } from './checkpoints'
+import type { BranchComparison } from '../history/compare-branches'
+import type { BranchInfo, BranchList, ReplayReport } from '../history/history'
+import type { Recording } from '../history/recording'
 import type { ExchangeRecord } from './exchange-log'
 import type { FaultOptions, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
@@ -56,10 +59,16 @@ export interface ControlRoutes {
   'POST secrets/:id/roll': { body: { at?: number }; answer: SecretView }
   /** Cancels the secret's scheduled roll (decision 060); answers the secret as it now is. */
   'POST secrets/:id/cancel-roll': { body: Record<string, never>; answer: SecretView }
-  'GET clock': { answer: { now: number } }
+  /** The time; `still` while it stands (a seeded account: moved only when moved). */
+  'GET clock': { answer: { now: number; still: boolean } }
   'POST clock': { body: { advance: number }; answer: { now: number } }
-  /** Back to the state the account started in (see `Engine.reset`). */
-  'POST reset': { body: Record<string, never>; answer: { ok: true } }
+  /**
+   * Back to the state the account started in (see `Engine.reset`); with `seed`, seeded with it
+   * from now on (`null`: with none), decision 086.
+   */
+  'POST reset': { body: { seed?: string | number | null }; answer: { ok: true } }
+  /** The account's seed; `null` when it draws from the platform (decision 086). */
+  'GET seed': { answer: { seed: string | null } }
   /**
    * Keeps the account's whole state on top of its stack of frames (decision 065); answers the
    * checkpoint to restore at the scope's end.
@@ -104,6 +113,38 @@ export interface ControlRoutes {
   'POST coverage': {
     body: { entries?: ExchangeRecord[]; tally?: CoverageTally; skipUnreadable?: boolean }
     answer: CoverageReport & { skipped?: number }
+  }
+  /**
+   * Takes the account (store, controls, clock) back to just before exchange `before`, on a new
+   * branch (named `name`); the timeline it leaves stays as its own branch (decision 086). 404
+   * for an exchange never kept, 410 for one older than the history keeps (naming the oldest it
+   * reaches), 409 while the journal is off.
+   */
+  'POST rewind': { body: { before: number; name?: string }; answer: BranchInfo }
+  /** The branches, the one the account is on, and the oldest exchange a rewind reaches. */
+  'GET branches': { answer: BranchList }
+  /** Onto branch `id` as it was left. */
+  'POST branches/:id/switch': { body: Record<string, never>; answer: BranchInfo }
+  'POST branches/:id/name': { body: { name: string }; answer: BranchInfo }
+  /** Deletes a branch the account is not on; answers those left. */
+  'POST branches/:id/delete': { body: Record<string, never>; answer: BranchList }
+  /** Two branches from where they part: each one's exchanges, the first that differs, tokens minted. */
+  'GET branches/compare': { query: { a: string; b: string }; answer: BranchComparison }
+  /**
+   * Sends exchanges `from`..`to` (its branch's last by default) again on a new branch made before
+   * `from`, comparing each answer with the journal's; stops at the first that differs.
+   */
+  'POST replay': { body: { from: number; to?: number }; answer: ReplayReport }
+  /** Exchanges `from`..`to` with what stood before: to replay on another account. */
+  'GET recording': { query: { from: number; to?: number }; answer: Recording }
+  /**
+   * Before a recording's exchange is sent again: the account as the change before it left it
+   * (`account`, imported), the controls and the clock as the exchange met them (`mark`);
+   * answers the journal's exchanges after `after`, oldest first (those sent since, replayed).
+   */
+  'POST replay/state': {
+    body: { account?: AccountSnapshot; mark?: unknown; after?: number }
+    answer: { exchanges: ExchangeRecord[] }
   }
   /** The journal, newest first; only exchanges with an id above `after` when given. */
   'GET exchanges': { query: { after?: number }; answer: ExchangePage }

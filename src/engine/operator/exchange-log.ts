@@ -226,6 +226,8 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
    * holds nothing (so what it held is freed at once); the empty slots are cut off in batches.
    */
   let kept: Array<JournalEntry | undefined> = []
+  const cutListeners: Array<(after: number) => void> = []
+  const cut = (after: number) => cutListeners.forEach((listener) => listener(after))
   let first = 0
   let bytes = 0
   let nextId = 1
@@ -253,13 +255,41 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
       capacity = next
       trim(capacity)
     },
-    add(exchange: KeptExchange): void {
-      if (capacity === 0) return
+    /** Keeps an exchange with the next id; answers its entry (none while the journal is off). */
+    add(exchange: KeptExchange): JournalEntry | undefined {
+      if (capacity === 0) return undefined
       const size = exchangeSize(exchange)
-      kept.push({ id: nextId++, exchange, size })
+      const entry = { id: nextId++, exchange, size }
+      kept.push(entry)
       bytes += size
       while (kept.length - first > 1 && bytes > maxBytes) drop()
       if (kept.length - first >= 2 * capacity + 64 || first >= 1024) trim(capacity)
+      return entry
+    },
+    /** The entry added last, while it is kept. */
+    last: (): JournalEntry | undefined => kept.at(-1),
+    /** The entries kept, oldest first: what a branch of the account's history keeps of it. */
+    entries(): JournalEntry[] {
+      trim(capacity)
+      // Trimmed, every slot holds an entry.
+      return [...kept] as JournalEntry[]
+    },
+    /**
+     * Holds `entries` (oldest first, ids below the next one) in place of what it held, within
+     * its capacity and budget: the journal of another branch of the account's history.
+     */
+    replaceEntries(entries: readonly JournalEntry[]): void {
+      kept = [...entries]
+      first = 0
+      bytes = entries.reduce((total, entry) => total + entry.size, 0)
+      trim(capacity)
+    },
+    /**
+     * Told whenever exchanges other than the oldest are taken out: every one after `after` (0
+     * for a clear, the checkpoint's mark for a restore).
+     */
+    onCut(listener: (after: number) => void): void {
+      cutListeners.push(listener)
     },
     /** Newest first; only those after `after` when given. */
     list(after = 0): ExchangeRecord[] {
@@ -275,6 +305,7 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
       kept = []
       first = 0
       bytes = 0
+      cut(0)
     },
     /** The newest id given so far (0: none). */
     get mark(): number {
@@ -283,8 +314,10 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
     /** Removes every exchange after `id`; ids go on from where they were. */
     dropAfter(id: number): void {
       trim(capacity)
+      if (kept.at(-1) && kept.at(-1)!.id <= id) return
       kept = kept.filter((entry) => entry!.id <= id)
       bytes = kept.reduce((sum, entry) => sum + entry!.size, 0)
+      cut(id)
     },
     /** What it holds: how many exchanges, and their bytes as `exchangeSize` measures them. */
     get held(): { exchanges: number; bytes: number } {
@@ -293,16 +326,16 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
   }
 }
 
-/** One kept exchange, its id and what it takes. */
-interface JournalEntry {
-  id: number
-  exchange: KeptExchange
-  size: number
-}
-
 export type Journal = ReturnType<typeof createJournal>
 
-const realNow = (clock: Clock) => clock.now() - clock.offset
+/** One exchange as a journal keeps it: its id, what it kept, and what that takes. */
+export interface JournalEntry {
+  readonly id: number
+  readonly exchange: KeptExchange
+  readonly size: number
+}
+
+const realNow = (clock: Clock) => clock.real?.() ?? clock.now() - clock.offset
 
 function logged({ bytes: kept, whole }: KeptBody, headers: Array<[string, string]>): LoggedBody {
   const truncated = kept.length < whole

@@ -1,4 +1,5 @@
-import { randomBytes, toBase64Url, utf8 } from '../auth/bytes'
+import { utf8 } from '../auth/bytes'
+import { platformRandom, prefixed, unit, type Maybe, type Random } from '../auth/random'
 import { ForbiddenError, InvalidError, ServiceError } from '../errors'
 import type { Registry } from '../packages'
 import type { Reply, ReplyFault } from '../wire/response'
@@ -264,31 +265,54 @@ function readAnswer(given: unknown): CannedAnswer {
   return { status, headers: plain, body: text ? body : JSON.stringify(body) }
 }
 
-/** The random draw a rule with a probability below 1 makes: a number in [0, 1). */
-function draw(): number {
-  const [a, b, c, d] = randomBytes(4)
-  return (((a! << 24) >>> 0) + (b! << 16) + (c! << 8) + d!) / 2 ** 32
-}
+/**
+ * The draw a rule with a probability below 1 makes for one call: a number in [0, 1), from the
+ * account's generator, keyed by the call's step and the rule (decision 086).
+ */
+export type FaultDraw = (rule: FaultRule) => Maybe<number>
+
+/** A draw from `random` for the call at `step`. */
+export const faultDraw =
+  (random: Random, step: number): FaultDraw =>
+  (rule) => {
+    const bytes = random.bytes('fault-draw', `${step}:${rule.id}`, 4)
+    return bytes instanceof Promise ? bytes.then(unit) : unit(bytes)
+  }
+
+const platformDraw = faultDraw(platformRandom, 0)
 
 const covers = (endpoint: string, name: string) =>
   name === endpoint || name.startsWith(`${endpoint}.`)
 
 /**
  * Whether a call to `endpoint` bearing `token` of `role` (`secret`, `authorization`, `none` or
- * `unknown`) meets `rule` (drawing for a probability).
+ * `unknown`) is one `rule` is for (before any draw for its probability).
  */
-export const meets = (
-  rule: FaultRule,
+const matches = (rule: FaultRule, endpoint: string, token: string | null, role: string): boolean =>
+  (rule.endpoint === null || covers(rule.endpoint, endpoint)) &&
+  (rule.token === null || rule.token === token || rule.token === role)
+
+/**
+ * The first rule a call to `endpoint` bearing `token` of `role` meets, drawing (with `draw`)
+ * for each matching rule with a probability, in order.
+ */
+export async function firstMet(
+  rules: readonly FaultRule[],
   endpoint: string,
   token: string | null,
   role: string,
-): boolean =>
-  (rule.endpoint === null || covers(rule.endpoint, endpoint)) &&
-  (rule.token === null || rule.token === token || rule.token === role) &&
-  (rule.probability >= 1 || draw() < rule.probability)
+  draw: FaultDraw = platformDraw,
+): Promise<FaultRule | undefined> {
+  for (const rule of rules) {
+    if (!matches(rule, endpoint, token, role)) continue
+    if (rule.probability >= 1 || (await draw(rule)) < rule.probability) return rule
+  }
+  return undefined
+}
 
-/** A new rule's id. */
-export const faultId = (): string => `flt_${toBase64Url(randomBytes(6))}`
+/** The id of the `n`-th rule an account is given, drawn from `random`. */
+export const faultId = (random: Random, n: number): Maybe<string> =>
+  prefixed('flt_', random.bytes('fault-id', String(n), 6))
 
 /**
  * Faults on demand: rules the control plane (or a test helper) adds, each used up by the calls
@@ -296,10 +320,44 @@ export const faultId = (): string => `flt_${toBase64Url(randomBytes(6))}`
  */
 export function createFaults() {
   let rules: FaultRule[] = []
+  let random = (): Random => platformRandom
+  /** How many rules were added: what keys a seeded account's next id. */
+  let added = 0
+  /** Moves on every change of the rules or of what is left of them. */
+  let version = 0
   return {
-    add(rule: Omit<FaultRule, 'id'>): FaultRule {
+    get version(): number {
+      return version
+    },
+    /** Draws ids from the generator `source` gives, as it stands at each draw. */
+    useRandom(source: () => Random): void {
+      random = source
+    },
+    /** How many rules were added since the last reset (`clear` keeps counting). */
+    get added(): number {
+      return added
+    },
+    set added(count: number) {
+      if (count !== added) version++
+      added = count
+    },
+    /** The next rule's id: at once, unless the account's generator answers later. */
+    nextId: (): Maybe<string> => faultId(random(), added + 1),
+    /**
+     * Adds a rule with the next id (`id`, when drawn already with `nextId`): at once, so that
+     * the Node API answers synchronously.
+     */
+    add(rule: Omit<FaultRule, 'id'>, id?: string): FaultRule {
       if (rules.length >= MAX_FAULT_RULES) throw tooManyFaults()
-      const kept = { id: faultId(), ...rule }
+      const drawn = id ?? faultId(random(), added + 1)
+      if (typeof drawn !== 'string') {
+        throw new Error(
+          "this account's fault ids are drawn asynchronously: add it through the operator",
+        )
+      }
+      added++
+      version++
+      const kept = { id: drawn, ...rule }
       rules.push(kept)
       return { ...kept }
     },
@@ -311,20 +369,29 @@ export function createFaults() {
     remove(id: string): boolean {
       const before = rules.length
       rules = rules.filter((rule) => rule.id !== id)
+      version++
       return rules.length < before
     },
     clear(): void {
+      if (rules.length > 0) version++
       rules = []
     },
     /** Puts back rules as listed (ids and calls left included), in place of every rule. */
     replace(given: readonly FaultRule[]): void {
+      if (rules.length > 0 || given.length > 0) version++
       rules = given.map((rule) => ({ ...rule }))
     },
     /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
-    take(endpoint: string, token: string | null, role: string): FaultRule | undefined {
-      const rule = rules.find((r) => meets(r, endpoint, token, role))
-      if (!rule) return undefined
+    async take(
+      endpoint: string,
+      token: string | null,
+      role: string,
+      draw?: FaultDraw,
+    ): Promise<FaultRule | undefined> {
+      const rule = await firstMet(rules, endpoint, token, role, draw)
+      if (!rule || !rules.includes(rule)) return undefined
       if (rule.count !== null) {
+        version++
         rule.count -= 1
         if (rule.count === 0) rules = rules.filter((r) => r !== rule)
       }

@@ -1,7 +1,7 @@
 import { NO_WINDOW, windowAt } from '../rate-window'
 import { createJournal, type Journal } from './exchange-log'
 import { createFaults, type Faults } from './faults'
-import type { OperatorModes, OperatorState, RateWindow } from './state'
+import type { MarkControls, OperatorModes, OperatorState, RateWindow } from './state'
 import { createStrictReport } from './strict'
 
 /** The operator's controls kept in this process, readable at once by code beside the engine. */
@@ -22,6 +22,10 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
   let strict = modes.strict
   let rateLimit = { ...modes.rateLimit }
   let window: RateWindow = NO_WINDOW
+  let steps = 0
+  /** The controls the last mark shared, and the faults' version then. */
+  let controls: MarkControls | undefined
+  let controlsOf = -1
 
   return {
     here: { faults, journal },
@@ -33,11 +37,60 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       faulted: faults.any(),
     }),
     faults: {
-      add: async (rule) => faults.add(rule),
+      add: async (rule) => faults.add(rule, await faults.nextId()),
       list: async () => faults.list(),
       remove: async (id) => faults.remove(id),
       clear: async () => faults.clear(),
-      take: async (endpoint, token, role) => faults.take(endpoint, token, role),
+      take: (endpoint, token, role, draw) => faults.take(endpoint, token, role, draw),
+    },
+    step: () => ++steps,
+    useRandom: (random) => faults.useRandom(random),
+    timeline: {
+      mark(withReport = false) {
+        // The rate limit and the window are replaced, never changed in place: the same
+        // objects mean the same controls.
+        if (
+          controls?.strict !== strict ||
+          controls.journal !== journal.capacity ||
+          controls.rateLimit !== rateLimit ||
+          controls.window !== window ||
+          controlsOf !== faults.version
+        ) {
+          controls = {
+            strict,
+            journal: journal.capacity,
+            rateLimit,
+            window,
+            faults: faults.any() ? faults.list() : [],
+            faultsAdded: faults.added,
+          }
+          controlsOf = faults.version
+        }
+        return {
+          controls,
+          steps,
+          reportTotal: report.total,
+          ...(withReport ? { report: report.list() } : {}),
+        }
+      },
+      goTo(mark, entries) {
+        const given = mark.controls
+        strict = given.strict
+        rateLimit = { ...given.rateLimit }
+        window = { ...given.window }
+        faults.replace(given.faults)
+        faults.added = given.faultsAdded
+        steps = mark.steps
+        if (mark.report) report.replace(mark.report)
+        else report.truncate(mark.reportTotal)
+        journal.setCapacity(given.journal)
+        if (entries) journal.replaceEntries(entries)
+      },
+      journalCapacity: () => journal.capacity,
+      journalEntries: () => journal.entries(),
+      lastJournalEntry: () => journal.last(),
+      dropJournalAfter: (id) => journal.dropAfter(id),
+      onJournalCut: (listener) => journal.onCut(listener),
     },
     strict: {
       async set(enabled) {
@@ -49,7 +102,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
     },
     journal: {
       setCapacity: async (capacity) => journal.setCapacity(capacity),
-      add: (exchange) => journal.add(exchange),
+      add: (exchange) => void journal.add(exchange),
       list: async (after) => journal.list(after),
       clear: async () => journal.clear(),
     },
@@ -72,6 +125,8 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
         faults: faults.list(),
         report: report.list(),
         journalMark: journal.mark,
+        steps,
+        faultsAdded: faults.added,
       }
     },
     async restore(capture) {
@@ -82,8 +137,12 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       report.replace(capture.report)
       journal.setCapacity(capture.journal)
       journal.dropAfter(capture.journalMark)
+      steps = capture.steps ?? steps
+      faults.added = capture.faultsAdded ?? faults.added
     },
     async reset(configured) {
+      steps = 0
+      faults.added = 0
       faults.clear()
       report.clear()
       journal.clear()

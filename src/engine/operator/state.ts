@@ -1,7 +1,8 @@
 import type { RateLimit } from '../settings'
 import type { Json } from '../store'
-import type { ExchangeRecord, KeptExchange } from './exchange-log'
-import type { FaultRule } from './faults'
+import type { ExchangeRecord, JournalEntry, KeptExchange } from './exchange-log'
+import type { Random } from '../auth/random'
+import type { FaultDraw, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
 
 /** What the operator sets up, as a service starts and as a reset brings it back. */
@@ -53,8 +54,26 @@ export interface OperatorState {
      * left is met by exactly one request, whichever engine answers it. `role` is what the
      * token is, as the journal names it (`secret`, `authorization`, `none`, `unknown`).
      */
-    take(endpoint: string, token: string | null, role: string): Promise<FaultRule | undefined>
+    take(
+      endpoint: string,
+      token: string | null,
+      role: string,
+      draw?: FaultDraw,
+    ): Promise<FaultRule | undefined>
   }
+  /**
+   * Counts one endpoint call on the account's timeline and answers its step (from 1): what keys
+   * a seeded account's draws in it (decision 086). Absent where the controls are shared by
+   * several processes (PostgreSQL), whose accounts are never seeded.
+   */
+  step?(): number
+  /** Draws fault ids from the account's generator, as `source` gives it (decision 086). */
+  useRandom?(source: () => Random): void
+  /**
+   * The controls as the account's history sees them (decision 086): kept where they live in
+   * this process; absent where several processes share them, whose accounts keep no history.
+   */
+  timeline?: OperatorTimeline
   strict: {
     /** Switches strict mode, and empties its report. */
     set(enabled: boolean): Promise<void>
@@ -101,4 +120,49 @@ export interface OperatorCapture extends OperatorModes {
   report: StrictEntry[]
   /** The newest exchange's id then (0: none). */
   journalMark: number
+  /** The calls counted on the timeline then (see `OperatorState.step`). */
+  steps?: number
+  /** How many fault rules had been added then: what keys a seeded account's next id. */
+  faultsAdded?: number
+}
+
+/**
+ * The operator's controls as they stand before one step of the account's timeline: cheap
+ * enough to take before every exchange. `controls` is one object shared by every mark taken
+ * while they stay as they are (only the calls counted and the strict report's length move with
+ * each exchange); `report`, taken where a branch is left, holds the report's entries too.
+ */
+export interface OperatorMark {
+  controls: MarkControls
+  steps: number
+  reportTotal: number
+  report?: StrictEntry[]
+}
+
+/** The controls a mark shares with the marks before and after it while nothing changes them. */
+export interface MarkControls extends OperatorModes {
+  window: RateWindow
+  faults: FaultRule[]
+  faultsAdded: number
+}
+
+/** What the account's history reads and sets of the controls kept in this process. */
+export interface OperatorTimeline {
+  /** The controls as they stand (with the strict report's entries when `withReport`). */
+  mark(withReport?: boolean): OperatorMark
+  /** Puts the controls back as `mark` has them, the journal holding `journal` when given. */
+  goTo(mark: OperatorMark, journal?: readonly JournalEntry[]): void
+  /** How many exchanges the journal keeps: the history keeps steps while it keeps any. */
+  journalCapacity(): number
+  /** The journal's entries, oldest first. */
+  journalEntries(): JournalEntry[]
+  /** The exchange the journal kept last. */
+  lastJournalEntry(): JournalEntry | undefined
+  /** Takes every exchange after `id` out of the journal, as a restore does. */
+  dropJournalAfter(id: number): void
+  /**
+   * Told when the journal loses exchanges other than its oldest: every one after `after` (0 for
+   * a clear or a reset, the checkpoint's mark for a restore).
+   */
+  onJournalCut(listener: (after: number) => void): void
 }

@@ -113,17 +113,31 @@ export const reportEntry = (entry: StrictEntry): StrictEntry => ({ ...entry, url
 /** The per-run report: every request strict mode saw, newest last, the last 1,000. */
 export function createStrictReport() {
   let entries: StrictEntry[] = []
+  /** Every entry recorded since the report was last emptied: where a timeline's mark stands. */
+  let total = 0
   return {
     record(entry: StrictEntry): void {
       entries.push(reportEntry(entry))
+      total++
       if (entries.length > STRICT_REPORT_SIZE) entries = entries.slice(-STRICT_REPORT_SIZE)
     },
     list: (): StrictEntry[] => entries.map((entry) => ({ ...entry })),
     clear(): void {
       entries = []
+      total = 0
     },
     replace(given: readonly StrictEntry[]): void {
       entries = given.map((entry) => ({ ...entry }))
+      total = entries.length
+    },
+    get total(): number {
+      return total
+    },
+    /** Back to when `count` entries had been recorded: the later ones are taken out. */
+    truncate(count: number): void {
+      if (count >= total) return
+      entries = entries.slice(0, Math.max(0, entries.length - (total - count)))
+      total = count
     },
   }
 }

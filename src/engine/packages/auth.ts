@@ -1,5 +1,5 @@
 import { covers, MAX_ABILITIES_LENGTH, parseAbility } from '../auth/abilities'
-import { randomBytes, toBase64Url } from '../auth/bytes'
+import { toBase64Url } from '../auth/bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
 import { isoTime, isTime, MAX_TIME, MAX_TIME_TEXT, nowSeconds } from '../clock'
 import { InvalidError } from '../errors'
@@ -54,7 +54,7 @@ export function authPackage(insecure: () => readonly string[]) {
           i: call.args.insecure,
           e: expiresAt(call.args.expiry, call.args.ttl, call.ctx, now),
           t: now,
-          n: toBase64Url(randomBytes(9)),
+          n: toBase64Url(await call.ctx.draw('nonce', 9)),
         }
         return call.ctx.signer.sign('authorization', payload)
       },

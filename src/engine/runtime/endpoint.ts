@@ -1,3 +1,4 @@
+import type { Maybe } from '../auth/random'
 import type { KeyvTarget } from '../auth/abilities'
 import type { Clock } from '../clock'
 import type { Signer } from '../auth/signer'
@@ -40,6 +41,11 @@ export interface CallContext {
   principal: Principal
   /** Sets a response header (e.g. `x-cursor`); the last call to set it wins. */
   setHeader(name: string, value: string): void
+  /**
+   * `length` random bytes for `purpose`, from the account's generator (decision 086): keyed,
+   * for a seeded account, by the request's step and the draws it made before.
+   */
+  draw(purpose: 'nonce', length: number): Maybe<Uint8Array>
   /** Waits on the engine clock, stopping with 408 at the time limit. */
   sleep(ms: number): Promise<void>
   /**

@@ -1,4 +1,5 @@
 import type { KeyvTarget } from '../auth/abilities'
+import { platformRandom, type Maybe, type Purpose, type Random } from '../auth/random'
 import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
 import { withCounterfactual } from '../insight/counterfactual'
 import { checkGone, InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
@@ -38,7 +39,11 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn' | 'turn'> & {
+    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn' | 'turn' | 'draw'> & {
+      /** Where random values come from: the account's generator; the platform's by default. */
+      random?: Random
+      /** The request's step on the account's timeline: what keys a seeded account's draws. */
+      step?: number
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
@@ -66,6 +71,15 @@ export class Evaluation {
       scope,
       frame,
     )
+  }
+
+  /** Random values drawn so far in this run: what keys the next one, with the step. */
+  private draws = 0
+
+  /** `length` bytes for `purpose` from the account's generator. */
+  draw(purpose: Purpose, length: number): Maybe<Uint8Array> {
+    const { random = platformRandom, step = 0 } = this.ctx
+    return random.bytes(purpose, `${step}.${this.draws++}`, length)
   }
 
   /** Waits on the engine clock, but never past the time limit. */
@@ -451,6 +465,9 @@ class InvocationContext implements CallContext {
   }
   sleep(ms: number): Promise<void> {
     return this.evaluation.sleep(ms)
+  }
+  draw(purpose: 'nonce', length: number): Maybe<Uint8Array> {
+    return this.evaluation.draw(purpose, length)
   }
   turn(): Promise<void> | undefined {
     return this.evaluation.turn()

@@ -1,4 +1,5 @@
 import { CLOCK_OFFSET } from '../../engine/account/snapshot'
+import { platformRandom } from '../../engine/auth/random'
 import {
   MAX_JOURNAL_BYTES,
   recordOf,
@@ -7,7 +8,7 @@ import {
 import {
   faultId,
   MAX_FAULT_RULES,
-  meets,
+  firstMet,
   tooManyFaults,
   type FaultRule,
 } from '../../engine/operator/faults'
@@ -206,7 +207,7 @@ export async function openPgOperator(
     },
     faults: {
       async add(given) {
-        const id = faultId()
+        const id = await faultId(platformRandom, 0)
         // Counted and added under the operator row's lock: additions at once never pass the bound.
         const added = await db.transact(async (client) => {
           await client.query(sql.lockOperator)
@@ -226,10 +227,10 @@ export async function openPgOperator(
       async clear() {
         await db.query(sql.clearFaults)
       },
-      async take(endpoint, token, role) {
+      async take(endpoint, token, role, draw) {
         // A rule another request used up meanwhile is passed over: look again.
         for (;;) {
-          const found = (await listFaults()).find((r) => meets(r, endpoint, token, role))
+          const found = await firstMet(await listFaults(), endpoint, token, role, draw)
           if (!found || found.count === null) return found
           const [used] = await db.query<{ remaining: number }>(sql.useFault, [found.id])
           if (used) return { ...found, count: used.remaining }

@@ -169,6 +169,8 @@ export function statements(s: string, prepared = true) {
       'initMeta',
       `INSERT INTO ${s}.meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING`,
     ),
+    deleteMeta: named('deleteMeta', `DELETE FROM ${s}.meta WHERE key = $1`),
+    deleteSecret: named('deleteSecret', `DELETE FROM ${s}.secrets WHERE id = $1`),
     getSecret: named('getSecret', `SELECT record FROM ${s}.secrets WHERE id = $1`),
     /** Reads a secret and locks it until the transaction ends: `expectSecret`. */
     lockSecret: named('lockSecret', `SELECT record FROM ${s}.secrets WHERE id = $1 FOR UPDATE`),

@@ -160,6 +160,12 @@ export function createPgStore(
             ]),
           )
           break
+        case 'deleteMeta':
+          steps.push(run(sql.deleteMeta, [utf16(mutation.key)]))
+          break
+        case 'deleteSecret':
+          steps.push(run(sql.deleteSecret, [utf16(mutation.id)]))
+          break
         case 'putSecret': {
           const { secret } = mutation
           const put = run(sql.putSecret, [utf16(secret.id), utf16(secret.key), jsonText(secret)])
@@ -283,6 +289,10 @@ export function createPgStore(
       getMeta: async (key) =>
         ((row) => row && parse<Json>(row.value))(
           await one<{ value: string }>(sql.getMeta, [utf16(key)]),
+        ),
+      getSecret: async (id) =>
+        ((row) => row && parse<SecretRecord>(row.record))(
+          await one<{ record: string }>(sql.getSecret, [utf16(id)]),
         ),
       getKey: async (bucket, key) =>
         ((row) => row && parse<Json>(row.value))(

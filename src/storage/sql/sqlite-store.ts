@@ -197,11 +197,13 @@ function prepare(db: BetterSqlite3.Database, path: string) {
       getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
       putMeta: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
       initMeta: db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)'),
+      deleteMeta: db.prepare('DELETE FROM meta WHERE key = ?'),
       allMeta: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM meta'),
       getSecret: db.prepare<[string], { record: string }>(
         'SELECT record FROM secrets WHERE id = ?',
       ),
       putSecret: db.prepare('INSERT OR REPLACE INTO secrets (id, record) VALUES (?, ?)'),
+      deleteSecret: db.prepare('DELETE FROM secrets WHERE id = ?'),
       allSecrets: db.prepare<[], { record: string }>('SELECT record FROM secrets'),
       getKey: db.prepare<[string, Buffer], { value: string }>(
         'SELECT value FROM keyv WHERE bucket = ? AND sort = ?',
@@ -309,8 +311,14 @@ export async function openSqliteFile(
       case 'initMeta':
         q.initMeta.run(mutation.key, JSON.stringify(mutation.value))
         return
+      case 'deleteMeta':
+        q.deleteMeta.run(mutation.key)
+        return
       case 'putSecret':
         q.putSecret.run(mutation.secret.id, JSON.stringify(mutation.secret))
+        return
+      case 'deleteSecret':
+        q.deleteSecret.run(mutation.id)
         return
       case 'expectSecret': {
         const row = q.getSecret.get(mutation.id)

@@ -27,6 +27,29 @@ export function recordContract({ store }: ContractContext): void {
     expect(await store().getMeta('m')).toBe('once')
   })
 
+  it('deletes meta entries and secrets, and deleting nothing is no error', async () => {
+    await store().commit([
+      { op: 'putMeta', key: 'k', value: 1 },
+      { op: 'putMeta', key: 'kept', value: 2 },
+      { op: 'putSecret', secret: secret('s', 1) },
+      { op: 'putSecret', secret: secret('t', 2) },
+    ])
+    await store().commit([
+      { op: 'deleteMeta', key: 'k' },
+      { op: 'deleteMeta', key: 'never' },
+      { op: 'deleteSecret', id: 's' },
+      { op: 'deleteSecret', id: 'never' },
+    ])
+    expect(await store().getMeta('k')).toBeUndefined()
+    expect(await store().getMeta('kept')).toBe(2)
+    expect(await store().getSecret('s')).toBeUndefined()
+    expect((await store().listSecrets()).map((s) => s.id)).toEqual(['t'])
+    expect(Object.keys((await store().snapshot()).meta)).toEqual(['kept'])
+    // A deleted secret can be put again under its id.
+    await store().commit([{ op: 'putSecret', secret: secret('s', 3) }])
+    expect(await store().getSecret('s')).toEqual(secret('s', 3))
+  })
+
   it('puts, gets and replaces secrets', async () => {
     expect(await store().getSecret('s')).toBeUndefined()
     await store().commit([{ op: 'putSecret', secret: secret('s', 1) }])

@@ -20,6 +20,8 @@ export function updateContract({ store }: ContractContext): void {
         await reader.getKey('b', 'none'),
         await reader.getProc('p1'),
         await reader.getMeta('version'),
+        (await reader.getSecret('s1'))?.rolledTo,
+        await reader.getSecret('none'),
         (await reader.snapshot()).keyv.length,
         await reader.scanKeys('b', { prefix: '', limit: 10 }),
         await reader.scanKeys('b', { prefix: '', after: 'x', limit: 1 }),
@@ -29,7 +31,7 @@ export function updateContract({ store }: ContractContext): void {
         { op: 'putMeta', key: 'version', value: 4 },
       ]
     })
-    expect(seen).toEqual(['x', undefined, proc('p1'), 3, 3, ['x', 'y'], ['y']])
+    expect(seen).toEqual(['x', undefined, proc('p1'), 3, 's2', undefined, 3, ['x', 'y'], ['y']])
     expect(await store().getKey('b', 'x')).toBe('changed')
     expect(await store().getMeta('version')).toBe(4)
   })

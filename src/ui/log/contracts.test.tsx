@@ -273,7 +273,7 @@ describe('Open contract', { timeout: 20_000 }, () => {
     )
     const exchange = within(steps[1]!).getByLabelText('Step 2: the request and the answer')
     expect(exchange.textContent).toMatch(
-      new RegExp(`POST ${service.baseUrl}/_replay/[0-9a-f-]+/type/string/reverse`),
+      new RegExp(`POST ${service.baseUrl}/_replay/run_[0-9a-f-]+/type/string/reverse`),
     )
     expect(exchange.textContent).toContain('authorization: Bearer $secret')
     expect(exchange.textContent).toContain('answered 200')

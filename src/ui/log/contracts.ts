@@ -168,7 +168,7 @@ export interface Replayed {
 export const REPLAY_PATH = '_replay'
 
 /** A throwaway account of its own for one replay: its base URL. */
-export const throwawayBaseUrl = (config: PlaygroundConfig, id = crypto.randomUUID()) =>
+export const throwawayBaseUrl = (config: PlaygroundConfig, id = `run_${crypto.randomUUID()}`) =>
   `${config.baseUrl}/${REPLAY_PATH}/${id}`
 
 /**

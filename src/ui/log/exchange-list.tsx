@@ -19,6 +19,7 @@ export function ExchangeList({
   onOpen,
   isChosen,
   onChoose,
+  goBack,
 }: {
   records: readonly ExchangeRecord[]
   selected: number | null
@@ -27,6 +28,12 @@ export function ExchangeList({
   isChosen: (id: number) => boolean
   /** Chooses (or leaves) the exchanges named. */
   onChoose: (ids: readonly number[], chosen: boolean) => void
+  /** Goes back to just before an exchange (decision 086): `undefined` where it cannot. */
+  goBack?: {
+    can: (record: ExchangeRecord) => boolean
+    to: (record: ExchangeRecord) => void
+    busy: boolean
+  }
 }) {
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
     // The endpoint's link opens it for the keyboard; the rest of the row, for a pointer.
@@ -55,6 +62,11 @@ export function ExchangeList({
             <th scope="col">Token</th>
             <th scope="col">Status</th>
             <th scope="col">Duration</th>
+            {goBack && (
+              <th scope="col" className="log-cell-back">
+                <span className="visually-hidden">Go back</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -114,6 +126,24 @@ export function ExchangeList({
                   )}
                 </td>
                 <td className="log-cell-duration">{formatMs(record.durationMs)}</td>
+                {goBack && (
+                  <td className="log-cell-back">
+                    <button
+                      type="button"
+                      className="log-back"
+                      disabled={goBack.busy || !goBack.can(record)}
+                      title={
+                        goBack.can(record)
+                          ? 'The account as it stood just before this exchange, on a new branch; this timeline stays'
+                          : 'Answered before the page was loaded: the engine that answered it is gone'
+                      }
+                      aria-label={`Go back to before exchange ${record.id}: ${method}${visibleText(endpoint)}, ${status}`}
+                      onClick={() => goBack.to(record)}
+                    >
+                      Go back to before this
+                    </button>
+                  </td>
+                )}
               </tr>
             )
           })}

@@ -2,7 +2,11 @@ import { useEffect, useMemo, useRef, useState, type Ref } from 'react'
 import type { ExchangeRecord } from '../../engine'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
+import { BranchCompare } from '../branches/branch-compare'
+import { useRewind } from '../shared/branches'
 import { useExchangeLog, type LogEmptied } from '../shared/exchange-log'
+import { canRewind } from '../shared/log-state'
+import type { PageExchange } from '../shared/page-store'
 import { messageOf } from '../shared/format'
 import { MAX_LOGGED } from '../shared/page-store'
 import { routeHref } from '../shared/router'
@@ -46,6 +50,20 @@ export default function LogView() {
   const [isChosen, choose] = useChosenExchanges()
   const headingRef = useRef<HTMLHeadingElement>(null)
   const lastOpened = useRef<number | null>(null)
+  const rewind = useRewind()
+  const [wentBack, setWentBack] = useState<string | null>(null)
+
+  function goBackTo(record: PageExchange) {
+    setWentBack(null)
+    rewind.mutate(record.engineId!, {
+      onSuccess: (branch) => {
+        if (id !== null) close()
+        setWentBack(
+          `The account is as it stood just before that exchange, on branch “${branch.name}”: the timeline it left is kept, and the header returns to it.`,
+        )
+      },
+    })
+  }
 
   const records = useMemo(() => log.data?.entries ?? [], [log.data])
   const filters = useLogFilters(records)
@@ -84,6 +102,7 @@ export default function LogView() {
   return (
     <div className="log-view" data-open={id !== null ? 'true' : undefined}>
       <ContractPart />
+      <BranchCompare />
       <section aria-labelledby="view-heading" className="panel log-list">
         <div className="panel-heading">
           <h2 id="view-heading">Exchange log</h2>
@@ -107,6 +126,12 @@ export default function LogView() {
           contract writes the exchanges chosen with their boxes without a single token.
         </p>
         {log.isError && <p role="alert">{messageOf(log.error)}</p>}
+        {rewind.isError && <p role="alert">{messageOf(rewind.error)}</p>}
+        {wentBack && (
+          <p role="status" className="log-went-back" data-testid="went-back">
+            {wentBack}
+          </p>
+        )}
         {records.length > 0 && <LogFilters records={records} filters={filters} />}
         {log.data && records.length > 0 && (
           <p className="muted log-count" role="status">
@@ -145,6 +170,11 @@ export default function LogView() {
             onOpen={open}
             isChosen={isChosen}
             onChoose={onChoose}
+            goBack={{
+              can: (record) => canRewind(log.data, record as PageExchange),
+              to: (record) => goBackTo(record as PageExchange),
+              busy: rewind.isPending,
+            }}
           />
         )}
         {shown.length > drawn && (

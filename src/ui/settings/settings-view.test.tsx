@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { getSeed } from '../shared/api'
 import { listRemembered, remember, tabLog } from '../shared/page-store'
 import { renderWithService } from '../../testing/render'
 import SettingsView from './settings-view'
@@ -134,5 +135,42 @@ describe('SettingsView', () => {
     )
     expect((await listRemembered(config)).map((saved) => saved.token)).toEqual([token])
     expect((await tabLog(config)).map((entry) => entry.trace.endpoint)).toEqual(['auth.create'])
+  })
+
+  it('resets the account with a seed once confirmed, shows it, and takes it away again', async () => {
+    const { service } = await renderWithService(<SettingsView />)
+    const seedNow = () => screen.getByTestId('seed-now').textContent
+    await waitFor(() => expect(seedNow()).toMatch(/^No seed/), { timeout: 3000 })
+    fireEvent.change(screen.getByLabelText('Seed (empty for none)'), {
+      target: { value: 'checkout-42' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Reset with this seed…' }))
+    expect(await getSeed(service.baseUrl)).toEqual({ seed: null })
+    const confirm = screen.getByRole('group', { name: 'Confirm the reset with a seed' })
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Reset with the seed' }))
+    expect((await screen.findByRole('status', {}, { timeout: 3000 })).textContent).toBe(
+      'The account was reset with seed “checkout-42”.',
+    )
+    expect(await getSeed(service.baseUrl)).toEqual({ seed: 'checkout-42' })
+    await waitFor(() => expect(seedNow()).toMatch(/^Seed “checkout-42”/), { timeout: 3000 })
+
+    fireEvent.change(screen.getByLabelText('Seed (empty for none)'), { target: { value: '' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Reset with this seed…' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Reset with the seed' }))
+    await waitFor(() => expect(seedNow()).toMatch(/^No seed/), { timeout: 3000 })
+    expect(await getSeed(service.baseUrl)).toEqual({ seed: null })
+  })
+
+  it('answers a seed the engine refuses, and changes nothing', async () => {
+    const { service } = await renderWithService(<SettingsView />)
+    const secrets = await service.listSecrets()
+    fireEvent.change(screen.getByLabelText('Seed (empty for none)'), {
+      target: { value: 'a\u0007bell' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Reset with this seed…' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Reset with the seed' }))
+    expect((await screen.findByRole('alert', {}, { timeout: 3000 })).textContent).toMatch(/seed/)
+    expect(await getSeed(service.baseUrl)).toEqual({ seed: null })
+    expect(await service.listSecrets()).toEqual(secrets)
   })
 })

@@ -11,6 +11,7 @@ import { keys, useAccountMutation } from '../shared/queries'
 import { RESET_DONE, ResetAccount } from '../shared/reset-account'
 import { ScenarioPicker } from '../scenarios/scenario-picker'
 import { OperatorPanel } from './operator-panel'
+import { SeedPart } from './seed-part'
 
 /**
  * Which service the page plays (base URL and service name, each pair with an account of its
@@ -98,7 +99,7 @@ function AccountPanel() {
       listRemembered(config),
       tabLog(config),
     ])
-    const exchanges = log.reverse().map(({ tab: _tab, ...record }) => record)
+    const exchanges = log.reverse().map(({ tab: _tab, engineId: _engine, ...record }) => record)
     const file = withPagePart(snapshot, { authorizations, exchanges })
     const url = URL.createObjectURL(
       new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' }),
@@ -202,6 +203,7 @@ function AccountPanel() {
 
       <h3>Reset</h3>
       <ResetAccount onReset={() => setDone(RESET_DONE)} />
+      <SeedPart onDone={setDone} />
     </section>
   )
 }

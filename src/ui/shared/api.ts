@@ -8,6 +8,8 @@ import type {
 import type { EndpointInfo, ParamSpec } from '../../engine/operator/control-routes'
 import type { ProcRecord } from '../../engine/store'
 import { ControlError, controlClient } from '../../client/control'
+import type { BranchComparison } from '../../engine/history/compare-branches'
+import type { BranchInfo, BranchList } from '../../engine/history/history'
 
 /**
  * The account control plane (`<baseUrl>/_account/...`), over fetch like any other client: the
@@ -57,6 +59,8 @@ export type { EndpointInfo, ParamSpec }
 export interface ClockView {
   /** Unix seconds on the engine's virtual clock. */
   now: number
+  /** The clock stands still (a seeded account): it moves only when moved. */
+  still?: boolean
 }
 
 /** A page of the engine's exchange log: its capacity, and the records asked for, newest first. */
@@ -106,7 +110,30 @@ export const listExchanges = (baseUrl: string, after?: number) =>
 export const clearExchanges = (baseUrl: string) =>
   control<{ ok: true }>(baseUrl, 'POST', 'exchanges/clear', {})
 
-export const resetAccount = (baseUrl: string) => control<{ ok: true }>(baseUrl, 'POST', 'reset', {})
+export const resetAccount = (baseUrl: string, seed?: string | null) =>
+  control<{ ok: true }>(baseUrl, 'POST', 'reset', seed === undefined ? {} : { seed })
+
+/** The account's seed (decision 086); `null` when it draws from the platform. */
+export const getSeed = (baseUrl: string) => control<{ seed: string | null }>(baseUrl, 'GET', 'seed')
+
+export type { BranchComparison, BranchInfo, BranchList }
+
+/** The account's branches, the one it is on, and the oldest exchange a rewind reaches. */
+export const listBranches = (baseUrl: string) => control<BranchList>(baseUrl, 'GET', 'branches')
+
+/** Back to just before the engine's exchange `before`, on a new branch. */
+export const rewindTo = (baseUrl: string, before: number) =>
+  control<BranchInfo>(baseUrl, 'POST', 'rewind', { before })
+
+export const switchBranch = (baseUrl: string, id: string) =>
+  control<BranchInfo>(baseUrl, 'POST', `branches/${encodeURIComponent(id)}/switch`, {})
+
+export const deleteBranch = (baseUrl: string, id: string) =>
+  control<BranchList>(baseUrl, 'POST', `branches/${encodeURIComponent(id)}/delete`, {})
+
+/** Two branches from where they part, side by side. */
+export const compareBranches = (baseUrl: string, a: string, b: string) =>
+  control<BranchComparison>(baseUrl, 'GET', `branches/compare?${new URLSearchParams({ a, b })}`)
 
 export const exportAccount = (baseUrl: string) => control<AccountSnapshot>(baseUrl, 'GET', 'export')
 

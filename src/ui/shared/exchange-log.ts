@@ -36,12 +36,18 @@ export const exchangeLogQuery = (config: PlaygroundConfig) =>
     staleTime: 0,
   })
 
+/** The tab's log as a reload finds it: what an engine now gone answered comes before `from`. */
+async function started(config: PlaygroundConfig): Promise<LogState> {
+  const entries = await tabLog(config)
+  return { entries, cursor: 0, from: (entries[0]?.id ?? 0) + 1 }
+}
+
 async function follow(
   config: PlaygroundConfig,
   client: QueryClient,
   known: LogState | undefined,
 ): Promise<LogState> {
-  const state = known ?? { entries: await tabLog(config), cursor: 0 }
+  const state = known ?? (await started(config))
   // The newest record read is asked for again: when it does not come back, the engine's log
   // was emptied since (a clear or a reset, from a view or from code in the page).
   const page = await listExchanges(config.baseUrl, state.cursor > 1 ? state.cursor - 1 : undefined)

@@ -12,6 +12,11 @@ export interface LogState {
   cursor: number
   /** The last time the log was emptied, and why: what a view says of an exchange it showed. */
   emptied?: LogEmptied
+  /**
+   * The first page id read from this page's engine: exchanges from before (a reload) were
+   * answered by an engine that is gone, and cannot be gone back to before.
+   */
+  from?: number
 }
 
 /** Why this tab's log was emptied: a reset, the Clear button, an import, or code in the page. */
@@ -30,5 +35,14 @@ export function emptiedLog(
   entries: PageExchange[] = [],
 ): LogState {
   const upTo = Math.max(log?.entries[0]?.id ?? 0, log?.emptied?.upTo ?? 0)
-  return { entries, cursor: log?.cursor ?? 0, emptied: { why, at: Date.now(), upTo } }
+  return {
+    entries,
+    cursor: log?.cursor ?? 0,
+    emptied: { why, at: Date.now(), upTo },
+    ...(log?.from === undefined ? {} : { from: log.from }),
+  }
 }
+
+/** Whether the engine this page runs can go back to before `exchange` (see `LogState.from`). */
+export const canRewind = (log: LogState | undefined, exchange: PageExchange): boolean =>
+  exchange.engineId !== undefined && log?.from !== undefined && exchange.id >= log.from

@@ -19,6 +19,8 @@ export interface SavedAuthorization {
 /** A logged exchange as the page keeps it: `id` is the page's own, `tab` the tab that made it. */
 export interface PageExchange extends ExchangeRecord {
   tab: string
+  /** The exchange's id in the engine's journal, which a rewind names (`id` is the page's). */
+  engineId?: number
 }
 
 /** The most authorizations, and logged exchanges, the page keeps; the oldest go first. */
@@ -48,7 +50,7 @@ interface PageSchema extends DBSchema {
 export function tabId(): string {
   const key = 'playground:tab'
   let id = sessionStorage.getItem(key)
-  if (!id) sessionStorage.setItem(key, (id = crypto.randomUUID()))
+  if (!id) sessionStorage.setItem(key, (id = `tab_${crypto.randomUUID()}`))
   return id
 }
 
@@ -142,20 +144,24 @@ export async function tabLog(config: PlaygroundConfig, tab = tabId()): Promise<P
 
 /**
  * Appends exchanges (oldest first) to this tab's log; answers them as kept, with the page's
- * ids, oldest first. The whole log keeps the last `MAX_LOGGED`.
+ * ids, oldest first. The whole log keeps the last `MAX_LOGGED`. `fromEngine`: the records are
+ * this page's engine's, whose ids a rewind names; not so for a file's.
  */
 export async function appendToLog(
   config: PlaygroundConfig,
   records: readonly ExchangeRecord[],
   tab = tabId(),
+  fromEngine = true,
 ): Promise<PageExchange[]> {
   const db = await open(config)
   const tx = db.transaction('exchanges', 'readwrite')
   const kept: PageExchange[] = []
   for (const record of records) {
-    const { id: _engineId, ...rest } = record
-    const id = await tx.store.add({ ...rest, tab } as PageExchange)
-    kept.push({ ...rest, id, tab })
+    const { id: recordId, engineId: _theirs, ...rest } = record as PageExchange
+    const engineId = fromEngine ? recordId : undefined
+    const entry = { ...rest, tab, ...(engineId === undefined ? {} : { engineId }) }
+    const id = await tx.store.add(entry as PageExchange)
+    kept.push({ ...entry, id })
   }
   const newest = kept.at(-1)?.id
   if (newest !== undefined) {
@@ -215,7 +221,8 @@ export async function replaceTabLog(
   tab = tabId(),
 ): Promise<PageExchange[]> {
   await clearTabLog(config, tab)
-  return appendToLog(config, records, tab)
+  // A file's exchanges were answered by another engine: none can be gone back to before.
+  return appendToLog(config, records, tab, false)
 }
 
 /** A cursor over entries, oldest first, that can delete as it goes. */

@@ -5,7 +5,10 @@ import {
   type UseMutationOptions,
 } from '@tanstack/react-query'
 import {
+  compareBranches,
   getClock,
+  getSeed,
+  listBranches,
   inspectToken,
   listBuckets,
   listEndpoints,
@@ -41,12 +44,29 @@ export const keys = {
   /** A program compiled by `core.compile`: it depends on the text (and the token's abilities) only. */
   compile: (baseUrl: string, token: string, code: string) =>
     ['compile', baseUrl, token, code] as const,
+  /** The account's branches (decision 086). */
+  branches: (baseUrl: string) => [...keys.account(baseUrl), 'branches'] as const,
+  seed: (baseUrl: string) => [...keys.account(baseUrl), 'seed'] as const,
+  compare: (baseUrl: string, a: string, b: string) =>
+    [...keys.account(baseUrl), 'compare', a, b] as const,
   /** This tab's exchange log, read by one reader (`exchange-log.ts`). */
   exchanges: (baseUrl: string) => ['exchanges', baseUrl] as const,
 }
 
 export const secretsQuery = (baseUrl: string) =>
   queryOptions({ queryKey: keys.secrets(baseUrl), queryFn: () => listSecrets(baseUrl) })
+
+export const branchesQuery = (baseUrl: string) =>
+  queryOptions({ queryKey: keys.branches(baseUrl), queryFn: () => listBranches(baseUrl) })
+
+export const seedQuery = (baseUrl: string) =>
+  queryOptions({ queryKey: keys.seed(baseUrl), queryFn: () => getSeed(baseUrl) })
+
+export const compareQuery = (baseUrl: string, a: string, b: string) =>
+  queryOptions({
+    queryKey: keys.compare(baseUrl, a, b),
+    queryFn: () => compareBranches(baseUrl, a, b),
+  })
 
 export const clockQuery = (baseUrl: string) =>
   queryOptions({ queryKey: keys.clock(baseUrl), queryFn: () => getClock(baseUrl) })

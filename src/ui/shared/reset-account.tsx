@@ -21,11 +21,13 @@ export const RESET_DONE =
 export async function resetPlayground(
   config: PlaygroundConfig,
   queryClient: QueryClient,
+  /** A seed to start with from now on (decision 086), `null` for none; absent keeps it. */
+  seed?: string | null,
 ): Promise<void> {
   const logKey = keys.exchanges(config.baseUrl)
   // A read of the log under way would land after the reset with what it read before.
   await queryClient.cancelQueries({ queryKey: logKey })
-  await resetAccount(config.baseUrl)
+  await resetAccount(config.baseUrl, seed)
   await Promise.all([forgetAll(config), clearTabLog(config)])
   // The engine's log is empty now: the reader starts again from its first record, rather than
   // take the missing record it last read for a clear still to do (which would wipe what an

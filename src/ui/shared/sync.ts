@@ -6,7 +6,7 @@ import { pageDatabaseName } from './page-store'
 import { keys } from './queries'
 
 /** This tab, as the commits of its engine name it (`broadcastCommits`' `sender`). */
-export const thisTab = crypto.randomUUID()
+export const thisTab = `tab_${crypto.randomUUID()}`
 
 /**
  * Whether a message on an account's channel is a commit (`CommitMessage`, what the page's store
