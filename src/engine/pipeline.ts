@@ -5,7 +5,9 @@ import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
 import type { Clock } from './clock'
 import { nowSeconds } from './clock'
-import { MethodError } from './errors'
+import { MethodError, UnauthorizedError } from './errors'
+import { checkCallRefusal, checkedTokenRefusal } from './insight/refusals'
+import type { QuietParts } from './insight/quiet-run'
 import type { CallRequest } from './lang/tree'
 import type { Value } from './lang/value'
 import type { ExchangeDraft } from './operator/exchange-log'
@@ -75,10 +77,49 @@ export async function runPipeline(
   await checkStrict(parts, exchange, body, view)
   // Read once: the request is authenticated and evaluated under one signing key.
   const signer = await parts.account.signer()
-  const principal = await admit(parts, exchange, view, signer)
+  let principal: Principal
+  try {
+    principal = await admit(parts, exchange, view, signer)
+  } catch (error) {
+    const { draft } = exchange
+    // What would have let a dead token in is checked against the call itself, for the trace.
+    if (draft?.presented) {
+      draft.tokenCounterfactual = await checkedTokenRefusal(
+        quietParts(parts, signer),
+        draft.presented,
+        exchange.endpoint!,
+        () => parse(parts, exchange, body),
+        nowSeconds(parts.clock),
+      )
+    }
+    throw error
+  }
   const call = parse(parts, exchange, body)
-  return answer(parts, exchange, await evaluate(parts, exchange, principal, call, view, signer))
+  try {
+    return answer(parts, exchange, await evaluate(parts, exchange, principal, call, view, signer))
+  } catch (error) {
+    if (exchange.draft && error instanceof UnauthorizedError) {
+      await checkCallRefusal(
+        quietParts(parts, signer),
+        principal,
+        exchange.endpoint!,
+        call,
+        exchange.draft.tracer.calls,
+        error,
+        nowSeconds(parts.clock),
+      )
+    }
+    throw error
+  }
 }
+
+/** What a run that writes nothing reads of the engine, for a refusal's checked counterfactual. */
+const quietParts = (parts: EngineParts, signer: Signer): QuietParts => ({
+  store: parts.store,
+  registry: parts.registry,
+  settings: parts.visibleSettings,
+  signer,
+})
 
 /** 405 for anything but POST, then 413 while the body is read. */
 export async function receive({ limits }: EngineParts, exchange: Exchange): Promise<Uint8Array> {

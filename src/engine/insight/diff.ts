@@ -1,6 +1,7 @@
 import { covers, grantingTarget, type Ability, type KeyvTarget } from '../auth/abilities'
 import type { Principal } from '../auth/principal'
 import type { ArgSpec } from '../runtime/endpoint'
+import { clockTime } from '../clock'
 import type { TypeName } from '../runtime/types'
 import type { Json } from '../store'
 import { identifyAt, momentOf, type InsightContext } from './context'
@@ -92,7 +93,7 @@ export async function diff(
         found.push({
           kind: 'time',
           endpoint: both.name,
-          sentence: `still works at ${new Date(theirs.at * 1000).toISOString()}, when the other stops (its ${theirs.because === 'roll' ? "secret's roll" : 'expiry'})`,
+          sentence: `still works at ${clockTime(theirs.at)}, when the other stops (its ${theirs.because === 'roll' ? "secret's roll" : 'expiry'})`,
           counterexample: { ...sample(both), at: theirs.at },
           delegated,
         })

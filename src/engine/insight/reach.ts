@@ -2,7 +2,9 @@ import { covers, type Ability } from '../auth/abilities'
 import { BY_SECRET, decide, Refusal } from '../auth/decide'
 import type { Principal } from '../auth/principal'
 import { LIB } from '../settings'
+import { whileAlive } from './checked'
 import { identifyAt, momentOf, type InsightContext } from './context'
+import { withAlso } from './counterfactual'
 import type { ReachEndpoint, ReachLimit, ReachPackage, ReachReport, TokenSummary } from './types'
 
 /** An endpoint of the catalogue as reach weighs it. */
@@ -103,22 +105,34 @@ export async function reach(ctx: InsightContext, token: string, at?: number): Pr
   const { identity, summary } = await identifyAt(ctx, token, now)
   const entries = await catalogue(ctx)
   const principal = identity.state === 'usable' ? identity.principal : undefined
-  const endpoints: ReachEndpoint[] = entries.map((entry) => ({
-    package: entry.name.split('.', 1)[0]!,
-    insecure: entry.insecure,
-    ...(principal
-      ? reachOne(principal, entry)
-      : {
-          endpoint: entry.name,
-          decision: 'refused' as const,
-          grant: null,
-          ability: null,
-          limits: null,
-          code: summary.reason,
-          explanation: summary.explanation,
-          ...(summary.counterfactual ? { counterfactual: summary.counterfactual } : {}),
-        }),
-  }))
+  // A dead token's endpoints, as it was while it worked: its change alone lets in only those
+  // it held (decision 085).
+  const alive = principal ? undefined : whileAlive(identity, now)
+  const deadChange = (entry: CatalogueEntry) => {
+    const own = summary.counterfactual
+    if (!own || !alive) return own
+    const verdict = decide(alive.principal, entry.name, entry.insecure)
+    return verdict instanceof Refusal ? withAlso(own, [verdict.counterfactual()]) : own
+  }
+  const endpoints: ReachEndpoint[] = entries.map((entry) => {
+    const counterfactual = principal ? undefined : deadChange(entry)
+    return {
+      package: entry.name.split('.', 1)[0]!,
+      insecure: entry.insecure,
+      ...(principal
+        ? reachOne(principal, entry)
+        : {
+            endpoint: entry.name,
+            decision: 'refused' as const,
+            grant: null,
+            ability: null,
+            limits: null,
+            code: summary.reason,
+            explanation: summary.explanation,
+            ...(counterfactual ? { counterfactual } : {}),
+          }),
+    }
+  })
   const insecure = ctx.registry.insecure
   return {
     at: now,

@@ -1,14 +1,14 @@
-import { authenticate } from '../auth/credentials'
+import { authenticate, type Presented } from '../auth/credentials'
 import { utf8 } from '../auth/bytes'
-import { createManualClock } from '../clock'
-import { InvalidError, ServiceError, TooLargeError } from '../errors'
-import { Evaluation } from '../runtime/evaluate'
-import { createOverlay } from '../runtime/overlay'
+import type { Principal } from '../auth/principal'
+import { InvalidError, ServiceError, TooLargeError, UnauthorizedError } from '../errors'
 import { endpointSettings } from '../settings'
 import type { Json } from '../store'
-import { CallTracer, credentialTrace, outcomeOf, type CredentialTrace } from '../trace'
+import { credentialTrace, outcomeOf, type CallTrace, type CredentialTrace } from '../trace'
 import { mediaType, requestFormat } from '../wire/formats'
 import { parseCall } from '../wire/request'
+import { quietRun } from './quiet-run'
+import { checkCallRefusal, checkedTokenRefusal } from './refusals'
 import { identifyAt, momentOf, type InsightContext } from './context'
 import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
 
@@ -93,53 +93,54 @@ async function simulateOne(
 ): Promise<SimulatedCall> {
   const { settings, registry, account } = ctx
   const { store, serviceName, limits } = settings
-  const clock = createManualClock(now * 1000)
-  const tracer = new CallTracer()
   let credential: CredentialTrace | null = null
+  let presented: Presented | undefined
+  let calls: CallTrace[] = []
   let status = 200
   let failure: unknown
   try {
     const { body, type } = bodyOf(call, serviceName)
     if (body.length > limits.maxBodyBytes) throw new TooLargeError(limits.maxBodyBytes)
     const signer = await account.signer()
-    const principal = await authenticate(
-      token.trim() === '' ? null : `bearer ${token.trim()}`,
-      store,
-      signer,
-      now,
-      { observe: (presented) => (credential = credentialTrace(presented)) },
-    )
-    const request = parseCall(
-      body,
-      requestFormat(type, serviceName),
-      new URLSearchParams(call.query ?? ''),
-    )
-    // Never flushed: what the call would write is dropped with the overlay.
-    const overlay = createOverlay(store, async () => undefined)
-    const evaluation = new Evaluation(
-      {
-        settings: { ...endpointSettings(settings), clock },
-        store: overlay,
-        clock,
+    const parts = { store, registry, settings: endpointSettings(settings), signer }
+    const read = () =>
+      parseCall(body, requestFormat(type, serviceName), new URLSearchParams(call.query ?? ''))
+    let principal: Principal
+    try {
+      principal = await authenticate(
+        token.trim() === '' ? null : `bearer ${token.trim()}`,
+        store,
         signer,
-        principal,
-        setHeader: () => undefined,
-        tracer,
-      },
-      (name) => registry.resolve(name, overlay),
-      (name) => registry.neighbours(name),
-    )
-    await evaluation.run(call.endpoint, request)
+        now,
+        { observe: (seen) => (presented = seen) },
+      )
+    } catch (error) {
+      if (presented) {
+        const checked = await checkedTokenRefusal(parts, presented, call.endpoint, read, now)
+        credential = credentialTrace(presented, checked)
+      }
+      throw error
+    }
+    credential = credentialTrace(presented!)
+    const request = read()
+    const outcome = await quietRun(parts, principal, call.endpoint, request, now)
+    calls = outcome.calls
+    if (outcome.status !== 200) {
+      if (outcome.error instanceof UnauthorizedError) {
+        await checkCallRefusal(parts, principal, call.endpoint, request, calls, outcome.error, now)
+      }
+      throw outcome.error
+    }
   } catch (error) {
     failure = error
     status = error instanceof ServiceError ? error.status : 500
   }
   const outcome = outcomeOf(status, failure, credential)
-  const refusedCall = tracer.calls.find((c) => c.decision === 'refused' || c.decision === 'failed')
+  const refusedCall = calls.find((c) => c.decision === 'refused' || c.decision === 'failed')
   const refusedToken = (credential as CredentialTrace | null)?.decision === 'refused'
   const explanation = refusedToken
     ? (credential as CredentialTrace | null)!.explanation
-    : (refusedCall?.explanation ?? tracer.calls[0]?.explanation ?? outcome.message ?? '')
+    : (refusedCall?.explanation ?? calls[0]?.explanation ?? outcome.message ?? '')
   return {
     endpoint: call.endpoint,
     decision: status === 200 ? 'allowed' : status === 401 ? 'refused' : 'failed',
@@ -148,6 +149,6 @@ async function simulateOne(
     message: outcome.message,
     explanation,
     ...(outcome.counterfactual ? { counterfactual: outcome.counterfactual } : {}),
-    calls: tracer.calls,
+    calls,
   }
 }

@@ -1,6 +1,12 @@
 import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
-import { CallTracer, credentialTrace, outcomeOf, type RequestTrace } from '../trace'
+import {
+  CallTracer,
+  credentialTrace,
+  outcomeOf,
+  type Counterfactual,
+  type RequestTrace,
+} from '../trace'
 import type { Presented } from '../auth/credentials'
 import type { Call } from '../wire/call'
 import type { Reply } from '../wire/response'
@@ -85,6 +91,8 @@ export class ExchangeDraft {
   readonly startedAt: number
   body: Uint8Array | undefined
   presented: Presented | undefined
+  /** A refused token's counterfactual, checked against the call (decision 085), when it was. */
+  tokenCounterfactual: Counterfactual | undefined
 
   constructor(
     readonly call: Call,
@@ -120,6 +128,7 @@ export class ExchangeDraft {
       this.presented,
       this.tracer,
       error,
+      this.tokenCounterfactual,
     )
   }
 }
@@ -148,6 +157,7 @@ class Finished {
     private readonly presented: Presented | undefined,
     private readonly tracer: CallTracer,
     private readonly error: unknown,
+    private readonly tokenCounterfactual: Counterfactual | undefined,
   ) {}
 
   record(): Omit<ExchangeRecord, 'id'> {
@@ -166,7 +176,7 @@ class Finished {
 
   private make(): Omit<ExchangeRecord, 'id'> {
     const { sent, status, answered, tracer, presented } = this
-    const credential = presented ? credentialTrace(presented) : null
+    const credential = presented ? credentialTrace(presented, this.tokenCounterfactual) : null
     const requestHeaders = [...this.requestHeaders].sort(byName)
     const responseHeaders = Object.entries(this.responseHeaders).sort(byName)
     return {
