@@ -14,6 +14,7 @@ import {
   COVERAGE_BODY_LIMIT,
   coverageReport,
   readCoverageRequest,
+  readResource,
   tallyCoverage,
   type Insight,
   type SimulateCall,
@@ -131,6 +132,15 @@ export function createControlPlane({
         required(body, 'b', 'string'),
         optional(body, 'at', 'number'),
       ),
+    'POST who-reaches': (body) =>
+      insight.whoReaches(
+        readResource(body.resource),
+        tokensOf(body),
+        optional(body, 'at', 'number'),
+      ),
+    'GET watches': () => insight.watches(),
+    'POST watches': (body) => insight.addWatch(body),
+    'POST watches/:id/delete': (_body, [id]) => insight.removeWatch(id!),
     'POST coverage': async (body) => {
       const { entries, tally, skipped } = readCoverageRequest(body)
       const report = coverageReport(
@@ -235,6 +245,14 @@ function callsOf(body: Record<string, Json>): SimulateCall[] {
     )
   }
   return calls as unknown as SimulateCall[]
+}
+
+function tokensOf(body: Record<string, Json>): string[] {
+  const tokens = body.tokens ?? []
+  if (!Array.isArray(tokens)) {
+    throw new InvalidError("`tokens' must be an array of the authorizations to ask about")
+  }
+  return tokens as unknown as string[]
 }
 
 function describeEndpoints(registry: Registry): EndpointInfo[] {
