@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type Ref } from 'react'
 import type { ExchangeRecord } from '../../engine'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { useExchangeLog, type LogEmptied } from '../shared/exchange-log'
+import { useWholeLog, type LogEmptied } from '../shared/exchange-log'
 import { messageOf } from '../shared/format'
 import { MAX_LOGGED } from '../shared/page-store'
 import { routeHref } from '../shared/router'
@@ -41,13 +41,14 @@ const ROWS_AT_ONCE = 200
  */
 export default function LogView() {
   const { baseUrl } = useConfig()
-  const log = useExchangeLog()
+  const log = useWholeLog()
   const { id, hrefOf, closeHref, open, close } = useOpenExchange()
   const [isChosen, choose] = useChosenExchanges()
   const headingRef = useRef<HTMLHeadingElement>(null)
   const lastOpened = useRef<number | null>(null)
 
   const records = useMemo(() => log.data?.entries ?? [], [log.data])
+  const total = Math.max(log.data?.total ?? 0, records.length)
   const filters = useLogFilters(records)
   const { shown } = filters
   // The list draws the newest matches, a page at a time: ten thousand rows would not be read.
@@ -89,7 +90,7 @@ export default function LogView() {
           <h2 id="view-heading">Exchange log</h2>
           <LogActions
             shown={shown}
-            total={records.length}
+            total={total}
             chosen={chosen}
             onChooseNone={() => choose([])}
             onCleared={() => id !== null && close()}
@@ -109,10 +110,12 @@ export default function LogView() {
         {log.isError && <p role="alert">{messageOf(log.error)}</p>}
         {records.length > 0 && <LogFilters records={records} filters={filters} />}
         {log.data && records.length > 0 && (
-          <p className="muted log-count" role="status">
+          <p className="muted log-count" role="status" data-testid="log-count">
             {shown.length === records.length
-              ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
-              : `${shown.length} of ${records.length} exchanges match`}
+              ? `${total.toLocaleString('en-US')} ${total === 1 ? 'exchange' : 'exchanges'}`
+              : `${shown.length.toLocaleString('en-US')} of ${records.length.toLocaleString('en-US')} exchanges match`}
+            {!log.complete &&
+              ` (the newest ${records.length.toLocaleString('en-US')} read so far; reading the rest)`}
             {chosen.length > 0 ? `, ${chosen.length} chosen;` : ';'} the page keeps the last{' '}
             {MAX_LOGGED.toLocaleString('en-US')}, across reloads.
           </p>

@@ -6,10 +6,18 @@ import type { PageExchange } from './page-store'
  */
 
 export interface LogState {
-  /** This tab's exchanges, newest first, with the page's ids. */
+  /** This tab's exchanges read so far, newest first, with the page's ids. */
   entries: PageExchange[]
   /** The newest engine id read; 0 before the first read. */
   cursor: number
+  /**
+   * Older exchanges of this tab are in the page's storage below this page id, not read yet:
+   * the log is read newest first, its older part only when a view needs it (`useWholeLog`).
+   * `undefined` once `entries` holds the whole log.
+   */
+  older?: number
+  /** How many exchanges this tab's log holds, read or not. */
+  total: number
   /** The last time the log was emptied, and why: what a view says of an exchange it showed. */
   emptied?: LogEmptied
 }
@@ -30,5 +38,10 @@ export function emptiedLog(
   entries: PageExchange[] = [],
 ): LogState {
   const upTo = Math.max(log?.entries[0]?.id ?? 0, log?.emptied?.upTo ?? 0)
-  return { entries, cursor: log?.cursor ?? 0, emptied: { why, at: Date.now(), upTo } }
+  return {
+    entries,
+    cursor: log?.cursor ?? 0,
+    total: entries.length,
+    emptied: { why, at: Date.now(), upTo },
+  }
 }
