@@ -415,11 +415,14 @@ describe('ConsoleView: what a newcomer meets', () => {
     expect(counterfactual.dataset.change).toBe('widen_limit')
     expect(counterfactual.textContent).toBe(
       'What would have let it in: keyv.get?bucket=users&prefix=alice%2F widened to keyv.get?bucket=users would reach bucket users for key bob/1; or add keyv.get?bucket=users&prefix=bob/1' +
-        'Compose an authorization with keyv.get?bucket=users',
+        'Compose an authorization with keyv.get?bucket=users (from the refused token: its other abilities, limits and lifetime as they were)',
     )
-    expect(within(counterfactual).getByRole('link').getAttribute('href')).toBe(
-      '#/authorizations?ability=keyv.get%3Fbucket%3Dusers',
-    )
+    // The fix is the refused token itself, with only its limit widened.
+    const href = within(counterfactual).getByRole('link').getAttribute('href')!
+    const fix = new URLSearchParams(href.split('?')[1])
+    expect(fix.getAll('ability')).toEqual(['keyv.get?bucket=users'])
+    expect(fix.getAll('was')).toEqual(['keyv.get?bucket=users&prefix=alice%2F'])
+    expect(fix.get('from')).toBe('refused')
   })
 
   it('warns when an expiry looks like milliseconds, and still sends it', async () => {

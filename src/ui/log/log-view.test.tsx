@@ -195,7 +195,7 @@ describe('LogView', () => {
     const outcome = within(detail).getByTestId('trace-outcome')
     expect(outcome.textContent).toContain('401 Unauthorized Authorization expired, code expired')
     expect(within(credential).getByTestId('counterfactual').textContent).toMatch(
-      /^What would have let it in: called before \S+ \S+ UTC \(virtual clock\) it would have passed; or mint it again with a later expiry or a longer ttl$/,
+      /^What would have let it in: called before \S+ \S+ UTC \(virtual clock\) it would have passed; or mint it again with a later expiry or a longer ttlMint it again \(its abilities, limits and lifetime, from a live secret\)$/,
     )
     expect(within(outcome).queryByTestId('counterfactual')).toBeNull()
     // No word said twice in a row; numbers may be (`2026-11-23 23:10`, on the 23rd at 23h).
