@@ -386,4 +386,54 @@ describe('LogView: names that hide characters', () => {
     expect(query).not.toContain('\u200B')
     expect(query).toContain('adminU+200B')
   })
+
+  it(
+    'opens any exchange in the console: its endpoint, body and format, with the token chosen',
+    { timeout: 20_000 },
+    async () => {
+      const { service } = await renderWithService(<Followed />)
+      const token = await authorize(service, ['keyv.get?bucket=users&prefix=alice/'])
+      const body = [
+        ['$$', 'bucket', 'users'],
+        ['$$', 'key', 'bob/1'],
+      ]
+      expect((await tuples(service, 'keyv.get', body, token)).status).toBe(401)
+      const detail = await open('keyv.get')
+      const reopen = within(detail).getByTestId('open-in-console')
+      const link = () => {
+        const href = within(reopen)
+          .getByRole('link', { name: 'Open in the console' })
+          .getAttribute('href')!
+        expect(href.startsWith('#/console?')).toBe(true)
+        return new URLSearchParams(href.slice('#/console?'.length))
+      }
+      await waitFor(() => expect(link().get('token')).toBe(`authorization:${token}`))
+      expect(link().get('endpoint')).toBe('keyv.get')
+      expect(link().get('format')).toBe('tuples')
+      expect(JSON.parse(link().get('raw')!)).toEqual(body)
+      // Another token, chosen here: the secret.
+      const [secret] = await service.listSecrets()
+      fireEvent.change(within(reopen).getByLabelText('Send it again with'), {
+        target: { value: `secret:${secret!.id}` },
+      })
+      expect(link().get('token')).toBe(`secret:${secret!.id}`)
+
+      // Text and the query string come back as they were sent.
+      await send(service, 'type.string.truncate', { query: 'length=2', body: 'hello' })
+      const text = await open('type.string.truncate')
+      const again = new URLSearchParams(
+        within(text)
+          .getByRole('link', { name: 'Open in the console' })
+          .getAttribute('href')!
+          .split('?')[1],
+      )
+      expect([...again]).toEqual([
+        ['endpoint', 'type.string.truncate'],
+        ['token', `secret:${secret!.id}`],
+        ['format', 'text'],
+        ['input.text', 'hello'],
+        ['text.length', '2'],
+      ])
+    },
+  )
 })
