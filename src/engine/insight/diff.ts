@@ -75,7 +75,7 @@ export async function diff(
         kind: 'limit',
         endpoint: entry.name,
         where,
-        sentence: `reaches \`${entry.name}' in bucket \`${where.bucket}' for ${entry.name === 'keyv.scan' ? 'prefix' : 'key'} \`${where.key}', outside the other's key-value limits`,
+        sentence: `reaches \`${entry.name}' in bucket \`${where.bucket}' ${whereText(entry.name, where.key)}, outside the other's key-value limits`,
         counterexample: { ...sample(entry, where), at: now },
         delegated,
       })
@@ -225,4 +225,10 @@ export function sampleCall(
     ...(input === undefined ? {} : { input: sampleOf(input) }),
     ...(Object.keys(given).length ? { args: given } : {}),
   }
+}
+
+/** Where in a bucket a difference lies: a key, a scan's prefix, or a scan of the whole bucket. */
+function whereText(endpoint: string, key: string): string {
+  if (endpoint !== 'keyv.scan') return `for key \`${key}'`
+  return key === '' ? 'scanning the whole bucket (no prefix)' : `for prefix \`${key}'`
 }
