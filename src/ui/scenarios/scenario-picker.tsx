@@ -5,7 +5,7 @@ import { useConfig, type PlaygroundConfig } from '../shared/config'
 import { messageOf } from '../shared/format'
 import { listRemembered } from '../shared/page-store'
 import { resetPlayground } from '../shared/reset-account'
-import { navigate } from '../shared/router'
+import { forgetViewParams, navigate, presetViewParams, type ViewId } from '../shared/router'
 import { SCENARIOS, type ScenarioInfo as Scenario } from './scenario-list'
 import { setActiveScenario } from './scenario-store'
 import './scenarios.css'
@@ -49,6 +49,10 @@ export function ScenarioPicker({ compact = false }: { compact?: boolean }) {
       await queryClient.invalidateQueries()
       setActiveScenario({ id: scenario.id, title: scenario.title, note: loaded.note })
       setStep({ kind: 'idle' })
+      forgetViewParams()
+      for (const [view, params] of Object.entries(loaded.next ?? {})) {
+        presetViewParams(view as ViewId, params)
+      }
       navigate(loaded.view, loaded.params)
     } catch (error) {
       setStep({ kind: 'failed', scenario, message: messageOf(error) })

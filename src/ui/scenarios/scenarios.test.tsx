@@ -5,7 +5,8 @@ import type { Service } from '../../node'
 import { renderWithService } from '../../testing/render'
 import { listRemembered } from '../shared/page-store'
 import { refusalOf } from '../shared/refusal'
-import { parseRoute } from '../shared/router'
+import { navHref, parseRoute, replaceParams } from '../shared/router'
+import { resetPlayground } from '../shared/reset-account'
 import { ScenarioNote } from './scenario-note'
 import { ScenarioPicker } from './scenario-picker'
 
@@ -47,13 +48,31 @@ describe('starter scenarios', { timeout: 30_000 }, () => {
     expect(screen.queryByTestId('scenario-note')).toBeNull()
   })
 
-  it('loads a token that expires, and opens Authorizations', async () => {
+  it('loads a token that expires, and opens Authorizations; the console opens with that token, not the last one', async () => {
     const { service, config } = await renderWithService(<Picker />)
+    // The console as a person left it before, with a token the reset kills.
+    replaceParams('console', { endpoint: 'core.ping', token: 'authorization:old.token' })
+    replaceParams('keyv', { token: 'authorization:old.token' })
+    window.location.hash = '#/secrets'
     load('A token that expires')
     await waitFor(() => expect(route().view).toBe('authorizations'))
     const [saved] = await listRemembered(config)
     const report = await service.engine.account.inspect(saved!.token)
     expect(report.details!.expiresAt! - (await service.now())).toBeGreaterThan(290)
+    const console = parseRoute(navHref('console')).params
+    expect(console.get('token')).toBe(`authorization:${saved!.token}`)
+    expect(console.get('endpoint')).toBe('type.string.reverse')
+    expect(navHref('keyv')).toBe('#/keyv')
+  })
+
+  it('opens every view afresh after a reset: no view keeps a token the reset killed', async () => {
+    const { config, client } = await renderWithService(<Picker />)
+    replaceParams('console', { token: 'authorization:old.token' })
+    replaceParams('authorizations', { inspect: 'authorization:old.token' })
+    window.location.hash = '#/settings'
+    await resetPlayground(config, client)
+    expect(navHref('console')).toBe('#/console')
+    expect(navHref('authorizations')).toBe('#/authorizations')
   })
 
   it('loads a leaked secret rolling in an hour, with what dies, and opens Secrets', async () => {
