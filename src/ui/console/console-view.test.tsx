@@ -370,6 +370,21 @@ describe('ConsoleView', () => {
     await waitFor(() =>
       expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
     )
+    // The link now holds the token itself: said, with a way to copy it without.
+    expect(screen.getByTestId('link-token-note').textContent).toMatch(
+      /hold the authorization itself: whoever has them can use it/,
+    )
+    expect(screen.getByRole('button', { name: 'Copy link without the token' })).toBeTruthy()
+  })
+
+  it('names a missing token once: "token missing", not "no token missing"', async () => {
+    await openConsole({ endpoint: 'core.ping', token: 'none' })
+    expect(screen.queryByTestId('link-token-note')).toBeNull()
+    send()
+    const reason = await screen.findByTestId('refusal-reason', {}, { timeout: 10_000 })
+    expect(reason.querySelector('.refusal-code')!.textContent).toBe(
+      "The engine's reason: Credential refused: token missing",
+    )
   })
 })
 

@@ -137,6 +137,8 @@ export default function ConsoleView() {
           : `No stored procedure ${name.slice(4)} in this account yet: the engine will answer 404 until one is created.`
         : `${name} is not in the engine's catalogue. You can still send it: the engine's 404 says what it makes of it.`
   const outcome = send.data
+  // A secret is named by its id; an authorization travels as itself.
+  const linksToken = state.token.startsWith('authorization:')
 
   return (
     <div className="console">
@@ -144,7 +146,20 @@ export default function ConsoleView() {
         <div className="panel-heading">
           <h2 id="view-heading">Console</h2>
           <CopyButton text={shareLink(state)} label="Copy link to this request" />
+          {linksToken && (
+            <CopyButton
+              text={shareLink({ ...state, token: '' })}
+              label="Copy link without the token"
+            />
+          )}
         </div>
+        {linksToken && (
+          <p className="muted link-token-note" data-testid="link-token-note">
+            The link, and this page&apos;s address (so the browser&apos;s history), hold the
+            authorization itself: whoever has them can use it, until it expires or its secret rolls.
+            Share it as you would the token, or copy the link without it.
+          </p>
+        )}
         {catalogue.isError && (
           <p role="alert">The catalogue could not be read: {messageOf(catalogue.error)}</p>
         )}
