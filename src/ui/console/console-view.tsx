@@ -21,6 +21,7 @@ import { numberFindings } from './numbers'
 import { leftOutOfLink, paramsOfState, type ConsoleState } from './state'
 import { resolveToken } from './token-picker'
 import { useConsoleState } from './use-console-state'
+import { PinWatch } from './pin-watch'
 import './console.css'
 
 /**
@@ -137,6 +138,13 @@ export default function ConsoleView() {
           : `No stored procedure ${name.slice(4)} in this account yet: the engine will answer 404 until one is created.`
         : `${name} is not in the engine's catalogue. You can still send it: the engine's 404 says what it makes of it.`
   const outcome = send.data
+  // The call last answered, with the token it went with: what "Watch" pins.
+  const sentBuilt = sentForm ? compute(sentForm) : undefined
+  const sentChoice = choices.find((c) => c.id === sentBuilt?.resolved.id)
+  const sent =
+    sentBuilt?.built.draft && sentChoice
+      ? { draft: sentBuilt.built.draft, choice: sentChoice }
+      : undefined
   // A secret is named by its id; an authorization travels as itself.
   const linksToken = state.token.startsWith('authorization:')
 
@@ -242,8 +250,16 @@ export default function ConsoleView() {
             stale={stale}
             {...(exchange ? { exchange } : {})}
             actions={
-              (outcome.answer.cursor || outcome.authorization) && (
+              (outcome.answer.cursor || outcome.authorization || sent) && (
                 <>
+                  {sent && (
+                    <PinWatch
+                      key={outcome.answer.result.sent.sentAt}
+                      draft={sent.draft}
+                      choice={sent.choice}
+                      status={outcome.answer.result.status}
+                    />
+                  )}
                   {outcome.answer.cursor && (
                     <button type="button" onClick={() => nextPage(outcome.answer.cursor!)}>
                       Next page

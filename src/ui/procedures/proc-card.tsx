@@ -94,6 +94,12 @@ export function ProcCard({ procedure, token }: { procedure: StoredProcedure; tok
         <a href={routeHref('console', { token: token.id, endpoint })} aria-describedby={headingId}>
           Open in console
         </a>
+        <a
+          href={routeHref('authorizations', { who: 'procedure', whoName: name })}
+          aria-describedby={headingId}
+        >
+          Who can call it?
+        </a>
         <button
           type="button"
           aria-pressed={mode === 'delete'}
