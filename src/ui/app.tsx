@@ -96,7 +96,11 @@ function useFocusOnNewView(view: string) {
     if (shown.current === view) return
     shown.current = view
     const main = document.getElementById('view')
-    if (main && !main.contains(document.activeElement)) main.focus({ preventScroll: true })
+    const active = document.activeElement
+    // The link followed is gone with the view it was in, or sits in the nav; anything else that
+    // holds the focus (the view itself, a scenario's note) has taken it on purpose.
+    const dropped = !active || active === document.body || !active.isConnected
+    if (main && (dropped || active.closest('nav'))) main.focus({ preventScroll: true })
   }, [view])
 }
 

@@ -243,7 +243,13 @@ function WhoReachesAnswer({
                     ? entry.token.kind === 'secret'
                       ? 'until it is rolled'
                       : 'no expiry: until its secret is rolled'
-                    : `${formatTime(entry.until)} (${entry.because === 'roll' ? 'its secret rolls' : 'it expires'})`}
+                    : `${formatTime(entry.until)} (${
+                        entry.because === 'expiry'
+                          ? 'it expires'
+                          : entry.token.kind === 'secret'
+                            ? 'its roll takes effect'
+                            : 'its secret rolls'
+                      })`}
                 </td>
               </tr>
             ))}

@@ -47,7 +47,10 @@ export function ScenarioPicker({ compact = false }: { compact?: boolean }) {
       const { LOADERS } = await import('./loaders')
       const loaded = await LOADERS[scenario.id](config)
       await queryClient.invalidateQueries()
-      setActiveScenario({ id: scenario.id, title: scenario.title, note: loaded.note })
+      setActiveScenario(
+        { id: scenario.id, title: scenario.title, note: loaded.note },
+        { focus: true },
+      )
       setStep({ kind: 'idle' })
       forgetViewParams()
       for (const [view, params] of Object.entries(loaded.next ?? {})) {
