@@ -35,13 +35,13 @@ export function exchangeText(step: StepResult, credentials: CaseResult['credenti
   if (request) {
     lines.push(`${request.method} ${request.url}`)
     for (const [name, value] of Object.entries(request.headers)) lines.push(`${name}: ${value}`)
-    const body = readableBody(request.headers, request.body)
+    const body = readableBody(request.headers, request.body, (text) => redact(text, credentials))
     if (body) lines.push('', body)
   }
   if (response) {
     lines.push('', `answered ${response.status}`)
     for (const [name, value] of Object.entries(response.headers)) lines.push(`${name}: ${value}`)
-    const body = readableBody(response.headers, response.body)
+    const body = readableBody(response.headers, response.body, (text) => redact(text, credentials))
     if (body) lines.push('', body)
   }
   return redact(lines.join('\n'), credentials)

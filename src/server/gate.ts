@@ -78,17 +78,37 @@ export function hostAllowed({
   }
 }
 
+/** Every `Host` a request gives, as sent (`rawHeaders` holds names and values in turn). */
+export function hostsOf(rawHeaders: readonly string[]): string[] {
+  const hosts: string[] = []
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!
+    if (name.length === 4 && name.toLowerCase() === 'host') hosts.push(rawHeaders[i + 1]!)
+  }
+  return hosts
+}
+
 /**
- * What `serve` checks before anything else: the `Host` names this server, so a page that
- * rebinds its own name to 127.0.0.1 gets nothing (403, saying how to allow the name). The
- * control token is the host's to check (`host.ts`), on the same reading of the path the engine
- * routes on.
+ * What `serve` checks before anything else: the request gives one `Host` (none, an empty one or
+ * two are a 400, as RFC 9112 has it: Node's own reading keeps the first of two, a proxy in
+ * front may read the other), and it names this server, so a page that rebinds its own name to
+ * 127.0.0.1 gets nothing (403, saying how to allow the name). The control token is the host's
+ * to check (`host.ts`), on the same reading of the path the engine routes on.
  */
 export function checkHost(
   options: Pick<GateOptions, 'host' | 'allowedHosts'>,
-): (header: string) => Reply | undefined {
+): (hosts: readonly string[]) => Reply | undefined {
   const allowed = hostAllowed(options)
-  return (header) => {
+  return (hosts) => {
+    if (hosts.length > 1) {
+      // Closed after the answer: readers in front of it may have taken the request apart otherwise.
+      const reply = refusal(
+        400,
+        `the request gives ${hosts.length} Host headers: send one, naming this server`,
+      )
+      return { ...reply, headers: { ...reply.headers, connection: 'close' } }
+    }
+    const header = hosts[0] ?? ''
     if (allowed(header)) return undefined
     if (header.trim() === '') {
       return refusal(

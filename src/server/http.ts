@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Engine } from '../engine'
 import { formats } from '../engine/wire/formats'
 import { refusal } from '../engine/wire/response'
-import { checkHost, type GateOptions } from './gate'
+import { checkHost, hostsOf, type GateOptions } from './gate'
 import { createHost, type HostOptions } from './host'
 import { nodeCall } from './node-call'
 import { writeReply } from './write-reply'
@@ -45,9 +45,9 @@ export async function listen(
   const foreign = checkHost({ host, allowedHosts: allowedHosts ?? [] })
   const server = createServer((req, res) => {
     // The Host first: one this server does not answer for is refused whatever the target.
-    const call = nodeCall(req)
+    const call = nodeCall(req, res)
     const refused =
-      foreign(req.headers.host ?? '') ??
+      foreign(hostsOf(req.rawHeaders)) ??
       (call
         ? undefined
         : refusal(400, `the request target \`${req.url}' is not a URL this server reads`))

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Call } from '../engine'
 import { TooLargeError } from '../engine/errors'
 import { concat, incompleteBody } from '../engine/wire/body'
@@ -38,10 +38,15 @@ function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search
   }
 }
 
-/** An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. */
-export function nodeCall(req: IncomingMessage): Call | undefined {
+/**
+ * An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. Its
+ * `signal` aborts when `res` closes before its answer is sent (the client went away); it is
+ * made on first use only.
+ */
+export function nodeCall(req: IncomingMessage, res?: ServerResponse): Call | undefined {
   const url = urlOf(req)
   if (!url) return undefined
+  let gone: AbortController | undefined
   let headers: Map<string, string> | undefined
   const all = () => {
     if (!headers) {
@@ -63,17 +68,41 @@ export function nodeCall(req: IncomingMessage): Call | undefined {
     header,
     headers: all,
     body: (limit) => readBody(req, header('content-length'), limit),
+    get signal() {
+      if (!res) return undefined
+      if (!gone) {
+        const controller = (gone = new AbortController())
+        const closed = () => {
+          if (!res.writableFinished) controller.abort()
+        }
+        if (res.closed) closed()
+        else res.once('close', closed)
+      }
+      return gone.signal
+    },
   }
 }
 
 /**
- * The whole body: 413 at once when its declared length passes `limit`, or as soon as what
- * arrives does (nothing more is read, and the connection closes after the answer); 400 when the
- * client goes away before the end.
+ * The most of a refused body that is read (and dropped) before its 413 is answered: as much as
+ * the largest body any route takes (an import's 64 MiB). Node closes a connection it answers
+ * before reading what the client sends, and most clients (fetch, undici) then meet a reset
+ * while they still write, and never read the answer; curl does. Read to its end first, a body
+ * past the limit is answered a 413 the client reads (decision 006).
+ */
+export const DISCARDED_BODY_BYTES = 64 * 1024 * 1024
+
+/**
+ * The whole body, or 413 once it passes `limit`: after reading and dropping the rest of it,
+ * up to `DISCARDED_BODY_BYTES` in all (at once when its declared length passes that too), so
+ * that the client has sent it all when the answer comes and the connection closes; 400 when
+ * the client goes away before the end.
  */
 function readBody(req: IncomingMessage, declared: string | null, limit: number) {
   if (declared !== null && Number(declared) > limit) {
-    return Promise.reject(new TooLargeError(limit))
+    const tooLarge = new TooLargeError(limit)
+    if (Number(declared) > DISCARDED_BODY_BYTES) return Promise.reject(tooLarge)
+    return discard(req, 0).then(() => Promise.reject(tooLarge))
   }
   return new Promise<Uint8Array>((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -88,8 +117,8 @@ function readBody(req: IncomingMessage, declared: string | null, limit: number) 
       size += chunk.byteLength
       if (size > limit) {
         done()
-        req.pause()
-        reject(new TooLargeError(limit))
+        chunks.length = 0
+        void discard(req, size).then(() => reject(new TooLargeError(limit)))
         return
       }
       chunks.push(chunk)
@@ -106,5 +135,44 @@ function readBody(req: IncomingMessage, declared: string | null, limit: number) 
     req.on('end', onEnd)
     req.on('error', onFailure)
     req.on('close', onFailure)
+  })
+}
+
+/**
+ * How long a client may send nothing while the rest of a refused body is read: past it, it is
+ * answered (its connection closed after), as nginx's lingering close stops waiting.
+ */
+export const DISCARD_IDLE_MS = 1000
+
+/**
+ * Reads and drops what the client still sends of its body, `read` bytes of it read already:
+ * resolves at its end, once `DISCARDED_BODY_BYTES` have been read in all, once the client has
+ * sent nothing for `DISCARD_IDLE_MS` (the rest is left unread then, and the connection closes
+ * after the answer), or when the client goes away.
+ */
+function discard(req: IncomingMessage, read: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) return resolve()
+    let size = read
+    const done = () => {
+      clearTimeout(idle)
+      req.off('data', onData)
+      req.off('end', done)
+      req.off('error', done)
+      req.off('close', done)
+      req.pause()
+      resolve()
+    }
+    const idle = setTimeout(done, DISCARD_IDLE_MS)
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength
+      if (size > DISCARDED_BODY_BYTES) done()
+      else idle.refresh()
+    }
+    req.on('data', onData)
+    req.on('end', done)
+    req.on('error', done)
+    req.on('close', done)
+    req.resume()
   })
 }

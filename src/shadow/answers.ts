@@ -17,6 +17,11 @@ export interface Seen {
   status: number
   headers: Record<string, string>
   body: Uint8Array
+  /**
+   * When `body` is only the first bytes of a longer answer (`COMPARED_BODY_BYTES`): the whole
+   * answer's size in bytes, as it came.
+   */
+  cutFrom?: number
 }
 
 /** A difference between the two answers: what differed, the upstream's side, the engine's. */
@@ -213,4 +218,41 @@ function described(
     return JSON.stringify(twins.normalize(value))
   }
   return { what: difference.what, upstream: say(upstream), engine: say(engine) }
+}
+
+/**
+ * Where the engine's answer differs from the first bytes of a longer answer of the upstream's
+ * (`upstream.cutFrom`), which cannot be decoded: the status, the headers that carry meaning, as
+ * `compareAnswers` compares them, and the body's first bytes as they came (the engine's cut to
+ * as many), every known token or cursor as its role on both sides. Nothing is paired.
+ */
+export function comparePrefix(upstream: Seen, engine: Seen, twins: Twins, now: number): Compared {
+  if (upstream.status !== engine.status) {
+    const status = { upstream: String(upstream.status), engine: String(engine.status) }
+    return { differences: [{ what: 'status', ...status }] }
+  }
+  const expect = expectationOf(upstream, undefined, twins, now)
+  const answer = { status: engine.status, headers: engine.headers, body: '' }
+  const read: Decoded = { ok: true }
+  const differences = compareAnswer(expect, answer, read).map(({ what, expected, actual }) =>
+    described({ what, upstream: expected, engine: actual }, upstream, engine, twins),
+  )
+  const length = upstream.body.length
+  const mine = engine.body.subarray(0, length)
+  // Decoded, and tokens read as roles, only when the bytes themselves differ.
+  const text = (bytes: Uint8Array) => String(twins.normalize(new TextDecoder().decode(bytes)))
+  const same = mine.length === length && mine.every((byte, i) => byte === upstream.body[i])
+  if (!same && (mine.length < length || text(upstream.body) !== text(mine))) {
+    let at = 0
+    while (at < mine.length && mine[at] === upstream.body[at]) at++
+    differences.push({
+      what: `answer's first ${length} bytes`,
+      upstream: `${upstream.cutFrom ?? length} bytes in all`,
+      engine:
+        mine.length < length
+          ? `${engine.body.length} bytes in all`
+          : `${engine.body.length} bytes in all, the first difference at byte ${at}`,
+    })
+  }
+  return { differences }
 }

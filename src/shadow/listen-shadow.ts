@@ -1,13 +1,13 @@
-import { createServer } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { TooLargeError } from '../engine/errors'
 import { refusal } from '../engine/wire/response'
-import { checkHost } from '../server/gate'
+import { checkHost, hostsOf } from '../server/gate'
 import { nodeCall } from '../server/node-call'
 import { writeReply } from '../server/write-reply'
 import type { Listener } from '../server/http'
 import type { Shadow } from './shadow'
-import { UpstreamError } from './upstream'
+import { UpstreamError, type UpstreamStream } from './upstream'
 
 /** The largest body the shadow reads to pass on (the service itself refuses far less). */
 export const SHADOW_MAX_BODY_BYTES = 16 * 1024 * 1024
@@ -21,14 +21,13 @@ export interface ShadowListenOptions {
   allowedHosts?: string[]
 }
 
-/** Statuses whose answer has no body, nor a length of one. */
-const NO_BODY = new Set([204, 304])
-
 /**
  * Serves the shadow over `node:http`: each request read whole, passed to the upstream through
- * `shadow.exchange`, and its answer written back as it came — status, headers (but those about
- * the connection), body byte for byte. When the upstream gives no answer, the client's
- * connection is closed too: it meets what it would have met.
+ * `shadow.pass`, and its answer written back as it comes — status, headers (but those about
+ * the connection), body byte for byte, a piece at a time as the client takes it, never held
+ * whole. When the upstream gives no answer, or breaks it off, the client's connection is
+ * closed too: it meets what it would have met; when the client goes away, the upstream's
+ * answer is let go.
  */
 export async function listenShadow(
   shadow: Shadow,
@@ -38,7 +37,7 @@ export async function listenShadow(
   const server = createServer((req, res) => {
     const call = nodeCall(req)
     const refused = call
-      ? foreign(req.headers.host ?? '')
+      ? foreign(hostsOf(req.rawHeaders))
       : refusal(400, `the request target \`${req.url}' is not a URL this server reads`)
     if (refused || !call) return writeReply(req, res, refused!)
     void (async () => {
@@ -59,23 +58,33 @@ export async function listenShadow(
       for (let i = 0; i < req.rawHeaders.length; i += 2) {
         headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!])
       }
+      let answer: UpstreamStream
       try {
-        const answer = await shadow.exchange({
+        answer = await shadow.pass({
           method: call.method,
           pathname: call.pathname,
           search: call.search,
           headers,
           body,
         })
-        if (res.destroyed) return
-        const written = answer.headers.flat()
-        const hasLength = answer.headers.some(([name]) => name.toLowerCase() === 'content-length')
-        if (!hasLength && !NO_BODY.has(answer.status) && call.method !== 'HEAD') {
-          written.push('content-length', String(answer.body.length))
-        }
-        res.writeHead(answer.status, answer.statusMessage, written)
-        res.end(answer.body)
       } catch (error) {
+        if (!(error instanceof UpstreamError)) console.error('shadow fault:', error)
+        return void req.socket.destroy()
+      }
+      // The client went away: the upstream's answer is let go.
+      if (res.destroyed) return answer.cancel()
+      res.once('close', () => {
+        if (!res.writableFinished) answer.cancel()
+      })
+      // Passed on as it comes: a length when the upstream gave one, else chunked.
+      res.writeHead(answer.status, answer.statusMessage, answer.headers.flat())
+      try {
+        for await (const piece of answer.body) {
+          if (!res.write(piece) && !(await drained(res))) return answer.cancel()
+        }
+        res.end()
+      } catch (error) {
+        // The upstream broke its answer off: the client meets the same.
         if (!(error instanceof UpstreamError)) console.error('shadow fault:', error)
         req.socket.destroy()
       }
@@ -99,5 +108,21 @@ export async function listenShadow(
       const { port } = server.address() as AddressInfo
       resolve({ url: `http://${origin}:${port}`, port, close: () => stop(1000), stop })
     })
+  })
+}
+
+/** Resolves once `res` can take more (`true`), or once its connection is gone (`false`). */
+function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const done = (more: boolean) => () => {
+      res.off('drain', onDrain)
+      res.off('close', onClose)
+      resolve(more)
+    }
+    const onDrain = done(true)
+    const onClose = done(false)
+    res.once('drain', onDrain)
+    res.once('close', onClose)
   })
 }

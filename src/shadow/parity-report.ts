@@ -42,6 +42,8 @@ export interface ReportedExchange {
   differences: AnswerDifference[]
   /** Why it is not counted as the engine's difference (`unknown-state`, `follows`, `noise`). */
   because?: string
+  /** What of the upstream's answer was compared, when it was only its first bytes. */
+  compared?: string
   askedAgain: AskedAgain
   /** For an answer the engine refused: what would have let it in, by the engine's rules. */
   counterfactual?: string
@@ -86,6 +88,11 @@ export interface ParityReportJson {
   endedAt: string
   totals: Record<Outcome, number> & { exchanges: number; notCompared: number }
   notCompared: Record<string, number>
+  /**
+   * Compared exchanges whose upstream answer was longer than the shadow keeps: compared by its
+   * first bytes (`COMPARED_BODY_BYTES`).
+   */
+  comparedByPrefix: number
   rows: ReportRow[]
   exchanges: ReportedExchange[]
 }
@@ -95,6 +102,9 @@ export class ParityReport {
   private readonly skipped = new Map<string, number>()
   private readonly reported: ReportedExchange[] = []
   private readonly startedAt = new Date()
+  private prefixes = 0
+  /** Held still: nothing more is counted (the shadow stopped, the report is being written). */
+  private frozen = false
 
   constructor(
     readonly upstream: string,
@@ -103,6 +113,7 @@ export class ParityReport {
 
   /** Counts one compared exchange. */
   count(endpoint: string, format: string, outcome: Outcome): void {
+    if (this.frozen) return
     const key = `${endpoint}\u0000${format}`
     let row = this.rows.get(key)
     if (!row) {
@@ -112,12 +123,24 @@ export class ParityReport {
     row[COLUMN[outcome]]++
   }
 
-  /** Counts one exchange passed to the client but not compared, and why. */
-  notCompared(reason: string): void {
-    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1)
+  /** Counts `n` exchanges (one by default) passed to the client but not compared, and why. */
+  notCompared(reason: string, n = 1): void {
+    if (this.frozen) return
+    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + n)
+  }
+
+  /** Counts one exchange compared by the first bytes of the upstream's answer. */
+  comparedPrefix(): void {
+    if (!this.frozen) this.prefixes++
+  }
+
+  /** Counts nothing more from now on. */
+  freeze(): void {
+    this.frozen = true
   }
 
   add(exchange: ReportedExchange): void {
+    if (this.frozen) return
     this.count(exchange.endpoint, exchange.format, exchange.outcome)
     this.reported.push(exchange)
   }
@@ -157,6 +180,7 @@ export class ParityReport {
         notCompared,
       },
       notCompared: Object.fromEntries([...this.skipped].sort(([a], [b]) => a.localeCompare(b))),
+      comparedByPrefix: this.prefixes,
       rows,
       exchanges: this.exchanges as ReportedExchange[],
     }
@@ -192,6 +216,12 @@ export class ParityReport {
           .join('; ')}`,
       )
     }
+    if (json.comparedByPrefix > 0) {
+      lines.push(
+        '',
+        `compared by their first bytes (the upstream's answer was longer than the shadow keeps): ${json.comparedByPrefix}`,
+      )
+    }
     for (const r of json.exchanges) lines.push('', ...exchangeText(r))
     return `${lines.join('\n')}\n`
   }
@@ -203,6 +233,7 @@ export function exchangeText(r: ReportedExchange): string[] {
     `${r.label} ${r.endpoint} [${r.format}] ${HEADINGS[r.outcome]}${r.because ? `: ${r.because}` : ''}`,
   ]
   for (const d of r.differences) lines.push(`    ${differenceText(d)}`)
+  if (r.compared) lines.push(`    compared: ${r.compared}`)
   if (r.counterfactual) lines.push(`    it would have passed with: ${r.counterfactual}`)
   lines.push(`    asked the upstream again: ${r.askedAgain}`)
   if (r.contract)

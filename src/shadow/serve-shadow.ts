@@ -162,8 +162,11 @@ export async function startShadow(
     server,
     shadow,
     async stop() {
+      // Within the grace `serve` gives (decision 021): requests in flight have it to be
+      // answered, and the comparisons still queued what is left of it.
+      const deadline = Date.now() + graceMs
       await server.stop(graceMs)
-      await shadow.settled()
+      await shadow.stop(deadline - Date.now())
       const files = await shadow.writeReport()
       const { totals } = shadow.report.toJSON()
       console.log(

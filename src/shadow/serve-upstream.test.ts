@@ -20,7 +20,7 @@ import type * as Abilities from '../engine/auth/abilities'
 import { run, shown } from '../testing/run-command'
 import { listening, ROOT, serve, stopAll, type Started } from '../testing/serve-process'
 
-const SECRET = 'upstream-secret-0123456789abc'
+const SECRET = 'sk_Wb5Nq1Kp8Ty3Gs6Mz0Rf2Xh'
 const CONTROL = 'upstream-control-token-0123456789'
 const scratch = mkdtempSync(join(tmpdir(), 'shadow-wire-'))
 /** The upstream's secret as a user keeps it: in a file of their own, out of the command line. */

@@ -23,7 +23,7 @@ import type { Upstream, UpstreamAnswer } from './upstream'
 
 const BASE = 'https://upstream.proc.test'
 const VND = 'application/vnd.proc+json'
-const SECRET = 'upstream-secret-0123456789'
+const SECRET = 'sk_Qm3Xc8Lw2Rz7Vd4Tn9Hb6J'
 const scratch = mkdtempSync(join(tmpdir(), 'shadow-core-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 

@@ -19,7 +19,7 @@ import { bearerToken, type Call, type ExchangeRecord } from '../engine'
 import { TooLargeError } from '../engine/errors'
 import { bodyFormat } from '../engine/wire/formats'
 import type { Route } from '../engine/wire/path'
-import { compareAnswers, type Seen } from './answers'
+import { compareAnswers, comparePrefix, type Seen } from './answers'
 import { differenceContract, withUpstreamAnswer } from './difference-contract'
 import { describeItem, keyItem, KnownState, procItem, type Item, type Touched } from './known-state'
 import { Mirror } from './mirror'
@@ -36,10 +36,15 @@ import { writesNothing } from './read-only'
 import { Twins } from './twins'
 import {
   decodedBody,
+  decodedPrefix,
   headerRecord,
+  piecesOf,
+  Prefix,
+  readPrefix,
   type Upstream,
   type UpstreamAnswer,
   type UpstreamRequest,
+  type UpstreamStream,
 } from './upstream'
 
 export interface ShadowOptions {
@@ -59,12 +64,23 @@ export interface ShadowOptions {
 
 export interface Shadow {
   /**
-   * Passes a request to the upstream and resolves with its answer as it came (rejects with an
-   * `UpstreamError` when there is none); the engine's answer and the comparison follow in turn.
+   * Passes a request to the upstream and resolves with its answer as it comes: its status and
+   * headers, and its body a piece at a time, to be read to its end (rejects with an
+   * `UpstreamError` when there is no answer; reading throws one when the upstream breaks it
+   * off). The shadow keeps the body's first `COMPARED_BODY_BYTES` only; once it has ended, the
+   * engine's answer and the comparison follow in turn. Stopping early drops the upstream's
+   * connection, and the exchange is not compared.
    */
+  pass(request: UpstreamRequest, label?: string): Promise<UpstreamStream>
+  /** `pass`, with the answer's body read whole: for answers a runner reads whole anyway. */
   exchange(request: UpstreamRequest, label?: string): Promise<UpstreamAnswer>
   /** Resolves once every comparison queued so far is done. */
   settled(): Promise<void>
+  /**
+   * Gives the comparisons queued `withinMs` more to be done, then stops comparing: those left
+   * are counted as not compared, and the report holds still, to be written.
+   */
+  stop(withinMs: number): Promise<void>
   readonly report: ParityReport
   readonly twins: Twins
   readonly mirror: Mirror
@@ -73,8 +89,17 @@ export interface Shadow {
   close(): Promise<void>
 }
 
+/**
+ * The most of an upstream answer's body the shadow keeps to compare: a longer one is passed to
+ * the client as it comes, and compared by its first bytes (decision 075). Every answer the
+ * engine's own limits let it give fits whole.
+ */
+export const COMPARED_BODY_BYTES = 4 * 1024 * 1024
+
 /** Why an exchange was passed on and not compared, as the report counts them. */
 const NOT_COMPARED = {
+  unended: 'answers that did not end (the client went away, or the upstream broke off)',
+  stopped: 'exchanges the shadow stopped before comparing (it was told to stop)',
   rateLimited: 'rate limited by the upstream (429)',
   fault: 'faults the upstream was told to inject (x-fault)',
   noAnswer: 'no answer from the upstream',
@@ -122,11 +147,26 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
   const writers = new Map<number, { record: ExchangeRecord; touched: Touched }>()
   let count = 0
   let queue = Promise.resolve()
-  const say = (line: string) => log(twins.redact(line))
+  /** Jobs queued and not yet done. */
+  let pending = 0
+  /** Told to stop: nothing more is compared, said or counted. */
+  let stopped = false
+  const redact = (text: string) => twins.redact(text)
+  const say = (line: string) => {
+    if (!stopped) log(twins.redact(line))
+  }
 
   function enqueue(job: () => Promise<void> | void): void {
-    queue = queue.then(job).catch((error: unknown) => {
-      say(`shadow: could not compare an exchange: ${(error as Error).stack ?? String(error)}`)
+    if (stopped) return
+    pending++
+    queue = queue.then(async () => {
+      try {
+        if (!stopped) await job()
+      } catch (error) {
+        say(`shadow: could not compare an exchange: ${(error as Error).stack ?? String(error)}`)
+      } finally {
+        pending--
+      }
     })
   }
 
@@ -187,9 +227,7 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
       method: request.method,
       path: twins.redact(`${request.pathname}${request.search}`),
       headers: shown,
-      body: twins.redact(
-        readableBody(headers, request.body.length ? toBase64(request.body) : undefined),
-      ),
+      body: twins.redact(readableBody(headers, request.body, redact)),
     }
   }
 
@@ -202,9 +240,7 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
           twins.redact(seen.headers[name]!),
         ]),
       ),
-      body: twins.redact(
-        readableBody(seen.headers, seen.body.length ? toBase64(seen.body) : undefined),
-      ),
+      body: twins.redact(readableBody(seen.headers, seen.body, redact)),
     }
   }
 
@@ -292,7 +328,7 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
     endpoint: string,
     records: ExchangeRecord[],
   ): Promise<{ contract?: string; noContract?: string }> {
-    if (reportDir === undefined) return {}
+    if (reportDir === undefined || stopped) return {}
     try {
       const text = differenceContract(
         records,
@@ -316,7 +352,7 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
     exchange: number,
     label: string,
     request: UpstreamRequest,
-    answer: UpstreamAnswer,
+    answer: KeptAnswer,
     route: Route,
     sentAt: number,
     answeredAt: number,
@@ -357,14 +393,23 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
       if (writers.size > KEPT_WRITERS) writers.delete(writers.keys().next().value!)
     }
     if (headers['x-fault'] !== undefined) return report.notCompared(NOT_COMPARED.fault)
-    const up: Seen = { status: answer.status, headers, body: decodedBody(headers, answer.body) }
+    const up = seenOf(answer)
     const down: Seen = {
       status: reply.status,
       headers: lower(reply.headers),
       body: bytesOf(reply.body),
     }
     const now = (await mirror.control.get('clock')).now
-    const compared = compareAnswers(up, down, twins, { endpoint, now })
+    const compared =
+      up.cutFrom === undefined
+        ? compareAnswers(up, down, twins, { endpoint, now })
+        : comparePrefix(up, down, twins, now)
+    /** Said in the report when only the first bytes of the upstream's answer were compared. */
+    const prefix =
+      up.cutFrom === undefined
+        ? undefined
+        : `the first ${up.body.length} bytes of the upstream's answer of ${up.cutFrom}`
+    if (prefix) report.comparedPrefix()
     let { differences } = compared
     holdOneSided(exchange, endpoint, record, up, down, compared)
     if (differences.length === 0) return report.count(endpoint, format, 'agreed')
@@ -410,20 +455,22 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
       else if (!budget.mayAskAgain()) askedAgain = 'not asked: the rate limit'
       else {
         budget.sending()
-        const again = await upstream.send(request).catch(() => undefined)
+        const again = await upstream
+          .send(request)
+          .then(async (answer) => ({
+            ...answer,
+            ...(await readPrefix(answer, COMPARED_BODY_BYTES)),
+          }))
+          .catch(() => undefined)
         if (again) budget.answered(again.status, headerRecord(again.headers))
         if (!again || again.status === 429) askedAgain = 'not asked: the rate limit'
         else {
-          const againHeaders = headerRecord(again.headers)
-          const second: Seen = {
-            status: again.status,
-            headers: againHeaders,
-            body: decodedBody(againHeaders, again.body),
-          }
+          const second = seenOf(again)
           const varied = new Set(
-            compareAnswers(up, second, twins, { endpoint, now, pair: false }).differences.map(
-              (d) => d.what,
-            ),
+            (up.cutFrom === undefined && second.cutFrom === undefined
+              ? compareAnswers(up, second, twins, { endpoint, now, pair: false })
+              : comparePrefix(up, second, twins, now)
+            ).differences.map((d) => d.what),
           )
           askedAgain = varied.size === 0 ? 'same answer' : 'a different answer'
           const kept =
@@ -452,12 +499,16 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
           })
         : undefined
     const saved =
-      outcome === 'differs' && record
-        ? await saveContract(exchange, `shadow › ${label} ${endpoint} [${format}]`, endpoint, [
-            ...dependencies(exchange, touched),
-            withUpstreamAnswer(record, up, twins),
-          ])
-        : {}
+      outcome === 'differs' && record && prefix
+        ? {
+            noContract: `only ${prefix} was compared, and a contract holds whole answers`,
+          }
+        : outcome === 'differs' && record
+          ? await saveContract(exchange, `shadow › ${label} ${endpoint} [${format}]`, endpoint, [
+              ...dependencies(exchange, touched),
+              withUpstreamAnswer(record, up, twins),
+            ])
+          : {}
     report.add({
       exchange,
       label,
@@ -470,6 +521,7 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
         engine: twins.redact(d.engine),
       })),
       ...(because ? { because: twins.redact(because) } : {}),
+      ...(prefix ? { compared: prefix } : {}),
       askedAgain,
       ...(counterfactual ? { counterfactual: twins.redact(counterfactual) } : {}),
       request: shownRequest(request),
@@ -490,7 +542,7 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
 
   async function followControl(
     request: UpstreamRequest,
-    answer: UpstreamAnswer,
+    answer: KeptAnswer,
     path: string,
     sentAt: number,
     answeredAt: number,
@@ -504,51 +556,109 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
         return undefined
       }
     }
-    const headers = headerRecord(answer.headers)
     mirror.at(sentAt, answeredAt)
     const unfollowed = await mirror.follow(
       request.method,
       path,
       parse(request.body),
-      parse(decodedBody(headers, answer.body)),
+      parse(seenOf(answer).body),
     )
     if (unfollowed) say(`shadow: ${unfollowed}`)
+  }
+
+  /** Passes the request on; what follows its answer once the answer has ended. */
+  async function pass(request: UpstreamRequest, label?: string): Promise<UpstreamStream> {
+    const exchange = ++count
+    const shown = label ?? `#${exchange}`
+    const route = mirror.engine.route(`${basePath}${request.pathname}`)
+    budget.sending()
+    const sentAt = Date.now()
+    let answer: UpstreamAnswer | UpstreamStream
+    try {
+      answer = await upstream.send(request)
+    } catch (error) {
+      enqueue(() => {
+        report.notCompared(NOT_COMPARED.noAnswer)
+        say(
+          `shadow: ${shown} ${request.pathname}: no answer from the upstream (${(error as Error).message}); the client's connection is closed too, not compared`,
+        )
+      })
+      throw error
+    }
+    const answeredAt = Date.now()
+    const { status, statusMessage, headers } = answer
+    budget.answered(status, headerRecord(headers))
+    const head = { status, ...(statusMessage === undefined ? {} : { statusMessage }), headers }
+    const [first] = route.kind === 'call' ? route.path.split('/') : []
+    const ended = (kept: KeptAnswer) => {
+      if (route.kind === 'control')
+        enqueue(() => followControl(request, kept, route.path, sentAt, answeredAt))
+      else if (route.kind === 'outside') enqueue(() => report.notCompared(NOT_COMPARED.outside))
+      else if (first === '_accounts' || first === 'a')
+        enqueue(() => report.notCompared(NOT_COMPARED.hosted))
+      else enqueue(() => compare(exchange, shown, request, kept, route, sentAt, answeredAt))
+    }
+    const unended = () =>
+      enqueue(() => {
+        report.notCompared(NOT_COMPARED.unended)
+        say(
+          `shadow: ${shown} ${request.pathname}: the answer did not end (the client went away, or the upstream broke off), not compared`,
+        )
+      })
+    const kept = new Prefix(COMPARED_BODY_BYTES)
+    let settled = false
+    /** Once, whichever comes first: the body's end, a break in it, or the client's leaving. */
+    const settle = (whole: boolean) => {
+      if (settled) return
+      settled = true
+      if (whole) ended({ ...head, body: kept.bytes(), whole: kept.whole, bytes: kept.size })
+      else unended()
+    }
+    async function* body(): AsyncGenerator<Uint8Array> {
+      let whole = false
+      try {
+        for await (const piece of piecesOf(answer)) {
+          kept.add(piece)
+          yield piece
+        }
+        whole = true
+      } finally {
+        settle(whole)
+      }
+    }
+    return {
+      ...head,
+      body: body(),
+      cancel() {
+        settle(false)
+        if ('cancel' in answer) answer.cancel()
+      },
+    }
   }
 
   return {
     report,
     twins,
     mirror,
+    pass,
     async exchange(request, label) {
-      const exchange = ++count
-      const shown = label ?? `#${exchange}`
-      const route = mirror.engine.route(`${basePath}${request.pathname}`)
-      budget.sending()
-      const sentAt = Date.now()
-      let answer: UpstreamAnswer
-      try {
-        answer = await upstream.send(request)
-      } catch (error) {
-        enqueue(() => {
-          report.notCompared(NOT_COMPARED.noAnswer)
-          say(
-            `shadow: ${shown} ${request.pathname}: no answer from the upstream (${(error as Error).message}); the client's connection is closed too, not compared`,
-          )
-        })
-        throw error
-      }
-      const answeredAt = Date.now()
-      budget.answered(answer.status, headerRecord(answer.headers))
-      const [first] = route.kind === 'call' ? route.path.split('/') : []
-      if (route.kind === 'control')
-        enqueue(() => followControl(request, answer, route.path, sentAt, answeredAt))
-      else if (route.kind === 'outside') enqueue(() => report.notCompared(NOT_COMPARED.outside))
-      else if (first === '_accounts' || first === 'a')
-        enqueue(() => report.notCompared(NOT_COMPARED.hosted))
-      else enqueue(() => compare(exchange, shown, request, answer, route, sentAt, answeredAt))
-      return answer
+      const { body, cancel: _cancel, ...head } = await pass(request, label)
+      const whole = new Prefix(Infinity)
+      for await (const piece of body) whole.add(piece)
+      return { ...head, body: whole.bytes() }
     },
     settled: () => queue,
+    async stop(withinMs) {
+      let timer: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        queue,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, withinMs)))),
+      ])
+      clearTimeout(timer)
+      if (pending > 0) report.notCompared(NOT_COMPARED.stopped, pending)
+      report.freeze()
+      stopped = true
+    },
     async writeReport() {
       if (reportDir === undefined) return []
       await mkdir(reportDir, { recursive: true })
@@ -559,9 +669,32 @@ export async function createShadow(options: ShadowOptions): Promise<Shadow> {
       return [json, text]
     },
     async close() {
-      await queue
+      // Once stopped, a comparison still running is let go: its store closes under it.
+      if (!stopped) await queue
+      stopped = true
       upstream.close()
       await mirror.close()
     },
+  }
+}
+
+/** An answer as the shadow keeps it to compare: its body's first bytes, and its whole size. */
+interface KeptAnswer extends UpstreamAnswer {
+  /** Whether `body` is the whole body. */
+  whole: boolean
+  /** The whole body's size in bytes, as it came. */
+  bytes: number
+}
+
+/** A kept answer as compared: its content encoding undone, and said to be cut when it was. */
+function seenOf(answer: KeptAnswer): Seen {
+  const headers = headerRecord(answer.headers)
+  if (answer.whole)
+    return { status: answer.status, headers, body: decodedBody(headers, answer.body) }
+  return {
+    status: answer.status,
+    headers,
+    body: decodedPrefix(headers, answer.body),
+    cutFrom: answer.bytes,
   }
 }

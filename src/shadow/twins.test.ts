@@ -57,6 +57,25 @@ describe('Twins', () => {
     ).toBe('authorization: Bearer $secret; x$auth1x; $token1')
   })
 
+  it('hides any start of a known value, six characters or more: a value a shortened body cut', () => {
+    const twins = new Twins()
+    const secret = 'sk_Zq7Hm2WdX9pLr4TbN8cVy3Kf'
+    twins.pair(secret, 'Pj4kLq9mWx2Rz7TbN8cVy3Kf0a', 'secret')
+    expect(twins.oneSided(UPSTREAM, 'auth')).toBe('auth1')
+    // Cut by a report's body, in a query, after a bearer, in JSON, in any run of value characters.
+    expect(twins.redact(`aaaa ${secret.slice(0, 10)}… (5000 bytes)`)).toBe(
+      'aaaa $secret… (5000 bytes)',
+    )
+    expect(twins.redact(`?cursor=${secret.slice(0, 6)}&b=c`)).toBe('?cursor=$secret&b=c')
+    expect(twins.redact(`Bearer Pj4kLq9`)).toBe('Bearer $secret')
+    expect(twins.redact(`["<<","${UPSTREAM.slice(0, 20)}`)).toBe('["<<","$auth1')
+    expect(twins.redact(`x-${UPSTREAM.slice(0, 8)}`)).toBe('x-$auth1')
+    // Five characters say nothing; a role already written is left as it is; nor inside a word.
+    expect(twins.redact(`${secret.slice(0, 5)} $secret abc${secret.slice(0, 8)}`)).toBe(
+      `${secret.slice(0, 5)} $secret abc${secret.slice(0, 8)}`,
+    )
+  })
+
   it('remembers which exchange made a value only one side made', () => {
     const twins = new Twins()
     const role = twins.oneSided(UPSTREAM, 'auth', 7)!

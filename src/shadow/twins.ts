@@ -14,6 +14,15 @@ const CANDIDATE = /[A-Za-z0-9_\-.~+/=]{8,}/g
 /** Shorter values are not worth hiding, and replacing them would garble ordinary words. */
 const MIN_LENGTH = 8
 
+/**
+ * The shortest start of a known value that is hidden too: a value cut short (by a report's
+ * shortened body, say) still shows no more than five of its characters.
+ */
+export const MIN_PREFIX = 6
+
+/** Runs a value cut short may end: the characters values are made of. */
+const RUN = /[A-Za-z0-9_\-.~+/=]{6,}/g
+
 const utf8 = new TextEncoder()
 
 /** A string as MessagePack encodes it: its length's header, then its UTF-8 bytes. */
@@ -50,6 +59,8 @@ export class Twins {
   /** A role one side made and the other did not → the exchange that made it. */
   private readonly origins = new Map<string, number>()
   private readonly counts: Record<TwinKind, number> = { secret: 0, auth: 0, cursor: 0, token: 0 }
+  /** The first `MIN_PREFIX` characters of each known value → the values that start so. */
+  private readonly heads = new Map<string, string[]>()
 
   private nextRole(kind: TwinKind): string {
     const n = ++this.counts[kind]
@@ -63,8 +74,8 @@ export class Twins {
   pair(upstream: string, engine: string, kind: TwinKind): string {
     const role = this.roles.get(upstream) ?? this.roles.get(engine) ?? this.nextRole(kind)
     this.twinOf.set(upstream, engine)
-    this.roles.set(upstream, role)
-    this.roles.set(engine, role)
+    this.remember(upstream, role)
+    this.remember(engine, role)
     return role
   }
 
@@ -78,9 +89,19 @@ export class Twins {
     const known = this.roles.get(value)
     if (known) return known
     const role = this.nextRole(kind)
-    this.roles.set(value, role)
+    this.remember(value, role)
     if (origin !== undefined) this.origins.set(role, origin)
     return role
+  }
+
+  private remember(value: string, role: string): void {
+    if (!this.roles.has(value) && value.length >= MIN_LENGTH) {
+      const head = value.slice(0, MIN_PREFIX)
+      const starting = this.heads.get(head)
+      if (starting) starting.push(value)
+      else this.heads.set(head, [value])
+    }
+    this.roles.set(value, role)
   }
 
   /** The engine's twin of an upstream value. */
@@ -179,7 +200,12 @@ export class Twins {
     return value
   }
 
-  /** A text with every known value in it, of either side, as `$role`: what a report may show. */
+  /**
+   * A text with every known value in it, of either side, as `$role`: what a report may show.
+   * A value cut short counts too (a body a report shortens may cut one): any start of a known
+   * value, `MIN_PREFIX` characters or more, that begins a run of the characters values are made
+   * of, or follows a `=`, `/`, `.`, `-` or the like inside one, is the value's role as well.
+   */
   redact(text: string): string {
     let out = text.replace(CANDIDATE, (run) => {
       const role = this.roles.get(run)
@@ -189,6 +215,31 @@ export class Twins {
     for (const [value, role] of this.roles) {
       if (value.length >= MIN_LENGTH && out.includes(value)) out = out.replaceAll(value, `$${role}`)
     }
-    return out
+    if (this.heads.size === 0) return out
+    // A role written already (`$secret`) is not read again.
+    return out.replace(RUN, (run: string, at: number, whole: string) =>
+      whole[at - 1] === '$' ? run : this.withoutStarts(run),
+    )
+  }
+
+  /** A run with each start of a known value in it (see `redact`) as the value's role. */
+  private withoutStarts(run: string): string {
+    let out = ''
+    let from = 0
+    for (let at = 0; at <= run.length - MIN_PREFIX; at++) {
+      if (at > 0 && /[A-Za-z0-9]/.test(run[at - 1]!)) continue
+      let longest = 0
+      let role: string | undefined
+      for (const value of this.heads.get(run.slice(at, at + MIN_PREFIX)) ?? []) {
+        let length = MIN_PREFIX
+        while (length < value.length && run[at + length] === value[length]) length++
+        if (length > longest) [longest, role] = [length, this.roles.get(value)]
+      }
+      if (role === undefined) continue
+      out += `${run.slice(from, at)}$${role}`
+      from = at + longest
+      at = from - 1
+    }
+    return from === 0 ? run : out + run.slice(from)
   }
 }

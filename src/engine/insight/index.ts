@@ -4,7 +4,7 @@
  * journal. Every answer is computed by the code that answers calls.
  */
 import type { Json } from '../store'
-import type { InsightContext } from './context'
+import type { InsightContext, InsightRun } from './context'
 import { diff } from './diff'
 import { reach } from './reach'
 import { simulate } from './simulate'
@@ -20,20 +20,28 @@ import type {
 import { addWatch, removeWatch, watchesReport } from './watches'
 import { whoReaches } from './who-reaches'
 
-export type { InsightContext } from './context'
+export type { InsightContext, InsightRun } from './context'
 export * from './types'
 export { COUNTERFACTUAL_CODES, counterfactualOf } from './counterfactual'
 export { readResource } from './who-reaches'
 export { readWatches, WATCHES, MAX_WATCHES, type Watch } from './watch'
 
-/** The insight of one engine's account. */
+/**
+ * The insight of one engine's account. Each takes turns and stops when its client goes away as
+ * `run` says (see `InsightRun`).
+ */
 export interface Insight {
   /** What `token` can do at `at` (Unix seconds; the virtual clock's now by default). */
-  reach(token: string, at?: number): Promise<ReachReport>
-  /** The decision for each call, as a real call would meet it, writing nothing. */
-  simulate(token: string, calls: readonly SimulateCall[], at?: number): Promise<SimulateReport>
+  reach(token: string, at?: number, run?: InsightRun): Promise<ReachReport>
+  /** The decision for each call, as a real call would meet it (408 included), writing nothing. */
+  simulate(
+    token: string,
+    calls: readonly SimulateCall[],
+    at?: number,
+    run?: InsightRun,
+  ): Promise<SimulateReport>
   /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
-  diff(a: string, b: string, at?: number): Promise<DiffReport>
+  diff(a: string, b: string, at?: number, run?: InsightRun): Promise<DiffReport>
   /**
    * Which tokens reach `resource` (the account's secrets, and each of `tokens`), until when and
    * through which ability (decision 086).
@@ -42,24 +50,25 @@ export interface Insight {
     resource: ResourceQuery,
     tokens: readonly string[],
     at?: number,
+    run?: InsightRun,
   ): Promise<WhoReachesReport>
   /** The watches the account keeps, each asked again now (decision 086). */
-  watches(): Promise<WatchesReport>
+  watches(run?: InsightRun): Promise<WatchesReport>
   /** Pins a watch `{token, call, expect, label?}`; answers every watch. */
-  addWatch(body: Record<string, Json>): Promise<WatchesReport>
+  addWatch(body: Record<string, Json>, run?: InsightRun): Promise<WatchesReport>
   /** Removes a watch by its id; answers the watches left. */
-  removeWatch(id: string): Promise<WatchesReport>
+  removeWatch(id: string, run?: InsightRun): Promise<WatchesReport>
 }
 
 export function createInsight(ctx: InsightContext): Insight {
   return {
-    reach: (token, at) => reach(ctx, token, at),
-    simulate: (token, calls, at) => simulate(ctx, token, calls, at),
-    diff: (a, b, at) => diff(ctx, a, b, at),
-    whoReaches: (resource, tokens, at) => whoReaches(ctx, resource, tokens, at),
-    watches: () => watchesReport(ctx),
-    addWatch: (body) => addWatch(ctx, body),
-    removeWatch: (id) => removeWatch(ctx, id),
+    reach: (token, at, run) => reach(ctx, token, at, run),
+    simulate: (token, calls, at, run) => simulate(ctx, token, calls, at, run),
+    diff: (a, b, at, run) => diff(ctx, a, b, at, run),
+    whoReaches: (resource, tokens, at, run) => whoReaches(ctx, resource, tokens, at, run),
+    watches: (run) => watchesReport(ctx, undefined, run),
+    addWatch: (body, run) => addWatch(ctx, body, run),
+    removeWatch: (id, run) => removeWatch(ctx, id, run),
   }
 }
 export * from './coverage'

@@ -3,8 +3,8 @@ import { BY_SECRET, decide, Refusal } from '../auth/decide'
 import type { Principal } from '../auth/principal'
 import { LIB } from '../settings'
 import { whileAlive } from './checked'
-import { identifyAt, momentOf, type InsightContext } from './context'
-import { withAlso } from './counterfactual'
+import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
+import { withAlso, type Counterfactual } from './counterfactual'
 import type { ReachEndpoint, ReachLimit, ReachPackage, ReachReport, TokenSummary } from './types'
 
 /** An endpoint of the catalogue as reach weighs it. */
@@ -100,7 +100,12 @@ export function stopsOf(token: TokenSummary): ReachReport['stops'] {
  * each decided by the evaluator's own rule (`decide`), with the key-value regions it reaches,
  * the insecure abilities it holds, and when it stops working.
  */
-export async function reach(ctx: InsightContext, token: string, at?: number): Promise<ReachReport> {
+export async function reach(
+  ctx: InsightContext,
+  token: string,
+  at?: number,
+  run: InsightRun = {},
+): Promise<ReachReport> {
   const now = await momentOf(ctx, at)
   const { identity, summary } = await identifyAt(ctx, token, now)
   const entries = await catalogue(ctx)
@@ -114,25 +119,14 @@ export async function reach(ctx: InsightContext, token: string, at?: number): Pr
     const verdict = decide(alive.principal, entry.name, entry.insecure)
     return verdict instanceof Refusal ? withAlso(own, [verdict.counterfactual()]) : own
   }
-  const endpoints: ReachEndpoint[] = entries.map((entry) => {
-    const counterfactual = principal ? undefined : deadChange(entry)
-    return {
-      package: entry.name.split('.', 1)[0]!,
-      insecure: entry.insecure,
-      ...(principal
-        ? reachOne(principal, entry)
-        : {
-            endpoint: entry.name,
-            decision: 'refused' as const,
-            grant: null,
-            ability: null,
-            limits: null,
-            code: summary.reason,
-            explanation: summary.explanation,
-            ...(counterfactual ? { counterfactual } : {}),
-          }),
+  const endpoints: ReachEndpoint[] = []
+  for (const [index, entry] of entries.entries()) {
+    if (index % 256 === 0) {
+      const turn = between(ctx, run)
+      if (turn) await turn
     }
-  })
+    endpoints.push(reachEntry(entry, principal, summary, principal ? undefined : deadChange(entry)))
+  }
   const insecure = ctx.registry.insecure
   return {
     at: now,
@@ -147,6 +141,34 @@ export async function reach(ctx: InsightContext, token: string, at?: number): Pr
     delegates: endpoints.some((e) => e.endpoint === 'auth.create' && e.decision === 'allowed'),
     endpoints,
     packages: packagesOf(endpoints),
+  }
+}
+
+/**
+ * One endpoint of the catalogue for a token: decided for its principal, or refused with it and
+ * `counterfactual`, what would have let it in.
+ */
+function reachEntry(
+  entry: CatalogueEntry,
+  principal: Principal | undefined,
+  summary: TokenSummary,
+  counterfactual: Counterfactual | undefined,
+): ReachEndpoint {
+  return {
+    package: entry.name.split('.', 1)[0]!,
+    insecure: entry.insecure,
+    ...(principal
+      ? reachOne(principal, entry)
+      : {
+          endpoint: entry.name,
+          decision: 'refused' as const,
+          grant: null,
+          ability: null,
+          limits: null,
+          code: summary.reason,
+          explanation: summary.explanation,
+          ...(counterfactual ? { counterfactual } : {}),
+        }),
   }
 }
 

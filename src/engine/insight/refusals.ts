@@ -3,6 +3,7 @@ import type { Principal } from '../auth/principal'
 import type { CallRequest } from '../lang/tree'
 import { credentialTrace, type CallTrace } from '../trace'
 import { checked, holding, mayMeetMore, whileAlive } from './checked'
+import type { InsightRun } from './context'
 import { withCounterfactual, type Counterfactual } from './counterfactual'
 import { quietRun, type QuietParts } from './quiet-run'
 
@@ -12,7 +13,8 @@ import { quietRun, type QuietParts } from './quiet-run'
  * evaluated while the token worked, and what would still have stopped it is named too.
  * `undefined` when there is nothing to check (the token never verified) or the token's own
  * counterfactual stands alone. `request` reads the call's body; a body that does not parse
- * would have failed on its own, and leaves the token's change alone.
+ * would have failed on its own, and leaves the token's change alone. The runs take turns as
+ * `run` says.
  */
 export async function checkedTokenRefusal(
   parts: QuietParts,
@@ -20,6 +22,7 @@ export async function checkedTokenRefusal(
   endpoint: string,
   request: () => CallRequest,
   now: number,
+  run: InsightRun = {},
 ): Promise<Counterfactual | undefined> {
   if (presented.state === 'missing' || presented.state === 'malformed') return undefined
   const alive = whileAlive(presented, now)
@@ -32,7 +35,7 @@ export async function checkedTokenRefusal(
     return undefined
   }
   const made = await checked(first, alive.principal, alive.at, (principal, at) =>
-    quietRun(parts, principal, endpoint, parsed, at),
+    quietRun(parts, principal, endpoint, parsed, at, run),
   )
   return made === first ? undefined : made
 }
@@ -41,16 +44,16 @@ export async function checkedTokenRefusal(
  * For a call refused by an ability (`missing_ability`, `outside_limit`) that might meet another
  * refusal once let in (`mayMeetMore`): its counterfactual checked by running the call again with
  * the change made, and the refused call's trace and `error` given the checked one. A lone call
- * refused at its own ability is left as it is.
+ * refused at its own ability is left as it is. The runs take turns as `run` says.
  */
 export async function checkCallRefusal(
   parts: QuietParts,
   principal: Principal,
   endpoint: string,
   request: CallRequest,
-  calls: readonly CallTrace[],
-  error: unknown,
+  { calls, error }: { calls: readonly CallTrace[]; error: unknown },
   now: number,
+  run: InsightRun = {},
 ): Promise<void> {
   const refused = calls.find((call) => call.decision === 'refused' && call.counterfactual)
   if (!refused || !mayMeetMore(endpoint, request, refused)) return
@@ -58,7 +61,7 @@ export async function checkCallRefusal(
   const changed = holding(principal, first)
   if (!changed) return
   const made = await checked(first, changed, now, (p, at) =>
-    quietRun(parts, p, endpoint, request, at),
+    quietRun(parts, p, endpoint, request, at, run),
   )
   if (made === first) return
   refused.counterfactual = made

@@ -1,15 +1,21 @@
 import { authenticate, type Presented } from '../auth/credentials'
 import { utf8 } from '../auth/bytes'
 import type { Principal } from '../auth/principal'
-import { InvalidError, ServiceError, TooLargeError, UnauthorizedError } from '../errors'
+import {
+  ClientGoneError,
+  InvalidError,
+  ServiceError,
+  TooLargeError,
+  UnauthorizedError,
+} from '../errors'
 import { endpointSettings } from '../settings'
 import type { Json } from '../store'
 import { credentialTrace, outcomeOf, type CallTrace, type CredentialTrace } from '../trace'
 import { mediaType, requestFormat } from '../wire/formats'
 import { parseCall } from '../wire/request'
+import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
 import { quietRun } from './quiet-run'
 import { checkCallRefusal, checkedTokenRefusal } from './refusals'
-import { identifyAt, momentOf, type InsightContext } from './context'
 import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
 
 /** The most calls one simulate request may ask about. */
@@ -19,15 +25,18 @@ export const MAX_SIMULATED_CALLS = 1000
  * The decision for each call, at `at` (the virtual clock's now by default), made by the same
  * code that answers calls: the token is authenticated, the body parsed and the call evaluated
  * as a real call would be, over an overlay that is never committed, on a clock of its own that
- * sleeps without waiting. Nothing is written; each call sees the account as it is. What the
- * operator set up (faults, strict mode, the rate limit) is not part of the engine's rules and
- * plays no part.
+ * sleeps without waiting (`quietRun`, `simulatedClock`), under the real call's time limit: a call that
+ * would answer 408 is reported so. Nothing is written; each call sees the account as it is.
+ * What the operator set up (faults, strict mode, the rate limit) is not part of the engine's
+ * rules and plays no part. The calls take turns as `run` says, and stop when its client goes
+ * away.
  */
 export async function simulate(
   ctx: InsightContext,
   token: string,
   calls: readonly SimulateCall[],
   at?: number,
+  run: InsightRun = {},
 ): Promise<SimulateReport> {
   if (!Array.isArray(calls) || calls.length > MAX_SIMULATED_CALLS) {
     throw new InvalidError(`\`calls' must be an array of at most ${MAX_SIMULATED_CALLS} calls`)
@@ -35,7 +44,11 @@ export async function simulate(
   const now = await momentOf(ctx, at)
   const { summary } = await identifyAt(ctx, token, now)
   const results: SimulatedCall[] = []
-  for (const call of calls) results.push(await simulateOne(ctx, token, readCall(call), now))
+  for (const call of calls) {
+    const turn = between(ctx, run)
+    if (turn) await turn
+    results.push(await simulateOne(ctx, token, readCall(call), now, run))
+  }
   return { at: now, token: summary, results }
 }
 
@@ -90,6 +103,7 @@ async function simulateOne(
   token: string,
   call: SimulateCall,
   now: number,
+  run: InsightRun,
 ): Promise<SimulatedCall> {
   const { settings, registry, account } = ctx
   const { store, serviceName, limits } = settings
@@ -116,22 +130,24 @@ async function simulateOne(
       )
     } catch (error) {
       if (presented) {
-        const checked = await checkedTokenRefusal(parts, presented, call.endpoint, read, now)
+        const checked = await checkedTokenRefusal(parts, presented, call.endpoint, read, now, run)
         credential = credentialTrace(presented, checked)
       }
       throw error
     }
     credential = credentialTrace(presented!)
     const request = read()
-    const outcome = await quietRun(parts, principal, call.endpoint, request, now)
+    const outcome = await quietRun(parts, principal, call.endpoint, request, now, run)
     calls = outcome.calls
     if (outcome.status !== 200) {
       if (outcome.error instanceof UnauthorizedError) {
-        await checkCallRefusal(parts, principal, call.endpoint, request, calls, outcome.error, now)
+        const refused = { calls, error: outcome.error }
+        await checkCallRefusal(parts, principal, call.endpoint, request, refused, now, run)
       }
       throw outcome.error
     }
   } catch (error) {
+    if (error instanceof ClientGoneError) throw error
     failure = error
     status = error instanceof ServiceError ? error.status : 500
   }

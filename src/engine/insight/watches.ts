@@ -2,7 +2,7 @@ import { update } from '../account/update'
 import { randomBytes, toBase64Url } from '../auth/bytes'
 import { InvalidError, UndefinedError } from '../errors'
 import type { Json } from '../store'
-import { momentOf, type InsightContext } from './context'
+import { momentOf, type InsightContext, type InsightRun } from './context'
 import { stopsOf } from './reach'
 import { simulate } from './simulate'
 import type { WatchesReport, WatchReport } from './types'
@@ -28,15 +28,20 @@ async function kept(ctx: InsightContext): Promise<Watch[]> {
  * with its token, as a real call would meet it, writing nothing; whether that is what the watch
  * expects; and the first moment a watched token stops (its expiry, its secret's roll), when the
  * answers may change without anything else changing. No token is repeated: each is described.
+ * The calls take turns as `run` says.
  */
-export async function watchesReport(ctx: InsightContext, at?: number): Promise<WatchesReport> {
+export async function watchesReport(
+  ctx: InsightContext,
+  at?: number,
+  run: InsightRun = {},
+): Promise<WatchesReport> {
   const now = await momentOf(ctx, at)
   const watches: WatchReport[] = []
   let changesAt: number | null = null
   for (const watch of await kept(ctx)) {
     let report: WatchReport
     try {
-      const simulated = await simulate(ctx, watch.token, [watch.call], now)
+      const simulated = await simulate(ctx, watch.token, [watch.call], now, run)
       const { calls: _calls, ...result } = simulated.results[0]!
       const stops = stopsOf(simulated.token).at
       if (stops !== null && stops > now && (changesAt === null || stops < changesAt)) {
@@ -86,6 +91,7 @@ export async function watchesReport(ctx: InsightContext, at?: number): Promise<W
 export async function addWatch(
   ctx: InsightContext,
   body: Record<string, Json>,
+  run: InsightRun = {},
 ): Promise<WatchesReport> {
   const problem = watchProblem(body, false)
   if (problem) throw new InvalidError(`a watch's ${problem}`)
@@ -109,11 +115,15 @@ export async function addWatch(
     }
     return [{ op: 'putMeta', key: WATCHES, value: [...list, watch as unknown as Json] }]
   })
-  return watchesReport(ctx)
+  return watchesReport(ctx, undefined, run)
 }
 
 /** Removes the watch `id`; answers the watches left, asked again. A 404 when there is none. */
-export async function removeWatch(ctx: InsightContext, id: string): Promise<WatchesReport> {
+export async function removeWatch(
+  ctx: InsightContext,
+  id: string,
+  run: InsightRun = {},
+): Promise<WatchesReport> {
   let found = false
   await update(ctx.settings.store, async (reader) => {
     const held = await reader.getMeta(WATCHES)
@@ -123,5 +133,5 @@ export async function removeWatch(ctx: InsightContext, id: string): Promise<Watc
     return found ? [{ op: 'putMeta', key: WATCHES, value: left }] : []
   })
   if (!found) throw new UndefinedError(`no watch \`${id}'`)
-  return watchesReport(ctx)
+  return watchesReport(ctx, undefined, run)
 }

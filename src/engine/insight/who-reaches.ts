@@ -3,7 +3,7 @@ import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
 import { InvalidError, UndefinedError } from '../errors'
 import { LIB } from '../settings'
 import type { Json } from '../store'
-import { identifyAt, momentOf, type InsightContext } from './context'
+import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
 import { catalogue, stopsOf, type CatalogueEntry } from './reach'
 import type { ReachedBy, ResourceQuery, WhoReachesReport } from './types'
 
@@ -61,13 +61,14 @@ async function entriesOf(ctx: InsightContext, resource: ResourceQuery): Promise<
  * procedure) at `at` (now by default), until when, and through which ability: the account's
  * secrets and each of `tokens`, decided one by one by the evaluator's own rules (`decide`,
  * `decideTarget`), as reach decides them. A token is described, never repeated: `tokens[i]`
- * comes back as `index: i`.
+ * comes back as `index: i`. The tokens take turns as `run` says.
  */
 export async function whoReaches(
   ctx: InsightContext,
   resource: ResourceQuery,
   tokens: readonly string[],
   at?: number,
+  run: InsightRun = {},
 ): Promise<WhoReachesReport> {
   if (!Array.isArray(tokens) || tokens.length > MAX_ASKED_TOKENS) {
     throw new InvalidError(`\`tokens' must be an array of at most ${MAX_ASKED_TOKENS} tokens`)
@@ -84,6 +85,8 @@ export async function whoReaches(
   ]
   const reached: ReachedBy[] = []
   for (const { token, index } of asked) {
+    const turn = between(ctx, run)
+    if (turn) await turn
     const { identity, summary } = await identifyAt(ctx, token, now)
     const principal = identity.state === 'usable' ? identity.principal : undefined
     const through: ReachedBy['through'] = []

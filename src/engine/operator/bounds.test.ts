@@ -72,6 +72,32 @@ describe('a journal in this process', () => {
     journal.clear()
     for (let i = 0; i < 10; i++) journal.add(record(100))
     expect(journal.list()).toHaveLength(Math.floor(1000 / size))
+    expect(journal.held).toEqual({
+      exchanges: Math.floor(1000 / size),
+      bytes: Math.floor(1000 / size) * size,
+    })
+  })
+
+  it('counts what it holds after a restore drops the newest, with the oldest let go before', () => {
+    const journal = createJournal(100, 1000)
+    const exchange = {
+      startedAt: 0,
+      at: 0,
+      durationMs: 0,
+      request: { method: 'POST', url: 'x'.repeat(100), headers: [], body: null },
+      response: { status: 200, headers: [], body: null },
+      trace: { endpoint: null, credential: null, calls: [], droppedCalls: 0, outcome: null },
+    } as unknown as Parameters<typeof journal.add>[0]
+    const size = exchangeSize(exchange)
+    const fits = Math.floor(1000 / size)
+    for (let i = 0; i < fits + 3; i++) journal.add(exchange)
+    journal.dropAfter(fits + 1)
+    expect(journal.list().map(({ id }) => id)).toEqual(
+      Array.from({ length: fits - 2 }, (_, i) => fits + 1 - i),
+    )
+    expect(journal.held).toEqual({ exchanges: fits - 2, bytes: (fits - 2) * size })
+    for (let i = 0; i < 3; i++) journal.add(exchange)
+    expect(journal.list()).toHaveLength(fits)
   })
 })
 
@@ -119,9 +145,9 @@ describe("an account's fault rules", () => {
   it(`are at most ${MAX_FAULT_RULES} set at once: past it a 403 naming the limit`, async () => {
     const h = await createHarness()
     for (let i = 0; i < MAX_FAULT_RULES; i++) {
-      expect((await h.control('faults', { status: 503, endpoint: `nothing.${i}` })).status).toBe(
-        200,
-      )
+      expect(
+        (await h.control('faults', { status: 503, endpoint: `lib.nothing_${i}` })).status,
+      ).toBe(200)
     }
     expect(await h.control('faults', { status: 503 })).toEqual({
       status: 403,
@@ -136,9 +162,9 @@ describe("an account's fault rules", () => {
     expect((await h.control('faults', { status: 503, once: true })).status).toBe(200)
     expect((await h.call('core.ping')).status).toBe(503)
     for (let i = 0; i < MAX_FAULT_RULES; i++) {
-      expect((await h.control('faults', { status: 503, endpoint: `nothing.${i}` })).status).toBe(
-        200,
-      )
+      expect(
+        (await h.control('faults', { status: 503, endpoint: `lib.nothing_${i}` })).status,
+      ).toBe(200)
     }
   })
 })

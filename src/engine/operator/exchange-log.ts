@@ -4,6 +4,7 @@ import {
   CallTracer,
   credentialTrace,
   outcomeOf,
+  type CallTrace,
   type Counterfactual,
   type RequestTrace,
 } from '../trace'
@@ -22,10 +23,17 @@ export const MAX_LOGGED_BODY_BYTES = 64 * 1024
  */
 export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
 
-/** What a traced call takes, about, beside its endpoint's name. */
-const TRACED_CALL_BYTES = 200
-/** What an exchange takes beside its URL, headers, bodies and trace: times, status, outcome. */
-const EXCHANGE_BYTES = 256
+/**
+ * What the journal holds in memory beside the characters and bytes it keeps, measured on V8
+ * (decision 017): an exchange's own objects (the kept exchange, its headers' map, its outcome,
+ * what its token was), each header's entry, each body's buffer and view, each traced call with
+ * its sentence, and each counterfactual.
+ */
+const EXCHANGE_BYTES = 1024
+const HEADER_BYTES = 64
+const BODY_BYTES = 256
+const TRACED_CALL_BYTES = 384
+const COUNTERFACTUAL_BYTES = 512
 
 /** A body as kept: its first `MAX_LOGGED_BODY_BYTES`, and its whole size. */
 interface KeptBody {
@@ -109,7 +117,8 @@ export class ExchangeDraft {
   /** The request and its reply, as the client met it (or did not), to be made a record. */
   finish(reply: Reply, error?: unknown): KeptExchange {
     const { call, clock, startedAt } = this
-    // Only what the record needs is kept: never the call itself, which holds the connection.
+    // Only what the record needs is kept, as plain data: never the call itself, which holds the
+    // connection, nor the error, whose stack may hold what the request was evaluating.
     return new Finished(
       call.method,
       call.origin,
@@ -126,8 +135,9 @@ export class ExchangeDraft {
       Math.max(0, realNow(clock) - startedAt),
       this.endpoint,
       this.presented,
-      this.tracer,
-      error,
+      this.tracer.calls,
+      this.tracer.dropped,
+      outcomeOf(reply.status, error),
       this.tokenCounterfactual,
     )
   }
@@ -135,11 +145,10 @@ export class ExchangeDraft {
 
 /**
  * A request answered, kept as the request left it (one object, few beside it: the journal
- * keeps many), and made a record when first asked for.
+ * keeps many), and made a record each time it is read: the record, its bodies decoded, is not
+ * kept beside the bytes it is made from.
  */
 class Finished {
-  private made: Omit<ExchangeRecord, 'id'> | undefined
-
   constructor(
     private readonly method: string,
     private readonly origin: string,
@@ -155,27 +164,30 @@ class Finished {
     private readonly durationMs: number,
     private readonly endpoint: string | null,
     private readonly presented: Presented | undefined,
-    private readonly tracer: CallTracer,
-    private readonly error: unknown,
+    private readonly calls: CallTrace[],
+    private readonly droppedCalls: number,
+    /** How it ended, without the refused credential's counterfactual (known once it is read). */
+    private readonly outcome: RequestTrace['outcome'],
+    /** A dead token's counterfactual, checked against the call (decision 085). */
     private readonly tokenCounterfactual: Counterfactual | undefined,
   ) {}
 
-  record(): Omit<ExchangeRecord, 'id'> {
-    return (this.made ??= this.make())
-  }
-
-  /** What it takes in the journal, about: bodies as kept, headers, URL and trace. */
+  /** What it holds in memory, about: bodies as kept, headers, URL, trace, and their objects. */
   size(): number {
     let size = EXCHANGE_BYTES + this.origin.length + this.pathname.length + this.search.length
-    for (const [name, value] of this.requestHeaders) size += name.length + value.length
+    for (const [name, value] of this.requestHeaders)
+      size += HEADER_BYTES + name.length + value.length
     for (const name in this.responseHeaders)
-      size += name.length + this.responseHeaders[name]!.length
-    size += (this.sent?.bytes.length ?? 0) + (this.answered?.bytes.length ?? 0)
-    return size + this.tracer.calls.length * TRACED_CALL_BYTES
+      size += HEADER_BYTES + name.length + this.responseHeaders[name]!.length
+    for (const body of [this.sent, this.answered]) if (body) size += BODY_BYTES + body.bytes.length
+    for (const call of this.calls)
+      size += TRACED_CALL_BYTES + (call.counterfactual ? COUNTERFACTUAL_BYTES : 0)
+    if (this.tokenCounterfactual) size += COUNTERFACTUAL_BYTES
+    return size + (this.outcome.counterfactual ? COUNTERFACTUAL_BYTES : 0)
   }
 
-  private make(): Omit<ExchangeRecord, 'id'> {
-    const { sent, status, answered, tracer, presented } = this
+  record(): Omit<ExchangeRecord, 'id'> {
+    const { sent, status, answered, presented, outcome } = this
     const credential = presented ? credentialTrace(presented, this.tokenCounterfactual) : null
     const requestHeaders = [...this.requestHeaders].sort(byName)
     const responseHeaders = Object.entries(this.responseHeaders).sort(byName)
@@ -197,9 +209,13 @@ class Finished {
       trace: {
         endpoint: this.endpoint,
         credential,
-        calls: tracer.calls,
-        droppedCalls: tracer.dropped,
-        outcome: outcomeOf(status, this.error, credential),
+        calls: this.calls,
+        droppedCalls: this.droppedCalls,
+        // A refused token's counterfactual is the one an error answers with (as `outcomeOf`).
+        outcome:
+          outcome.counterfactual && credential?.decision === 'refused' && credential.counterfactual
+            ? { ...outcome, counterfactual: credential.counterfactual }
+            : outcome,
       },
     }
   }
@@ -218,13 +234,17 @@ export function exchangeSize(kept: KeptExchange): number {
  * measures them (the oldest go first; the newest is always kept); ids from 1, for its life.
  */
 export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
-  let kept: Array<{ id: number; exchange: KeptExchange; size: number }> = []
-  /** Where the kept ones start: those before were let go, and are dropped in batches. */
+  /**
+   * The kept exchanges, oldest first, from `first` on. A slot before `first` was let go and
+   * holds nothing (so what it held is freed at once); the empty slots are cut off in batches.
+   */
+  let kept: Array<JournalEntry | undefined> = []
   let first = 0
   let bytes = 0
   let nextId = 1
   const drop = () => {
     bytes -= kept[first]!.size
+    kept[first] = undefined
     first++
   }
   /** Lets go of the oldest past the budget at once, and past the count in batches. */
@@ -275,9 +295,22 @@ export function createJournal(capacity: number, maxBytes = MAX_JOURNAL_BYTES) {
     },
     /** Removes every exchange after `id`; ids go on from where they were. */
     dropAfter(id: number): void {
-      kept = kept.filter((entry) => entry.id <= id)
+      trim(capacity)
+      kept = kept.filter((entry) => entry!.id <= id)
+      bytes = kept.reduce((sum, entry) => sum + entry!.size, 0)
+    },
+    /** What it holds: how many exchanges, and their bytes as `exchangeSize` measures them. */
+    get held(): { exchanges: number; bytes: number } {
+      return { exchanges: kept.length - first, bytes }
     },
   }
+}
+
+/** One kept exchange, its id and what it takes. */
+interface JournalEntry {
+  id: number
+  exchange: KeptExchange
+  size: number
 }
 
 export type Journal = ReturnType<typeof createJournal>

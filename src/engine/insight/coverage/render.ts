@@ -25,13 +25,14 @@ export function coverageTable(report: CoverageReport): string {
     `authorization coverage: ${report.score}% (${report.covered} of ${report.items} items, ${report.entries} calls)`,
     '',
     table(
-      ['endpoint', 'calls', 'secret', 'authorization', 'none', 'outcomes', 'limits'],
+      ['endpoint', 'calls', 'secret', 'authorization', 'none', 'unknown', 'outcomes', 'limits'],
       report.endpoints.map((e) => [
         e.endpoint,
         String(e.calls),
         String(e.credentials.secret),
         String(e.credentials.authorization),
         String(e.credentials.none),
+        String(e.credentials.unknown),
         counts(e.outcomes),
         counts(e.dimensions),
       ]),
@@ -83,13 +84,14 @@ export function coverageHtml(report: CoverageReport, title = 'Authorization cove
 table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:#f6f8fa}.score{font-size:2rem;font-weight:600}.low{color:#b42318}.ok{color:#1a7f37}li{margin:.2rem 0}`
   const endpoints = htmlTable(
-    ['endpoint', 'calls', 'secret', 'authorization', 'none', 'outcomes', 'limits'],
+    ['endpoint', 'calls', 'secret', 'authorization', 'none', 'unknown', 'outcomes', 'limits'],
     report.endpoints.map((e) => [
       e.endpoint,
       String(e.calls),
       String(e.credentials.secret),
       String(e.credentials.authorization),
       String(e.credentials.none),
+      String(e.credentials.unknown),
       counts(e.outcomes),
       counts(e.dimensions),
     ]),
