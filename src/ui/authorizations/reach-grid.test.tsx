@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ReachReport } from '../../engine'
+import { createManualClock, type ReachReport } from '../../engine'
 import { renderWithService } from '../../testing/render'
 import AuthorizationsView from './authorizations-view'
 import { TokenInspector } from './token-inspector'
@@ -36,7 +36,8 @@ async function storeProcedures(service: Service, count: number) {
 
 describe('What can this token do?', { timeout: 60_000 }, () => {
   it('marks every endpoint as the engine decides it, with the key-value regions and when it stops', async () => {
-    const { service } = await renderWithService(<TokenInspector />)
+    // A clock that stands still: the token is read at the moment it was minted, however slow.
+    const { service } = await renderWithService(<TokenInspector />, { clock: createManualClock() })
     const token = await service.authorize(
       [
         'type.string',
