@@ -1,6 +1,14 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Locator, Page } from '@playwright/test'
-import { expect, expectNoHorizontalOverflow, grant, openView, test, viewLink } from './fixtures'
+import {
+  consoleEndpoint,
+  expect,
+  expectNoHorizontalOverflow,
+  grant,
+  openView,
+  test,
+  viewLink,
+} from './fixtures'
 
 /**
  * A newcomer's five tasks, as a person makes them with clicks and keys: a narrow token for one
@@ -15,7 +23,7 @@ const folder = process.env.E2E_SCREENSHOTS ?? 'test-results/screenshots'
 
 /** Picks an endpoint in the console's field, as a person types and chooses it. */
 async function pickEndpoint(page: Page, name: string) {
-  const endpoint = page.getByRole('combobox', { name: 'Endpoint' })
+  const endpoint = consoleEndpoint(page)
   await endpoint.fill(name)
   await endpoint.press('Enter')
   await expect(endpoint).toHaveValue(name)
@@ -151,7 +159,7 @@ test('a newcomer finishes five tasks with no dead end', async ({ app }) => {
       .getAttribute('value')
     await reopen.getByLabel('Send it again with').selectOption(secret!)
     await reopen.getByRole('link', { name: 'Open in the console' }).click()
-    await expect(page.getByRole('combobox', { name: 'Endpoint' })).toHaveValue('core.ping')
+    await expect(consoleEndpoint(page)).toHaveValue('core.ping')
     await send(page)
     await expect(status(page)).toHaveText('200 OK')
   })
@@ -228,9 +236,7 @@ test('a newcomer finishes five tasks with no dead end', async ({ app }) => {
     await expect(page.getByTestId('authorization-state').first()).toHaveText(/^expired at /)
     // The console opens for the story's next step with the scenario's own token.
     await viewLink(page, 'Console').click()
-    await expect(page.getByRole('combobox', { name: 'Endpoint' })).toHaveValue(
-      'type.string.reverse',
-    )
+    await expect(consoleEndpoint(page)).toHaveValue('type.string.reverse')
     await send(page)
     await expect(status(page)).toHaveText('401 Unauthorized')
     await page.getByTestId('compose-fix').click()
