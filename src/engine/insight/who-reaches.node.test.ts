@@ -39,8 +39,13 @@ describe('who reaches a resource', () => {
       'keyv.scan',
       'keyv.set',
     ])
-    // The secret rolling, and the one that replaces it; then the tokens asked about, in order.
-    const secrets = report.tokens.filter((t) => t.source === 'secret')
+    // The secret rolling, and the one that replaces it (made at the same moment on this clock:
+    // listed in either order); then the tokens asked about, in order.
+    const rollingFirst = (t: { token: { secretId: string | null } }) =>
+      t.token.secretId === h.secret.id ? 0 : 1
+    const secrets = report.tokens
+      .filter((t) => t.source === 'secret')
+      .sort((a, b) => rollingFirst(a) - rollingFirst(b))
     const given = report.tokens.filter((t) => t.source === 'given')
     expect(secrets.map((t) => [t.token.secretId, t.reaches, t.until])).toEqual([
       [h.secret.id, true, now + 3600],

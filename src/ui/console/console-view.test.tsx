@@ -73,7 +73,9 @@ async function call(baseUrl: string, token: string, endpoint: string, tuples: un
   return response.text()
 }
 
-describe('ConsoleView', () => {
+// Each test renders the console over a fresh service and waits for the engine's answers: under
+// load, more than Vitest's 5 s.
+describe('ConsoleView', { timeout: 30_000 }, () => {
   it('picks an endpoint from the catalogue with the keyboard and shows its argument fields', async () => {
     await renderWithService(<ConsoleView />)
     const endpoint = screen.getByRole('combobox', { name: 'Endpoint' })
@@ -365,10 +367,17 @@ describe('ConsoleView', () => {
   it('remembers an authorization it creates and offers it as the token', async () => {
     await openConsole({ endpoint: 'auth.create', 'arg.abilities': '["type.string"]' })
     send()
-    const use = await screen.findByRole('button', { name: 'Use this authorization as the token' })
+    const use = await screen.findByRole(
+      'button',
+      { name: 'Use this authorization as the token' },
+      { timeout: 10_000 },
+    )
     fireEvent.click(use)
-    await waitFor(() =>
-      expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
+    // Remembered, then the token list read again: under load, seconds.
+    await waitFor(
+      () =>
+        expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
+      { timeout: 10_000 },
     )
     // The link now holds the token itself: said, with a way to copy it without.
     expect(screen.getByTestId('link-token-note').textContent).toMatch(
@@ -388,7 +397,7 @@ describe('ConsoleView', () => {
   })
 })
 
-describe('ConsoleView: what a newcomer meets', () => {
+describe('ConsoleView: what a newcomer meets', { timeout: 30_000 }, () => {
   it('starts with the active secret as the token, like every other view', async () => {
     window.location.hash = '#/console'
     const { service } = await renderWithService(<ConsoleView />)

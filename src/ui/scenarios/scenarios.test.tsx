@@ -25,11 +25,14 @@ async function exchanges(service: Service): Promise<ExchangeRecord[]> {
 const load = (title: string) => fireEvent.click(screen.getByRole('button', { name: title }))
 const route = () => parseRoute(window.location.hash)
 
+/** A scenario is loaded by several calls to the engine: under load they take seconds. */
+const LOADED = { timeout: 10_000 }
+
 describe('starter scenarios', { timeout: 30_000 }, () => {
   it("loads a browser token for one user's notes and opens Key-value acting with it", async () => {
     const { service, config } = await renderWithService(<Picker />)
     load("A browser token for one user's notes")
-    await waitFor(() => expect(route().view).toBe('keyv'))
+    await waitFor(() => expect(route().view).toBe('keyv'), LOADED)
     const [saved] = await listRemembered(config)
     expect(route().params.get('token')).toBe(`authorization:${saved!.token}`)
     expect(await service.engine.account.listBuckets()).toEqual([{ bucket: 'notes', keys: 3 }])
@@ -55,7 +58,7 @@ describe('starter scenarios', { timeout: 30_000 }, () => {
     replaceParams('keyv', { token: 'authorization:old.token' })
     window.location.hash = '#/secrets'
     load('A token that expires')
-    await waitFor(() => expect(route().view).toBe('authorizations'))
+    await waitFor(() => expect(route().view).toBe('authorizations'), LOADED)
     const [saved] = await listRemembered(config)
     const report = await service.engine.account.inspect(saved!.token)
     expect(report.details!.expiresAt! - (await service.now())).toBeGreaterThan(290)
@@ -80,7 +83,7 @@ describe('starter scenarios', { timeout: 30_000 }, () => {
     const [start] = await service.listSecrets()
     load('Rolling a leaked secret')
     // Secrets is also the view of an empty fragment: wait for the fragment itself.
-    await waitFor(() => expect(window.location.hash).toBe('#/secrets'))
+    await waitFor(() => expect(window.location.hash).toBe('#/secrets'), LOADED)
     const secrets = await service.listSecrets()
     // The starting secret (the same key after the reset the scenario begins with) rolls.
     expect(secrets.find((s) => s.key === start!.key)).toMatchObject({ state: 'rolling' })
@@ -91,7 +94,7 @@ describe('starter scenarios', { timeout: 30_000 }, () => {
   it('loads stored procedures and an authorization that may call one, and opens Procedures', async () => {
     const { service } = await renderWithService(<Picker />)
     load('Stored procedures')
-    await waitFor(() => expect(route().view).toBe('procedures'))
+    await waitFor(() => expect(route().view).toBe('procedures'), LOADED)
     expect((await service.engine.account.listProcedures()).map((p) => p.name)).toEqual([
       'greet',
       'shout',
@@ -102,7 +105,7 @@ describe('starter scenarios', { timeout: 30_000 }, () => {
   it('loads three refusals of three kinds, and opens the log on refusals', async () => {
     const { service } = await renderWithService(<Picker />)
     load('Why was I refused')
-    await waitFor(() => expect(route().view).toBe('log'))
+    await waitFor(() => expect(route().view).toBe('log'), LOADED)
     expect(route().params.get('code')).toBe('refused')
     const codes = (await exchanges(service))
       .filter((record) => record.response.status >= 400)
@@ -126,7 +129,7 @@ describe('starter scenarios', { timeout: 30_000 }, () => {
 
     load('A token that expires')
     fireEvent.click(await screen.findByRole('button', { name: 'Reset and load the scenario' }))
-    await waitFor(() => expect(route().view).toBe('authorizations'))
+    await waitFor(() => expect(route().view).toBe('authorizations'), LOADED)
     expect(await service.engine.account.listBuckets()).toEqual([])
   })
 })
