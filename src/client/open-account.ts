@@ -28,14 +28,17 @@ export async function openAccount({
 }): Promise<ServeAccount> {
   const server = url.replace(/\/+$/, '')
   const headers = { authorization: `Bearer ${controlToken}` }
-  const made = await fetch(`${server}/_accounts`, { method: 'POST', headers }).catch(
-    (error: unknown) => {
+  const open = () => fetch(`${server}/_accounts`, { method: 'POST', headers })
+  const made = await open()
+    // A kept-alive connection the server closed as it was reused never carried the request:
+    // it is sent once more, on a new connection.
+    .catch((error: unknown) => (REUSED.has(codeOf(error) ?? '') ? open() : Promise.reject(error)))
+    .catch((error: unknown) => {
       const cause = codeOf(error) ?? String(error)
       throw new Error(
         `openAccount: nothing answers at ${server} (${cause}): start a server first (\`npx service-playground serve --port 0\`, or spawnServe() from Node) and pass the URL and control token it printed`,
       )
-    },
-  )
+    })
   if (made.status !== 201) {
     throw new Error(`${server}/_accounts answered ${made.status}: ${await made.text()}`)
   }
@@ -55,6 +58,9 @@ export async function openAccount({
     },
   }
 }
+
+/** The codes of a connection closed under a request before any answer. */
+const REUSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET'])
 
 /**
  * Why a request failed: the system's code (`ECONNREFUSED`) from the error or its causes, or the

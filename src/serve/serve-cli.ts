@@ -324,7 +324,7 @@ async function readImport(file: string, limits: typeof defaultLimits) {
     )
   }
   try {
-    return { value, snapshot: readSnapshot(value, limits) }
+    return { value, snapshot: await readSnapshot(value, limits) }
   } catch (error) {
     throw problem(reason(error))
   }

@@ -67,20 +67,33 @@ function writeKey(state: State, name: string, key: string, slot: Slot<Json>): Sl
   return previous
 }
 
-function stateFromSnapshot(snapshot: StoreSnapshot): State {
-  const copy = structuredClone(snapshot)
+/**
+ * The state a snapshot restores, copied from it: its values a few hundred at a time, the event
+ * loop given a turn between them when the copying has run a slice, so that restoring a 60 MB
+ * account is not one step. Prepared before the commit that swaps it in.
+ */
+async function stateFromSnapshot(snapshot: StoreSnapshot): Promise<State> {
   const state = emptyState()
-  for (const [key, value] of Object.entries(copy.meta)) state.meta.set(key, value)
-  for (const secret of copy.secrets) state.secrets.set(secret.id, secret)
+  const { meta, secrets, procs } = structuredClone({
+    meta: snapshot.meta,
+    secrets: snapshot.secrets,
+    procs: snapshot.procs,
+  })
+  for (const [key, value] of Object.entries(meta)) state.meta.set(key, value)
+  for (const secret of secrets) state.secrets.set(secret.id, secret)
   // Each bucket's keys sorted once: inserting them one by one in order is quadratic.
-  for (const { bucket: name, key, value } of copy.keyv) {
-    let bucket = state.buckets.get(name)
-    if (!bucket) state.buckets.set(name, (bucket = { values: new Map(), keys: [] }))
-    if (!bucket.values.has(key)) bucket.keys.push(key)
-    bucket.values.set(key, value)
+  for (let at = 0; at < snapshot.keyv.length; at += SNAPSHOT_PIECE) {
+    const turn = yieldWhenDue(SNAPSHOT_SLICE_MS)
+    if (turn) await turn
+    for (const { bucket: name, key, value } of snapshot.keyv.slice(at, at + SNAPSHOT_PIECE)) {
+      let bucket = state.buckets.get(name)
+      if (!bucket) state.buckets.set(name, (bucket = { values: new Map(), keys: [] }))
+      if (!bucket.values.has(key)) bucket.keys.push(key)
+      bucket.values.set(key, copy(value))
+    }
   }
   for (const bucket of state.buckets.values()) bucket.keys.sort()
-  for (const proc of copy.procs) state.procs.set(proc.name, proc)
+  for (const proc of procs) state.procs.set(proc.name, proc)
   return state
 }
 
@@ -144,7 +157,8 @@ export function createMemoryStore(): Store {
     return state
   }
 
-  function apply(mutation: Mutation, undo: Undo[]): void {
+  /** Applies one mutation, a restore from the state prepared for it. */
+  function apply(mutation: Mutation, undo: Undo[], restored: Map<Mutation, State>): void {
     const s = state
     switch (mutation.op) {
       case 'initMeta':
@@ -186,7 +200,7 @@ export function createMemoryStore(): Store {
       }
       case 'clear':
       case 'restore':
-        state = mutation.op === 'clear' ? emptyState() : stateFromSnapshot(mutation.snapshot)
+        state = (mutation.op === 'restore' && restored.get(mutation)) || emptyState()
         undo.push(() => (state = s))
         return
       default:
@@ -194,11 +208,11 @@ export function createMemoryStore(): Store {
     }
   }
 
-  function commit(mutations: readonly Mutation[]): void {
+  function commit(mutations: readonly Mutation[], restored: Map<Mutation, State>): void {
     live()
     const undo: Undo[] = []
     try {
-      for (const mutation of mutations) apply(mutation, undo)
+      for (const mutation of mutations) apply(mutation, undo, restored)
     } catch (error) {
       for (let i = undo.length - 1; i >= 0; i--) undo[i]?.()
       throw error
@@ -220,7 +234,13 @@ export function createMemoryStore(): Store {
     listProcs: async () =>
       structuredClone([...live().procs.values()].sort((a, b) => compareStrings(a.name, b.name))),
     async commit(mutations) {
-      commit(mutations)
+      const restored = new Map<Mutation, State>()
+      for (const mutation of mutations) {
+        if (mutation.op === 'restore') {
+          restored.set(mutation, await stateFromSnapshot(mutation.snapshot))
+        }
+      }
+      commit(mutations, restored)
     },
     snapshot: async () => snapshotOf(live()),
     async close() {

@@ -172,7 +172,7 @@ export function createAccount(
       }
     },
     async importSnapshot(value) {
-      const snapshot = readSnapshot(value, limits)
+      const snapshot = await readSnapshot(value, limits)
       await store.commit([{ op: 'restore', snapshot }, secretsChanged(), usageRecord(snapshot)])
       cached = undefined
       await syncClock()

@@ -34,7 +34,8 @@ describe("one request's reads and writes, isolated from every other's", () => {
     )
     expect(answers.filter(({ status }) => status !== 200)).toEqual([])
     expect((await h.tuples('keyv.get', [['$$', 'key', 'n']])).json()).toEqual([['<<', 300]])
-  })
+    // 300 commits one after another: over IndexedDB, seconds on a loaded machine.
+  }, 30_000)
 
   it('hold when every read lets other requests in: 60 increments end at 60', async () => {
     const h = await createHarness({ store: slowStore() })
@@ -47,7 +48,7 @@ describe("one request's reads and writes, isolated from every other's", () => {
     )
     expect(answers.map(({ status }) => status)).toEqual(Array(60).fill(200))
     expect((await h.tuples('keyv.get', [['$$', 'key', 'n']])).json()).toEqual([['<<', 60]])
-  })
+  }, 30_000)
 
   it('let a request that reads twice see one moment, never half of another request', async () => {
     const h = await createHarness({ store: slowStore() })

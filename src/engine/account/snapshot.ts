@@ -8,6 +8,7 @@ import { fromStored } from '../lang/stored'
 import { MAX_KEY_LENGTH, MAX_STORED_VALUE_BYTES } from '../packages/keyv'
 import { RECORD_NAME } from '../packages/procs'
 import { measure } from '../runtime/size'
+import { yieldWhenDue } from '../runtime/turns'
 import { isObject } from '../runtime/types'
 import { defaultLimits } from '../settings'
 import type { Json, KeyvEntry, ProcRecord, SecretRecord, StoreSnapshot } from '../store'
@@ -67,14 +68,15 @@ class Fail extends InvalidError {
  * the document's own frame), as a path; `undefined` when it does not. Iterative, so a hostile
  * import cannot overflow the stack while being checked.
  */
-function tooDeep(root: unknown): string | undefined {
+async function tooDeep(root: unknown): Promise<string | undefined> {
   if (root === null || typeof root !== 'object') return undefined
   // [value, its depth from the document (the document is 0), the path to its field, the
   // depth of that field]
   const stack: Array<[unknown, number, string, number]> = Object.entries(root).map(
     ([key, value]) => [value, 1, key, fieldLevel(key)],
   )
-  while (stack.length > 0) {
+  for (let seen = 1; stack.length > 0; seen++) {
+    if (seen % CHECK_PIECE === 0) await giveWay()
     const [value, depth, path, field] = stack.pop()!
     if (value === null || typeof value !== 'object') continue
     // The field itself is its first level.
@@ -89,6 +91,17 @@ function tooDeep(root: unknown): string | undefined {
     }
   }
   return undefined
+}
+
+/** Values checked between two looks at the clock while an import is read. */
+const CHECK_PIECE = 256
+/** Reading an import gives the event loop a turn once it has run this long without one. */
+const CHECK_SLICE_MS = 10
+
+/** A turn for the event loop, when reading has held it for a slice. */
+async function giveWay(): Promise<void> {
+  const turn = yieldWhenDue(CHECK_SLICE_MS)
+  if (turn) await turn
 }
 
 type Fields = Record<string, (value: unknown, path: string) => void>
@@ -232,9 +245,13 @@ function readSecrets(value: unknown): SecretRecord[] {
   return secrets
 }
 
-function readKeyv(value: unknown): KeyvEntry[] {
+async function readKeyv(value: unknown): Promise<KeyvEntry[]> {
   const seen = new Map<string, number>()
-  return list(value, 'keyv').map((item, i) => {
+  const given = list(value, 'keyv')
+  const entries: KeyvEntry[] = []
+  for (let i = 0; i < given.length; i++) {
+    if (i % CHECK_PIECE === CHECK_PIECE - 1) await giveWay()
+    const item = given[i]
     const path = `keyv[${i}]`
     const entry = record(item, path, {
       bucket: lengthBetween(1, BUCKET_LENGTH),
@@ -259,8 +276,9 @@ function readKeyv(value: unknown): KeyvEntry[] {
         `is larger than the ${MAX_STORED_VALUE_BYTES} bytes keyv.set stores`,
       )
     }
-    return entry
-  })
+    entries.push(entry)
+  }
+  return entries
 }
 
 function readProcs(value: unknown, maxBodyBytes: number): ProcRecord[] {
@@ -306,13 +324,14 @@ function readProcs(value: unknown, maxBodyBytes: number): ProcRecord[] {
  * with the rules and limits of the endpoints and settings that make them, no two with the same
  * id, key or name, and the whole within the account's quota. The 400 names the first bad
  * field by its path (`keyv[3].value`). Nothing is written here: the caller commits all or
- * nothing.
+ * nothing. A large import is checked a piece at a time, the event loop given a turn between
+ * pieces, so that other requests are answered while it is read.
  */
-export function readSnapshot(
+export async function readSnapshot(
   value: unknown,
   limits: SnapshotLimits = defaultLimits,
-): StoreSnapshot {
-  const deep = tooDeep(value)
+): Promise<StoreSnapshot> {
+  const deep = await tooDeep(value)
   if (deep !== undefined) {
     throw new Fail(deep, `nests deeper than ${MAX_JSON_DEPTH} levels`)
   }
@@ -327,7 +346,7 @@ export function readSnapshot(
   const snapshot: StoreSnapshot = {
     meta: readMeta(value.meta),
     secrets: readSecrets(value.secrets),
-    keyv: readKeyv(value.keyv),
+    keyv: await readKeyv(value.keyv),
     procs: readProcs(value.procs, limits.maxBodyBytes),
   }
   const usage = usageOf(snapshot)
