@@ -3,7 +3,9 @@
  * procedures (goal < 10 ms), coverage of 100,000 journal entries (goal < 1 s), and what the
  * counterfactuals add to a refused call with the journal on (goal ≤ 5 %, measured as the
  * counterfactual's own work beside the whole call in the same interleaved rounds; an allowed
- * call builds none). `npm run bench -- insight`.
+ * call builds none), and, beside the expired call, what checking a dead token's counterfactual
+ * costs (decision 087: the call run again as it was while the token worked).
+ * `npm run bench -- insight`.
  */
 import { createEngine, createManualClock, type Engine, type ExchangeRecord } from '../src/engine'
 import { coverageReport, tallyCoverage } from '../src/engine/insight'
@@ -13,6 +15,9 @@ import {
   forCredential,
   withCounterfactual,
 } from '../src/engine/insight/counterfactual'
+import { identify } from '../src/engine/auth/credentials'
+import { checkedTokenRefusal } from '../src/engine/insight/refusals'
+import { endpointSettings } from '../src/engine/settings'
 import { createMemoryStore } from '../src/storage'
 import {
   BASE,
@@ -135,6 +140,13 @@ async function tracing(load: string): Promise<void> {
   const tokenOff = await mint(off, keys[1]!, ['type'])
   const expiredOn = await mint(on, keys[0]!, ['type'], 1)
   on.settings.clock.advance(2000)
+  const signer = await on.account.signer()
+  const presented = await identify(
+    expiredOn,
+    on.settings.store,
+    signer,
+    on.settings.clock.now() / 1000,
+  )
   const refused = 'journal on: core.ping refused (missing_ability)'
   const expired = 'journal on: core.ping, an expired token'
   const rows: Row[] = [
@@ -164,6 +176,24 @@ async function tracing(load: string): Promise<void> {
           expiresAt: 1_893_456_001,
           secretExpiresAt: null,
         }),
+    },
+    {
+      // Decision 087: the call run again as it was while the token worked, to check the change.
+      name: 'the same, checked by running the call while it worked',
+      baselines: [expired],
+      run: async () =>
+        checkedTokenRefusal(
+          {
+            store: on.settings.store,
+            registry: on.registry,
+            settings: endpointSettings(on.settings),
+            signer,
+          },
+          presented,
+          'core.ping',
+          () => ({ args: new Map() }),
+          on.settings.clock.now() / 1000,
+        ),
     },
   ]
   const measured = await interleave(rows, { calls: CALLS, rounds: ROUNDS })

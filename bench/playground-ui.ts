@@ -1,7 +1,8 @@
 /**
  * The playground's views under load, in Debian's Chromium, on the built page: the exchange
  * log holding 10,000 exchanges (opened, searched, one exchange opened, its coverage counted,
- * and the first screen with that log stored), what a secret can do with 1,000 stored procedures,
+ * the first screen with that log stored, and a reload into the log until its first row), the
+ * log opened over 100,000 (ten times what the page keeps), what a secret can do with 1,000 stored procedures,
  * and a megabyte pasted into the console's input. Each figure is the median of `BENCH_ROUNDS`
  * rounds (5 by default), beside a baseline taken in the same rounds: the same step over a log of
  * 50 exchanges or one procedure, or a first screen with an empty log. The load average
@@ -14,11 +15,14 @@ import type { Page } from '@playwright/test'
 import { build, preview } from 'vite'
 import { launchChromium } from './chromium'
 import { machine, median, printTable, saveResults, type Line } from './lib'
+import { loggedExchanges, seedPageLog } from './page-log'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BASE = 'https://bench-ui.example.test'
 const MANY = 10_000
 const FEW = 50
+/** Ten times what the page keeps: its first rows must not wait for the rest. */
+const HUGE = 100_000
 const PROCEDURES = 1000
 const root = process.cwd()
 const outDir = mkdtempSync(join(tmpdir(), 'playground-ui-'))
@@ -52,65 +56,9 @@ async function timed(page: Page, act: string, done: string): Promise<number> {
   )
 }
 
-/**
- * Fills the page's own log (its IndexedDB database beside the account's) with `count`
- * exchanges made from the ones the engine logged, each with a key of its own, for this tab.
- */
+/** Fills the page's own log with `count` exchanges made from the ones the engine logged. */
 async function fillLog(page: Page, count: number): Promise<void> {
-  await page.evaluate(
-    async ({ base, count }) => {
-      const secrets = (await (await fetch(`${base}/_account/secrets`)).json()) as Array<{
-        key: string
-      }>
-      const key = secrets[0]!.key
-      const post = (path: string, body: string, type = 'application/vnd.service+json') =>
-        fetch(`${base}/${path}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}`, 'content-type': type },
-          body,
-        })
-      await post(
-        'keyv/set',
-        JSON.stringify([
-          ['$$', 'bucket', 'users'],
-          ['$$', 'key', 'alice/1'],
-          ['$$', 'value', ['%%', { name: 'Alice' }]],
-        ]),
-      )
-      await post('type/string/reverse', 'hello', 'text/plain')
-      await post('keyv/get?bucket=users&key=bob%2F1', '', 'text/plain')
-      const { exchanges } = (await (await fetch(`${base}/_account/exchanges`)).json()) as {
-        exchanges: Array<Record<string, unknown> & { request: { url: string } }>
-      }
-      // This tab, as the page names it (src/ui/shared/page-store.ts), named here if not yet.
-      let tab = sessionStorage.getItem('playground:tab')
-      if (!tab) sessionStorage.setItem('playground:tab', (tab = crypto.randomUUID()))
-      const name = `playground:service@${base}:page`
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const request = indexedDB.open(name)
-        request.onsuccess = () => resolve(request.result)
-        request.onerror = () => reject(request.error)
-      })
-      await new Promise<void>((resolve, reject) => {
-        const tx = db.transaction('exchanges', 'readwrite')
-        tx.objectStore('exchanges').clear()
-        for (let i = 0; i < count; i++) {
-          const { id: _id, ...record } = exchanges[i % exchanges.length]!
-          const url = `${record.request.url.split('?')[0]}?key=user%2F${i}`
-          tx.objectStore('exchanges').add({ ...record, request: { ...record.request, url }, tab })
-        }
-        tx.oncomplete = () => resolve()
-        tx.onerror = () => reject(tx.error)
-      })
-      db.close()
-      await fetch(`${base}/_account/exchanges/clear`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      })
-    },
-    { base: BASE, count },
-  )
+  await seedPageLog(page, BASE, await loggedExchanges(page, BASE), count)
 }
 
 /** Stored procedures on the page's account, by an import of its export with `count` of them. */
@@ -197,7 +145,29 @@ async function round(): Promise<Record<string, number>> {
       figures[`search the log, ${size}`] = await timed(page, SEARCH, SEARCHED)
       figures[`open an exchange, ${size}`] = await timed(page, OPEN, OPENED)
       figures[`coverage of the log, ${size}`] = await timed(page, CLICK_COVERAGE, COUNTED(count))
+      // A reload into the log, from the navigation's start to its first row.
+      await page.evaluate(() => (window.location.hash = '#/log'))
+      await page.reload()
+      const row = await page.waitForFunction(`(${ROWS}) && performance.now()`, null, {
+        timeout: 60_000,
+        polling: 'raf',
+      })
+      figures[`reload into the log, ${size}`] = (await row.jsonValue()) as number
     }
+    // Far past what the page keeps (a log written by an older page, or by hand): opening the
+    // log and its first rows must not wait for all of it.
+    await page.goto(`${origin}/?baseUrl=${encodeURIComponent(BASE)}#/secrets`)
+    await ready(page)
+    await fillLog(page, HUGE)
+    await page.reload()
+    await ready(page)
+    figures['open the log, huge'] = await timed(page, CLICK_LOG, ROWS)
+    await page.reload()
+    const row = await page.waitForFunction(`(${ROWS}) && performance.now()`, null, {
+      timeout: 60_000,
+      polling: 'raf',
+    })
+    figures['reload into the log, huge'] = (await row.jsonValue()) as number
     // The view's chunk loaded once before, so that neither figure counts it.
     await page.evaluate(() => (window.location.hash = '#/authorizations'))
     await page.getByRole('heading', { name: 'Inspect a token' }).waitFor()
@@ -256,6 +226,10 @@ try {
       line('open an exchange, many', 'open an exchange, few'),
       line('coverage of the log, few', 'coverage of the log, few'),
       line('coverage of the log, many', 'coverage of the log, few'),
+      line('reload into the log, few', 'reload into the log, few'),
+      line('reload into the log, many', 'reload into the log, few'),
+      line('reload into the log, huge', 'reload into the log, few'),
+      line('open the log, huge', 'open the log, few'),
       line('what a secret can do, few', 'what a secret can do, few'),
       line('what a secret can do, many', 'what a secret can do, few'),
       line('paste 1 KiB into the console', 'paste 1 KiB into the console'),

@@ -144,6 +144,13 @@ export async function openView(page: Page, name: string): Promise<void> {
 }
 
 /** An ability's item in the composer's catalogue tree. */
+/**
+ * The console's Endpoint field, once the console is shown: a link followed leaves the view it
+ * was in for a moment, and Authorizations has an Endpoint field of its own (who reaches it).
+ */
+export const consoleEndpoint = (page: Page) =>
+  page.getByRole('region', { name: 'Console' }).getByRole('combobox', { name: 'Endpoint' })
+
 export const ability = (page: Page, name: string) =>
   page.getByRole('treeitem', { name, exact: true })
 

@@ -110,13 +110,16 @@ test('the grid agrees with real calls, and its console links make them', async (
   await expect(counterfactual).toContainText(
     'What would have let it in: an authorization holding core.ping (or core) would have been let in',
   )
-  // Its link fills the composer with that ability.
+  // Its link composes the refused token again, with that ability added and all else kept.
   await counterfactual
     .getByRole('link', { name: /Compose an authorization with core\.ping/ })
     .click()
   await expect(
     page.getByRole('list', { name: 'Abilities to grant' }).locator('li code'),
-  ).toHaveText(['core.ping'])
+  ).toHaveText(['type.string', 'keyv.get?bucket=users&prefix=alice/', 'core.ping'])
+  await expect(page.getByTestId('composition-origin')).toContainText(
+    'From the refused authorization.',
+  )
 })
 
 test("the diff's counterexample does in the console what the diff says", async ({

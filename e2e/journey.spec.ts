@@ -1,8 +1,8 @@
 import type { Page } from '@playwright/test'
-import { expandAbility, expect, grant, test, viewLink } from './fixtures'
+import { consoleEndpoint, expandAbility, expect, grant, test, viewLink } from './fixtures'
 
 async function pickEndpoint(page: Page, name: string) {
-  const endpoint = page.getByRole('combobox', { name: 'Endpoint' })
+  const endpoint = consoleEndpoint(page)
   await endpoint.fill(name)
   await page.getByRole('option', { name: new RegExp(`^${name.replaceAll('.', '\\.')}\\b`) }).click()
   await expect(endpoint).toHaveValue(name)

@@ -14,7 +14,7 @@ test('a roll at a time no date can hold leaves every view usable, and Settings r
   const { page } = app
   const row = page.getByTestId('secret-row').first()
   // The last moment a date-time field takes.
-  await row.getByLabel('Roll at (UTC)').fill('275760-09-13T00:00:00')
+  await row.getByLabel('Roll at (UTC, 24 h)').fill('275760-09-13T00:00:00')
   await row.getByRole('button', { name: 'Roll at…' }).click()
   // The engine may refuse it (a time past what it can represent) or keep it: either way the
   // page stays whole.

@@ -39,7 +39,7 @@ test('a program is compiled as it is typed, deployed to the dev stage, called an
   const card = main.getByRole('article', { name: 'lib.text.flip' })
   await expect(card.getByRole('list', { name: 'Stages of lib.text.flip' })).toHaveText('dev stage')
   await card.getByRole('button', { name: 'Call lib.text.flip' }).click()
-  await card.getByLabel('Input (JSON; empty for none)').fill('"oof"')
+  await card.getByLabel('Input (JSON or text; empty for none)').fill('"oof"')
   await card.getByRole('button', { name: 'Send' }).click()
   await expect(card.getByTestId('proc-answer')).toHaveText('"Foo"')
 

@@ -40,7 +40,7 @@ test('a procedure is created, called, updated and deleted through the view', asy
     /^#\/console\?token=secret%3A[^&]+&endpoint=lib.text.oof$/,
   )
   await card.getByRole('button', { name: 'Call lib.text.oof' }).click()
-  await card.getByLabel('Input (JSON; empty for none)').fill('"foo"')
+  await card.getByLabel('Input (JSON or text; empty for none)').fill('"foo"')
   await card.getByRole('button', { name: 'Send' }).click()
   await expect(card.getByTestId('proc-answer')).toHaveText('"Oof"')
 
@@ -55,7 +55,7 @@ test('a procedure is created, called, updated and deleted through the view', asy
   await expect(card.getByText(/· updated/)).toBeVisible()
 
   await card.getByRole('button', { name: 'Call lib.text.oof' }).click()
-  await card.getByLabel('Input (JSON; empty for none)').fill('"foo"')
+  await card.getByLabel('Input (JSON or text; empty for none)').fill('"foo"')
   await card.getByLabel('Arguments (a JSON object; empty for none)').fill('{"mark": "?"}')
   await card.getByRole('button', { name: 'Send' }).click()
   await expect(card.getByTestId('proc-answer')).toHaveText('"FOO?"')

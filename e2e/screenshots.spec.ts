@@ -84,6 +84,7 @@ function routes(secretId: string, limited: string): Record<string, string> {
     // The last three exchanges chosen, to save as a contract.
     'Exchange log': '#/log?chosen=7-9',
     Coverage: '#/coverage',
+    Watches: '#/watches',
     'Key-value': `#/keyv?${new URLSearchParams({ token: `secret:${secretId}`, bucket: 'customers', prefix: 'eu/' })}`,
     Procedures: '#/procedures',
     Settings: '#/settings',
@@ -115,6 +116,9 @@ async function settle(page: Page, view: string) {
     }
     case 'Coverage':
       await expect(page.getByTestId('coverage-read')).toHaveText(/^From 10 calls in 10 exchanges/)
+      break
+    case 'Watches':
+      await expect(page.getByTestId('watch-count')).toBeVisible()
       break
     case 'Key-value':
       await expect(page.getByTestId('key-row')).toHaveCount(4)

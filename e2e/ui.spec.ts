@@ -31,7 +31,7 @@ test('roll at a later time, then advance the clock past it', async ({ app, accou
   const row = page.getByTestId('secret-row').first()
   await expect(row.getByTestId('secret-state')).toHaveText('active')
 
-  await row.getByLabel('Roll at (UTC)').fill(dateTime(Math.floor(await account.now()) + 30))
+  await row.getByLabel('Roll at (UTC, 24 h)').fill(dateTime(Math.floor(await account.now()) + 30))
   await row.getByRole('button', { name: 'Roll at…' }).click()
   await expect(row.getByTestId('secret-state')).toHaveText('rolling')
 

@@ -142,6 +142,19 @@ export const isTime = (seconds: number): boolean =>
 /** `seconds` as an ISO 8601 date, for messages; never throws for a time `isTime` accepts. */
 export const isoTime = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
+/**
+ * `seconds` on the virtual clock as the trace and its sentences write it, in the words the
+ * playground uses for every time: `2026-11-30 14:05:00 UTC (virtual clock)`, milliseconds only
+ * when the time has them. Never throws for a time `isTime` accepts.
+ */
+export function clockTime(seconds: number): string {
+  const iso = isoTime(seconds)
+  const [date, time = ''] = iso.split('T')
+  const [whole, fraction = '000Z'] = time.split('.')
+  const ms = fraction.replace(/Z$/, '')
+  return `${date} ${whole}${/^0+$/.test(ms) ? '' : `.${ms.replace(/0+$/, '')}`} UTC (virtual clock)`
+}
+
 /** How the bound reads in a message: both numbers a caller may need. */
 export const MAX_TIME_TEXT = `${MAX_TIME} (${isoTime(MAX_TIME)}, the last moment a date can hold)`
 

@@ -7,7 +7,9 @@ import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
 import type { Clock } from './clock'
 import { nowSeconds } from './clock'
-import { MethodError } from './errors'
+import { MethodError, UnauthorizedError } from './errors'
+import { checkCallRefusal, checkedTokenRefusal } from './insight/refusals'
+import type { QuietParts } from './insight/quiet-run'
 import type { CallRequest } from './lang/tree'
 import type { Value } from './lang/value'
 import type { ExchangeDraft } from './operator/exchange-log'
@@ -97,11 +99,57 @@ async function stages(
   await checkStrict(parts, exchange, body, view)
   // Read once: the request is authenticated and evaluated under one signing key.
   const signer = await parts.account.signer()
-  const principal = await admit(parts, exchange, view, signer)
+  // A refusal's counterfactual is checked by quiet runs that take the call's own turns.
+  const checkRun = { ...(pause ? { pause } : {}), ...quietSignal(exchange) }
+  let principal: Principal
+  try {
+    principal = await admit(parts, exchange, view, signer)
+  } catch (error) {
+    const { draft } = exchange
+    // What would have let a dead token in is checked against the call itself, for the trace.
+    if (draft?.presented) {
+      draft.tokenCounterfactual = await checkedTokenRefusal(
+        quietParts(parts, signer),
+        draft.presented,
+        exchange.endpoint!,
+        () => parse(parts, exchange, body),
+        nowSeconds(parts.clock),
+        checkRun,
+      )
+    }
+    throw error
+  }
   const call = parse(parts, exchange, body)
-  const evaluated = await evaluate(parts, exchange, principal, call, view, signer, pause)
-  return answer(parts, exchange, evaluated)
+  try {
+    const evaluated = await evaluate(parts, exchange, principal, call, view, signer, pause)
+    return answer(parts, exchange, evaluated)
+  } catch (error) {
+    if (exchange.draft && error instanceof UnauthorizedError) {
+      await checkCallRefusal(
+        quietParts(parts, signer),
+        principal,
+        exchange.endpoint!,
+        call,
+        { calls: exchange.draft.tracer.calls, error },
+        nowSeconds(parts.clock),
+        checkRun,
+      )
+    }
+    throw error
+  }
 }
+
+/** What a run that writes nothing reads of the engine, for a refusal's checked counterfactual. */
+const quietParts = (parts: EngineParts, signer: Signer): QuietParts => ({
+  store: parts.store,
+  registry: parts.registry,
+  settings: parts.visibleSettings,
+  signer,
+})
+
+/** The client's signal, for a quiet run that stops when the client goes away. */
+const quietSignal = ({ call }: Exchange): { signal?: AbortSignal } =>
+  call.signal ? { signal: call.signal } : {}
 
 /** 405 for anything but POST, then 413 while the body is read. */
 export async function receive({ limits }: EngineParts, exchange: Exchange): Promise<Uint8Array> {

@@ -2,6 +2,7 @@
 // its outcome), gathered while it answers and shown by the playground as it is.
 
 import type { Presented } from './auth/credentials'
+import { clockTime } from './clock'
 import { ServiceError } from './errors'
 import { counterfactualOf, forCredential, type Counterfactual } from './insight/counterfactual'
 
@@ -165,10 +166,13 @@ export interface RequestTrace {
 }
 
 /** A time on the virtual clock, as the trace writes one. */
-export const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virtual clock)`
+export const at = clockTime
 
-/** The credential part of a trace, from what the `authorization` header held. */
-export function credentialTrace(presented: Presented): CredentialTrace {
+/**
+ * The credential part of a trace, from what the `authorization` header held. `checked` is the
+ * refused token's counterfactual as the call's own run checked it (decision 087), when it was.
+ */
+export function credentialTrace(presented: Presented, checked?: Counterfactual): CredentialTrace {
   const base: CredentialTrace = {
     kind: 'unknown',
     decision: 'refused',
@@ -221,7 +225,7 @@ export function credentialTrace(presented: Presented): CredentialTrace {
   return {
     ...refused,
     explanation: refusal(presented.reason, known),
-    counterfactual: forCredential(refusedOf(refused)),
+    counterfactual: checked ?? forCredential(refusedOf(refused)),
   }
 }
 
@@ -240,13 +244,22 @@ function refusal(reason: string, trace: CredentialTrace): string {
     case 'bad_signature':
       return "the token's signature does not verify: a byte of it was changed, or another account (or this one before a reset) signed it"
     case 'expired':
-      return `the authorization expired at ${at(trace.expiresAt!)}`
+      // Its secret's roll, when one came (or comes) later, is said after: the expiry came first.
+      return `the authorization expired at ${at(trace.expiresAt!)}${
+        trace.secretExpiresAt !== null && trace.secretExpiresAt > trace.expiresAt!
+          ? `, before the roll of its secret \`${trace.secretId}' took effect (at ${at(trace.secretExpiresAt)})`
+          : ''
+      }`
     case 'secret_unknown':
       return `its secret \`${trace.secretId}' is not in this account any more`
     case 'secret_rolled':
       return trace.kind === 'secret'
         ? `secret \`${trace.secretId}' was rolled; it stopped working at ${at(trace.secretExpiresAt!)}`
-        : `its secret \`${trace.secretId}' was rolled; every authorization from it died at ${at(trace.secretExpiresAt!)}`
+        : `its secret \`${trace.secretId}' was rolled; every authorization from it died at ${at(trace.secretExpiresAt!)}${
+            trace.expiresAt !== null && trace.expiresAt > trace.secretExpiresAt!
+              ? `, before its own expiry (at ${at(trace.expiresAt)})`
+              : ''
+          }`
     default:
       return reason
   }

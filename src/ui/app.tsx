@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { BranchBar } from './branches/branch-bar'
 import { ClockBar } from './clock/clock-bar'
 import { EngineStatus } from './engine-status'
@@ -13,6 +13,7 @@ import { AccountSync } from './shared/sync'
 import { ViewOf } from './views'
 import { ViewsNav } from './views-nav'
 import { ScenarioNote } from './scenarios/scenario-note'
+import { OperatorBanner } from './settings/operator-banner'
 
 /**
  * The reader of the exchange log, in a chunk of its own (with the wire formats it decodes): the
@@ -43,6 +44,7 @@ export function App({ config }: { config: PlaygroundConfig }) {
 function Shell({ config }: { config: PlaygroundConfig }) {
   const { view } = useRoute()
   const current = VIEW_LIST.find((info) => info.id === view)!
+  useFocusOnNewView(view)
   return (
     <>
       <a className="skip-link" href="#view" onClick={skipToView}>
@@ -70,6 +72,9 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         </ErrorBoundary>
       </header>
       <EngineStatus />
+      <ErrorBoundary what="The operator's controls">
+        <OperatorBanner />
+      </ErrorBoundary>
       <ViewsNav view={view} />
       <ScenarioNote />
       <main id="view" className="view" tabIndex={-1}>
@@ -82,6 +87,25 @@ function Shell({ config }: { config: PlaygroundConfig }) {
       </main>
     </>
   )
+}
+
+/**
+ * When another view opens (the nav, a link such as "Use in console", a scenario loaded), the
+ * focus goes to it, rather than staying on a link that is gone or dropping to the page; unless
+ * the view has taken it itself (an exchange opened by its link).
+ */
+function useFocusOnNewView(view: string) {
+  const shown = useRef(view)
+  useEffect(() => {
+    if (shown.current === view) return
+    shown.current = view
+    const main = document.getElementById('view')
+    const active = document.activeElement
+    // The link followed is gone with the view it was in, or sits in the nav; anything else that
+    // holds the focus (the view itself, a scenario's note) has taken it on purpose.
+    const dropped = !active || active === document.body || !active.isConnected
+    if (main && (dropped || active.closest('nav'))) main.focus({ preventScroll: true })
+  }, [view])
 }
 
 /** The fragment holds the route: move focus to the view without touching it. */

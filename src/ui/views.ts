@@ -14,6 +14,7 @@ const LOADERS: Record<ViewId, () => Promise<{ default: ComponentType }>> = {
   console: () => import('./console/console-view'),
   log: () => import('./log/log-view'),
   coverage: () => import('./coverage/coverage-view'),
+  watches: () => import('./watches/watches-view'),
   keyv: () => import('./keyv/keyv-view'),
   procedures: () => import('./procedures/procedures-view'),
   settings: () => import('./settings/settings-view'),

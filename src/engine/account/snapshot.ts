@@ -15,6 +15,7 @@ import { defaultLimits } from '../settings'
 import type { Json, KeyvEntry, ProcRecord, SecretRecord, StoreSnapshot } from '../store'
 import { MAX_SECRETS, SECRET_ID_PATTERN, SECRET_KEY_PATTERN } from './secrets'
 import { USAGE, usageOf } from './usage'
+import { readWatches, WATCHES } from '../insight/watch'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'
 export const SNAPSHOT_VERSION = 1
@@ -172,6 +173,11 @@ const META: Fields = {
   },
   [USAGE]: anything,
   [SECRETS_VERSION]: anything,
+  [WATCHES]: (value, path) => {
+    readWatches(value, (at, problem) => {
+      throw new Fail(`${path}${at}`, problem)
+    })
+  },
 }
 
 function readMeta(value: unknown): Record<string, Json> {

@@ -118,9 +118,13 @@ async function identifyAuthorization(
   const secret = await store.getSecret(payload.s)
   details.secretExpiresAt = secret ? secret.expiresAt : null
   if (!secret) return { state: 'invalid', reason: 'secret_unknown', details }
-  if (!isAlive(secret, now)) return { state: 'invalid', reason: 'secret_rolled', details }
-  if (payload.e !== null && payload.e <= now)
+  const rolled = !isAlive(secret, now)
+  // The first cause in time names the refusal: a token that expired before its secret's roll
+  // took effect is expired, whatever became of its secret since (decision 087).
+  if (payload.e !== null && payload.e <= now && (!rolled || payload.e <= secret.expiresAt!)) {
     return { state: 'expired', reason: 'expired', details }
+  }
+  if (rolled) return { state: 'invalid', reason: 'secret_rolled', details }
   return {
     state: 'usable',
     details,

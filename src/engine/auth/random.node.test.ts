@@ -21,7 +21,15 @@ const PLATFORM_DRAWS: Record<string, string> = {
   'index-key': 'auth/secret-index.ts',
   'secrets-version': 'auth/secret-index.ts',
 }
-const PURPOSES = ['secret-id', 'secret-key', 'nonce', 'fault-draw', 'fault-id', 'checkpoint-id']
+const PURPOSES = [
+  'secret-id',
+  'secret-key',
+  'nonce',
+  'fault-draw',
+  'fault-id',
+  'checkpoint-id',
+  'watch-id',
+]
 
 describe('every random draw in the engine', () => {
   const files = sources(ENGINE).map((path) => ({

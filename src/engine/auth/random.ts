@@ -29,6 +29,8 @@ export type Purpose =
   | 'fault-id'
   /** A checkpoint's id: keyed by how many checkpoints the engine has taken. */
   | 'checkpoint-id'
+  /** A watch's id: keyed by the account's time and how many watches it holds. */
+  | 'watch-id'
 
 /**
  * The only draws that never come from the seed, each with why: they key the generator itself,

@@ -8,7 +8,9 @@ import {
   type Ability,
   type KeyvTarget,
 } from '../auth/abilities'
+import { clockTime } from '../clock'
 import { ServiceError } from '../errors'
+import { withoutStage } from '../stages'
 
 /** What would have changed a refusal into an answer: one sentence, and its parts as data. */
 export interface Counterfactual {
@@ -47,9 +49,15 @@ export interface Counterfactual {
   insecure?: boolean
   /** `fix_request`: the argument that was missing or wrong, when one was. */
   argument?: string
+  /**
+   * Further changes the call needs with this one, in the order it would meet them: each of them,
+   * made together with this one, lets the call in (an expired token that never held the ability,
+   * say). Absent when this change alone lets it in (decision 087).
+   */
+  also?: Counterfactual[]
 }
 
-const at = (seconds: number) => `${new Date(seconds * 1000).toISOString()} (virtual clock)`
+const at = clockTime
 
 /** The packages above `name`, nearest first: `type.string.reverse` → `type.string`, `type`. */
 export function packagesOf(name: string): string[] {
@@ -62,7 +70,9 @@ export function packagesOf(name: string): string[] {
 }
 
 /** `missing_ability`: the endpoint itself is the narrowest ability that lets it in. */
-export function addAbility(name: string, insecure: boolean): Counterfactual {
+export function addAbility(called: string, insecure: boolean): Counterfactual {
+  // A procedure's dev stage (`lib.p:dev`) is reached by the ability naming the procedure.
+  const name = withoutStage(called)
   const alternatives = packagesOf(name)
   return {
     code: 'missing_ability',
@@ -204,6 +214,49 @@ export function forCredential(refused: RefusedCredential): Counterfactual {
     default:
       return forCode(reason, undefined)
   }
+}
+
+/** A change as a part of a longer sentence: `holding \`keyv.get' (or \`keyv')`. */
+function phrase(change: Counterfactual): string {
+  switch (change.change) {
+    case 'add_ability': {
+      const others = change.alternatives?.length
+        ? ` (or ${change.alternatives.map((a) => `\`${a}'`).join(', ')})`
+        : ''
+      return `holding \`${change.ability}'${others}${change.insecure ? ", minted with `insecure: true'" : ''}`
+    }
+    case 'widen_limit':
+      return `with \`${change.from}' widened to \`${change.to}'`
+    case 'set_insecure':
+      return "with `insecure: true' in its auth.create call"
+    default:
+      return `and then: ${change.sentence}`
+  }
+}
+
+/**
+ * `first` with the further changes the call needs beside it (`checked.ts` finds them): its
+ * sentence says them all, since `first` alone would still be refused.
+ */
+export function withAlso(first: Counterfactual, also: Counterfactual[]): Counterfactual {
+  const rest = also.map(phrase).join(', and ')
+  const refusals = also.map((change) => `\`${change.code}'`).join(', then ')
+  const remint =
+    first.code === 'expired'
+      ? "with a later `expiry' or a longer `ttl'"
+      : first.code === 'secret_rolled' || first.code === 'secret_unknown'
+        ? 'from a live secret'
+        : ''
+  let sentence: string
+  if (first.change === 'use_before' && first.before !== undefined) {
+    const died = first.code === 'expired' ? 'it expired' : "its secret's roll took effect"
+    sentence = `even before ${at(first.before)}, when ${died}, it would have been refused (${refusals}): ${rest}, and called before then, it would have passed; or mint it again ${rest}, ${remint}`
+  } else if (first.change === 'use_before' || first.change === 'use_live_secret') {
+    sentence = `while it worked it would still have been refused (${refusals}): mint it again ${rest}, ${remint}`
+  } else {
+    sentence = `${first.sentence}; let in, it would still have been refused (${refusals}): ${rest}`
+  }
+  return { ...first, also, sentence }
 }
 
 /** The argument a 400's message names: ``invalid argument `length' for …``. */

@@ -25,6 +25,16 @@ async function realStatus(item: DiffItem, token: string): Promise<number> {
 }
 
 describe('diff', () => {
+  it('says a scan of the whole bucket in words, never an empty prefix', async () => {
+    const a = await h.authorize({ abilities: ['keyv.scan?bucket=users&prefix=alice/'] })
+    const b = await h.authorize({ abilities: ['keyv.scan?bucket=users'] })
+    const sentences = (await diff(a, b)).gained.map((item) => item.sentence)
+    expect(sentences).toContain(
+      "reaches `keyv.scan' in bucket `users' scanning the whole bucket (no prefix), outside the other's key-value limits",
+    )
+    for (const sentence of sentences) expect(sentence).not.toMatch(/prefix `'/)
+  })
+
   it('finds what each token reaches that the other does not, each proven by a real call', async () => {
     const a = await h.authorize({
       abilities: ['keyv.get?bucket=users&prefix=alice/', 'type.string'],

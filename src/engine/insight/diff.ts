@@ -1,6 +1,7 @@
 import { covers, grantingTarget, type Ability, type KeyvTarget } from '../auth/abilities'
 import type { Principal } from '../auth/principal'
 import type { ArgSpec } from '../runtime/endpoint'
+import { clockTime } from '../clock'
 import type { TypeName } from '../runtime/types'
 import type { Json } from '../store'
 import { identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
@@ -75,7 +76,7 @@ export async function diff(
         kind: 'limit',
         endpoint: entry.name,
         where,
-        sentence: `reaches \`${entry.name}' in bucket \`${where.bucket}' for ${entry.name === 'keyv.scan' ? 'prefix' : 'key'} \`${where.key}', outside the other's key-value limits`,
+        sentence: `reaches \`${entry.name}' in bucket \`${where.bucket}' ${whereText(entry.name, where.key)}, outside the other's key-value limits`,
         counterexample: { ...sample(entry, where), at: now },
         delegated,
       })
@@ -93,7 +94,7 @@ export async function diff(
         found.push({
           kind: 'time',
           endpoint: both.name,
-          sentence: `still works at ${new Date(theirs.at * 1000).toISOString()}, when the other stops (its ${theirs.because === 'roll' ? "secret's roll" : 'expiry'})`,
+          sentence: `still works at ${clockTime(theirs.at)}, when the other stops (its ${theirs.because === 'roll' ? "secret's roll" : 'expiry'})`,
           counterexample: { ...sample(both), at: theirs.at },
           delegated,
         })
@@ -225,4 +226,10 @@ export function sampleCall(
     ...(input === undefined ? {} : { input: sampleOf(input) }),
     ...(Object.keys(given).length ? { args: given } : {}),
   }
+}
+
+/** Where in a bucket a difference lies: a key, a scan's prefix, or a scan of the whole bucket. */
+function whereText(endpoint: string, key: string): string {
+  if (endpoint !== 'keyv.scan') return `for key \`${key}'`
+  return key === '' ? 'scanning the whole bucket (no prefix)' : `for prefix \`${key}'`
 }

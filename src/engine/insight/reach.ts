@@ -2,7 +2,9 @@ import { covers, type Ability } from '../auth/abilities'
 import { BY_SECRET, decide, Refusal } from '../auth/decide'
 import type { Principal } from '../auth/principal'
 import { LIB } from '../settings'
+import { whileAlive } from './checked'
 import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
+import { withAlso, type Counterfactual } from './counterfactual'
 import type { ReachEndpoint, ReachLimit, ReachPackage, ReachReport, TokenSummary } from './types'
 
 /** An endpoint of the catalogue as reach weighs it. */
@@ -108,13 +110,22 @@ export async function reach(
   const { identity, summary } = await identifyAt(ctx, token, now)
   const entries = await catalogue(ctx)
   const principal = identity.state === 'usable' ? identity.principal : undefined
+  // A dead token's endpoints, as it was while it worked: its change alone lets in only those
+  // it held (decision 087).
+  const alive = principal ? undefined : whileAlive(identity, now)
+  const deadChange = (entry: CatalogueEntry) => {
+    const own = summary.counterfactual
+    if (!own || !alive) return own
+    const verdict = decide(alive.principal, entry.name, entry.insecure)
+    return verdict instanceof Refusal ? withAlso(own, [verdict.counterfactual()]) : own
+  }
   const endpoints: ReachEndpoint[] = []
   for (const [index, entry] of entries.entries()) {
     if (index % 256 === 0) {
       const turn = between(ctx, run)
       if (turn) await turn
     }
-    endpoints.push(reachEntry(entry, principal, summary))
+    endpoints.push(reachEntry(entry, principal, summary, principal ? undefined : deadChange(entry)))
   }
   const insecure = ctx.registry.insecure
   return {
@@ -133,11 +144,15 @@ export async function reach(
   }
 }
 
-/** One endpoint of the catalogue for a token: decided for its principal, or refused with it. */
+/**
+ * One endpoint of the catalogue for a token: decided for its principal, or refused with it and
+ * `counterfactual`, what would have let it in.
+ */
 function reachEntry(
   entry: CatalogueEntry,
   principal: Principal | undefined,
   summary: TokenSummary,
+  counterfactual: Counterfactual | undefined,
 ): ReachEndpoint {
   return {
     package: entry.name.split('.', 1)[0]!,
@@ -152,7 +167,7 @@ function reachEntry(
           limits: null,
           code: summary.reason,
           explanation: summary.explanation,
-          ...(summary.counterfactual ? { counterfactual: summary.counterfactual } : {}),
+          ...(counterfactual ? { counterfactual } : {}),
         }),
   }
 }

@@ -1,15 +1,21 @@
-import { authenticate } from '../auth/credentials'
+import { authenticate, type Presented } from '../auth/credentials'
 import { utf8 } from '../auth/bytes'
-import type { Clock } from '../clock'
-import { ClientGoneError, InvalidError, ServiceError, TooLargeError } from '../errors'
-import { Evaluation } from '../runtime/evaluate'
-import { createOverlay } from '../runtime/overlay'
+import type { Principal } from '../auth/principal'
+import {
+  ClientGoneError,
+  InvalidError,
+  ServiceError,
+  TooLargeError,
+  UnauthorizedError,
+} from '../errors'
 import { endpointSettings } from '../settings'
 import type { Json } from '../store'
-import { CallTracer, credentialTrace, outcomeOf, type CredentialTrace } from '../trace'
+import { credentialTrace, outcomeOf, type CallTrace, type CredentialTrace } from '../trace'
 import { mediaType, requestFormat } from '../wire/formats'
 import { parseCall } from '../wire/request'
 import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
+import { quietRun } from './quiet-run'
+import { checkCallRefusal, checkedTokenRefusal } from './refusals'
 import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
 
 /** The most calls one simulate request may ask about. */
@@ -19,7 +25,7 @@ export const MAX_SIMULATED_CALLS = 1000
  * The decision for each call, at `at` (the virtual clock's now by default), made by the same
  * code that answers calls: the token is authenticated, the body parsed and the call evaluated
  * as a real call would be, over an overlay that is never committed, on a clock of its own that
- * sleeps without waiting (`simulatedClock`), under the real call's time limit: a call that
+ * sleeps without waiting (`quietRun`, `simulatedClock`), under the real call's time limit: a call that
  * would answer 408 is reported so. Nothing is written; each call sees the account as it is.
  * What the operator set up (faults, strict mode, the rate limit) is not part of the engine's
  * rules and plays no part. The calls take turns as `run` says, and stop when its client goes
@@ -44,31 +50,6 @@ export async function simulate(
     results.push(await simulateOne(ctx, token, readCall(call), now, run))
   }
   return { at: now, token: summary, results }
-}
-
-/**
- * The clock a simulated call runs on: it starts at the moment asked about and moves as the
- * engine's own clock does while the call computes (or waits for its turn), and by what the call
- * sleeps, at once. So the time limit stops it where it would stop the real call, which sleeps
- * and computes on one clock; simulating a `core.sleep` takes no time.
- */
-export function simulatedClock(startMs: number, real: Clock): Clock {
-  const began = real.now()
-  let slept = 0
-  const clock: Clock = {
-    now: () => startMs + (real.now() - began) + slept,
-    async sleep(ms) {
-      await Promise.resolve()
-      slept += Math.max(0, ms)
-    },
-    advance(ms) {
-      slept += ms
-    },
-    get offset() {
-      return slept
-    },
-  }
-  return clock
 }
 
 /** A call as given, checked: a 400 names what is wrong with it. */
@@ -126,57 +107,62 @@ async function simulateOne(
 ): Promise<SimulatedCall> {
   const { settings, registry, account } = ctx
   const { store, serviceName, limits } = settings
-  const clock = simulatedClock(now * 1000, settings.clock)
-  const tracer = new CallTracer()
   let credential: CredentialTrace | null = null
+  let presented: Presented | undefined
+  let calls: CallTrace[] = []
   let status = 200
   let failure: unknown
   try {
     const { body, type } = bodyOf(call, serviceName)
     if (body.length > limits.maxBodyBytes) throw new TooLargeError(limits.maxBodyBytes)
     const signer = await account.signer()
-    const principal = await authenticate(
-      token.trim() === '' ? null : `bearer ${token.trim()}`,
+    const parts = {
       store,
+      registry,
+      settings: endpointSettings(settings),
       signer,
-      now,
-      { observe: (presented) => (credential = credentialTrace(presented)) },
-    )
-    const request = parseCall(
-      body,
-      requestFormat(type, serviceName),
-      new URLSearchParams(call.query ?? ''),
-    )
-    // Never flushed: what the call would write is dropped with the overlay.
-    const overlay = createOverlay(store, async () => undefined)
-    const evaluation = new Evaluation(
-      {
-        settings: { ...endpointSettings(settings), clock },
-        store: overlay,
-        clock,
+      random: account.randomNow(),
+    }
+    const read = () =>
+      parseCall(body, requestFormat(type, serviceName), new URLSearchParams(call.query ?? ''))
+    let principal: Principal
+    try {
+      principal = await authenticate(
+        token.trim() === '' ? null : `bearer ${token.trim()}`,
+        store,
         signer,
-        principal,
-        setHeader: () => undefined,
-        tracer,
-        random: account.randomNow(),
-        ...(run.pause ? { pause: run.pause } : {}),
-        ...(run.signal ? { signal: run.signal } : {}),
-      },
-      (name) => registry.resolve(name, overlay),
-      (name) => registry.neighbours(name),
-    )
-    await evaluation.run(call.endpoint, request)
+        now,
+        { observe: (seen) => (presented = seen) },
+      )
+    } catch (error) {
+      if (presented) {
+        const checked = await checkedTokenRefusal(parts, presented, call.endpoint, read, now, run)
+        credential = credentialTrace(presented, checked)
+      }
+      throw error
+    }
+    credential = credentialTrace(presented!)
+    const request = read()
+    const outcome = await quietRun(parts, principal, call.endpoint, request, now, run)
+    calls = outcome.calls
+    if (outcome.status !== 200) {
+      if (outcome.error instanceof UnauthorizedError) {
+        const refused = { calls, error: outcome.error }
+        await checkCallRefusal(parts, principal, call.endpoint, request, refused, now, run)
+      }
+      throw outcome.error
+    }
   } catch (error) {
     if (error instanceof ClientGoneError) throw error
     failure = error
     status = error instanceof ServiceError ? error.status : 500
   }
   const outcome = outcomeOf(status, failure, credential)
-  const refusedCall = tracer.calls.find((c) => c.decision === 'refused' || c.decision === 'failed')
+  const refusedCall = calls.find((c) => c.decision === 'refused' || c.decision === 'failed')
   const refusedToken = (credential as CredentialTrace | null)?.decision === 'refused'
   const explanation = refusedToken
     ? (credential as CredentialTrace | null)!.explanation
-    : (refusedCall?.explanation ?? tracer.calls[0]?.explanation ?? outcome.message ?? '')
+    : (refusedCall?.explanation ?? calls[0]?.explanation ?? outcome.message ?? '')
   return {
     endpoint: call.endpoint,
     decision: status === 200 ? 'allowed' : status === 401 ? 'refused' : 'failed',
@@ -185,6 +171,6 @@ async function simulateOne(
     message: outcome.message,
     explanation,
     ...(outcome.counterfactual ? { counterfactual: outcome.counterfactual } : {}),
-    calls: tracer.calls,
+    calls,
   }
 }

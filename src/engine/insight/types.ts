@@ -167,3 +167,82 @@ export interface DiffReport {
   /** What `a` reaches that `b` does not. */
   lost: DiffItem[]
 }
+
+/**
+ * A resource to ask who reaches: an endpoint (`keyv.get`, `lib.notes`), a bucket of the
+ * key-value store and optionally one key in it, or a stored procedure by its name.
+ */
+export interface ResourceQuery {
+  /** An endpoint by name; or */
+  endpoint?: string
+  /** a bucket, and optionally one `key` in it (for `keyv.scan`, the prefix it scans); or */
+  bucket?: string
+  key?: string
+  /** a stored procedure by name (`notes` is called at `lib.notes`). */
+  procedure?: string
+}
+
+/** One token, and whether (and how, and until when) it reaches the resource asked about. */
+export interface ReachedBy {
+  /** `secret`: one of the account's secret keys. `given`: `tokens[index]` of the question. */
+  source: 'secret' | 'given'
+  index: number | null
+  /** What the token is now: its kind, secret, abilities, times, state. */
+  token: TokenSummary
+  /** It is usable and reaches the resource through at least one endpoint. */
+  reaches: boolean
+  /** It is usable and holds `auth.create`: it could mint a token that reaches anything. */
+  delegates: boolean
+  /**
+   * Each endpoint of the resource it reaches, and what lets it in: the secret key, or the
+   * ability as written; for a bucket asked about whole, whether it reaches every key of it or
+   * only those under a prefix.
+   */
+  through: Array<{
+    endpoint: string
+    grant: 'secret' | 'ability'
+    ability: string | null
+    keys: 'all' | { prefix: string }
+  }>
+  /** When it stops (its expiry, or its secret's roll), for a usable token; `null` otherwise or never. */
+  until: number | null
+  because: 'expiry' | 'roll' | null
+}
+
+/** `POST /_account/who-reaches`: every token asked about (and each secret), for one resource. */
+export interface WhoReachesReport {
+  at: number
+  resource: ResourceQuery
+  /** The endpoints the resource stands for: one, or the key-value endpoints for a bucket. */
+  endpoints: string[]
+  tokens: ReachedBy[]
+}
+
+/** One watch, asked again: what it expects, what the engine answers now, whether that holds. */
+export interface WatchReport {
+  id: string
+  /** What the person calls the watched token; never the token itself. */
+  label: string | null
+  call: SimulateCall
+  expect: 'allowed' | 'refused'
+  createdAt: number
+  /** What the watched token is now; `null` when the call could not even be simulated. */
+  subject: TokenSummary | null
+  /** The engine's decision on the call now, as simulate gives it (without the call trace). */
+  result: Omit<SimulatedCall, 'calls'>
+  /** The decision is the one expected. */
+  holds: boolean
+}
+
+/** `GET /_account/watches`: every watch the account keeps, asked again at `at`. */
+export interface WatchesReport {
+  at: number
+  watches: WatchReport[]
+  /** How many do not hold. */
+  failing: number
+  /**
+   * The first moment after `at` a watched token stops working (its expiry, or its secret's
+   * roll): the answers may change then with nothing else changed; `null` when none will.
+   */
+  changesAt: number | null
+}

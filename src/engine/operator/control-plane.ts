@@ -22,6 +22,7 @@ import {
   COVERAGE_BODY_LIMIT,
   coverageReport,
   readCoverageRequest,
+  readResource,
   tallyCoverage,
   type Insight,
   type SimulateCall,
@@ -187,6 +188,16 @@ export function createControlPlane({
         optional(body, 'at', 'number'),
         run,
       ),
+    'POST who-reaches': (body, _params, _query, run) =>
+      insight.whoReaches(
+        readResource(body.resource),
+        tokensOf(body),
+        optional(body, 'at', 'number'),
+        run,
+      ),
+    'GET watches': (_body, _params, _query, run) => insight.watches(run),
+    'POST watches': (body, _params, _query, run) => insight.addWatch(body, run),
+    'POST watches/:id/delete': (_body, [id], _query, run) => insight.removeWatch(id!, run),
     'POST coverage': async (body, _params, _query, run) => {
       const { entries, tally, skipped } = readCoverageRequest(body)
       const all = entries ?? (await journal.list(0))
@@ -411,6 +422,14 @@ function callsOf(body: Record<string, Json>): SimulateCall[] {
     )
   }
   return calls as unknown as SimulateCall[]
+}
+
+function tokensOf(body: Record<string, Json>): string[] {
+  const tokens = body.tokens ?? []
+  if (!Array.isArray(tokens)) {
+    throw new InvalidError("`tokens' must be an array of the authorizations to ask about")
+  }
+  return tokens as unknown as string[]
 }
 
 function describeEndpoints(registry: Registry): EndpointInfo[] {

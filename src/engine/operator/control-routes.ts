@@ -2,7 +2,15 @@ import type { TokenReport } from '../account/account'
 import type { AccountSnapshot } from '../account/snapshot'
 import type { SecretView } from '../account/secrets'
 import type { CoverageReport, CoverageTally } from '../insight/coverage'
-import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../insight/types'
+import type {
+  DiffReport,
+  ReachReport,
+  ResourceQuery,
+  SimulateCall,
+  SimulateReport,
+  WatchesReport,
+  WhoReachesReport,
+} from '../insight/types'
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
 import type { Checkpoint } from './checkpoints'
@@ -106,6 +114,23 @@ export interface ControlRoutes {
   }
   /** What each token reaches that the other does not, each item with its proof. */
   'POST diff': { body: { a: string; b: string; at?: number }; answer: DiffReport }
+  /**
+   * Which of the account's secrets and of `tokens` reach a resource (an endpoint, a bucket and
+   * key, a stored procedure), until when and through which ability; no token is repeated, a
+   * token of `tokens` comes back by its index (decision 088).
+   */
+  'POST who-reaches': {
+    body: { resource: ResourceQuery; tokens?: string[]; at?: number }
+    answer: WhoReachesReport
+  }
+  /** The watches the account keeps, each asked again of the engine's rules now (decision 088). */
+  'GET watches': { answer: WatchesReport }
+  /** Pins a watch: that `token` is let in by `call` (`allowed`) or refused (`refused`). */
+  'POST watches': {
+    body: { token: string; call: SimulateCall; expect: 'allowed' | 'refused'; label?: string }
+    answer: WatchesReport
+  }
+  'POST watches/:id/delete': { body: Record<string, never>; answer: WatchesReport }
   /**
    * The coverage report of the journal entries given (the account's own journal when none are),
    * added to `tally`; `skipped` counts the entries left out when `skipUnreadable` (decision 080).

@@ -1,6 +1,13 @@
 import { toBase64Url, utf8 } from '../auth/bytes'
 import type { Clock } from '../clock'
-import { CallTracer, credentialTrace, outcomeOf, type CallTrace, type RequestTrace } from '../trace'
+import {
+  CallTracer,
+  credentialTrace,
+  outcomeOf,
+  type CallTrace,
+  type Counterfactual,
+  type RequestTrace,
+} from '../trace'
 import type { Presented } from '../auth/credentials'
 import type { Call } from '../wire/call'
 import type { Reply } from '../wire/response'
@@ -92,6 +99,8 @@ export class ExchangeDraft {
   readonly startedAt: number
   body: Uint8Array | undefined
   presented: Presented | undefined
+  /** A refused token's counterfactual, checked against the call (decision 087), when it was. */
+  tokenCounterfactual: Counterfactual | undefined
 
   constructor(
     readonly call: Call,
@@ -129,6 +138,7 @@ export class ExchangeDraft {
       this.tracer.calls,
       this.tracer.dropped,
       outcomeOf(reply.status, error),
+      this.tokenCounterfactual,
     )
   }
 }
@@ -158,6 +168,8 @@ class Finished {
     private readonly droppedCalls: number,
     /** How it ended, without the refused credential's counterfactual (known once it is read). */
     private readonly outcome: RequestTrace['outcome'],
+    /** A dead token's counterfactual, checked against the call (decision 087). */
+    private readonly tokenCounterfactual: Counterfactual | undefined,
   ) {}
 
   /** What it holds in memory, about: bodies as kept, headers, URL, trace, and their objects. */
@@ -170,12 +182,13 @@ class Finished {
     for (const body of [this.sent, this.answered]) if (body) size += BODY_BYTES + body.bytes.length
     for (const call of this.calls)
       size += TRACED_CALL_BYTES + (call.counterfactual ? COUNTERFACTUAL_BYTES : 0)
+    if (this.tokenCounterfactual) size += COUNTERFACTUAL_BYTES
     return size + (this.outcome.counterfactual ? COUNTERFACTUAL_BYTES : 0)
   }
 
   record(): Omit<ExchangeRecord, 'id'> {
     const { sent, status, answered, presented, outcome } = this
-    const credential = presented ? credentialTrace(presented) : null
+    const credential = presented ? credentialTrace(presented, this.tokenCounterfactual) : null
     const requestHeaders = [...this.requestHeaders].sort(byName)
     const responseHeaders = Object.entries(this.responseHeaders).sort(byName)
     return {

@@ -34,7 +34,12 @@ describe('a refused cursor', () => {
       code: 'invalid_cursor',
     })
     expect(call.explanation).toBe(
-      `cursor is invalid: its secret \`${h.secret.id}' was rolled; the cursor died with it at ${new Date(rolledAt * 1000).toISOString()} (virtual clock)`,
+      `cursor is invalid: its secret \`${h.secret.id}' was rolled; the cursor died with it at ${new Date(
+        rolledAt * 1000,
+      )
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')} (virtual clock)`,
     )
   })
 

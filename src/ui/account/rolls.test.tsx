@@ -9,7 +9,13 @@ import { renderWithService } from '../../testing/render'
 import SecretsView from './secrets-view'
 
 /** Mints an authorization with `token` and has the page remember it, as the log's reader does. */
-async function mint(service: Service, config: PlaygroundConfig, token = service.secret) {
+async function mint(
+  service: Service,
+  config: PlaygroundConfig,
+  token = service.secret,
+  abilities = ['core'],
+  ttl?: number,
+) {
   const response = await fetch(`${service.baseUrl}/auth/create`, {
     method: 'POST',
     headers: {
@@ -17,7 +23,10 @@ async function mint(service: Service, config: PlaygroundConfig, token = service.
       'content-type': 'application/vnd.service+json',
       accept: 'text/plain',
     },
-    body: JSON.stringify([['$$', 'abilities', ['core']]]),
+    body: JSON.stringify([
+      ['$$', 'abilities', abilities],
+      ...(ttl === undefined ? [] : [['$$', 'ttl', ttl]]),
+    ]),
   })
   const made = await response.text()
   await remember(config, [made])
@@ -33,13 +42,36 @@ describe('rolls', { timeout: 20_000 }, () => {
     const row = (await screen.findAllByTestId('secret-row'))[0]!
     await waitFor(() =>
       expect(within(row).getByTestId('secret-kills').textContent).toBe(
-        '2 authorizations made here would die if it rolled.',
+        '2 authorizations made here would die with it: [core], [core].',
       ),
     )
     fireEvent.click(within(row).getByRole('button', { name: 'Roll now' }))
     const question = within(row).getByRole('group', { name: /now\?$/ })
     expect(question.textContent).toContain(
-      'Its key stops working at once, and with it the 2 authorizations made here that descend from it;',
+      'Its key stops working at once, and with it the 2 authorizations made here that descend from it ([core], [core]);',
+    )
+  })
+
+  it('names the authorizations a roll ends, and not one that expires before it', async () => {
+    const { service, config, client } = await renderWithService(<SecretsView />)
+    await mint(service, config, service.secret, ['keyv.get'])
+    await mint(service, config, service.secret, ['type'], 600)
+    await client.invalidateQueries()
+    const row = (await screen.findAllByTestId('secret-row'))[0]!
+    // Rolled now, both die; rolled in an hour (the moment offered), the short one is gone first.
+    await waitFor(() =>
+      expect(within(row).getByTestId('secret-kills').textContent).toBe(
+        '2 authorizations made here would die with it: [type], [keyv.get].',
+      ),
+    )
+    expect(within(row).getByTestId('roll-at-ends').textContent).toBe(
+      '1 authorization made here dies with it: [keyv.get]; [type] expires before it, on its own.',
+    )
+    fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
+    await waitFor(() =>
+      expect(within(row).getByTestId('secret-kills').textContent).toBe(
+        '1 authorization made here dies with it: [keyv.get]; [type] expires before it, on its own.',
+      ),
     )
   })
 
@@ -48,7 +80,9 @@ describe('rolls', { timeout: 20_000 }, () => {
     const row = (await screen.findAllByTestId('secret-row'))[0]!
     // The moment offered is an hour ahead once the clock has been read.
     await waitFor(() =>
-      expect((within(row).getByLabelText('Roll at (UTC)') as HTMLInputElement).value).not.toBe(''),
+      expect(
+        (within(row).getByLabelText('Roll at (UTC, 24 h)') as HTMLInputElement).value,
+      ).not.toBe(''),
     )
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
     const slow = { timeout: 5000 }
@@ -71,12 +105,14 @@ describe('rolls', { timeout: 20_000 }, () => {
     const { service } = await renderWithService(<SecretsView />)
     const row = (await screen.findAllByTestId('secret-row'))[0]!
     await waitFor(() =>
-      expect((within(row).getByLabelText('Roll at (UTC)') as HTMLInputElement).value).not.toBe(''),
+      expect(
+        (within(row).getByLabelText('Roll at (UTC, 24 h)') as HTMLInputElement).value,
+      ).not.toBe(''),
     )
     service.stop()
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
     expect((await within(row).findByRole('alert')).textContent).toMatch(/fetch failed/)
-    fireEvent.change(within(row).getByLabelText('Roll at (UTC)'), {
+    fireEvent.change(within(row).getByLabelText('Roll at (UTC, 24 h)'), {
       target: { value: '2000-01-01T00:00:00' },
     })
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))

@@ -20,6 +20,44 @@ export function stateAt(secret: SecretView, now: number | undefined): SecretStat
 export const authorizationsText = (count: number) =>
   `${count} ${count === 1 ? 'authorization' : 'authorizations'} made here`
 
+/** A time typed as UTC, `2026-11-30 14:05:00` (or with a `T`, or without seconds). */
+const readUtc = (text: string) => toUnixSeconds(text.trim().replace(' ', 'T'), 'utc')
+
+/** A usable authorization the page remembers, that dies with its secret. */
+export interface Descendant {
+  abilities: readonly string[]
+  /** Unix seconds on the virtual clock; `null` for none. */
+  expiresAt: number | null
+}
+
+/** An authorization as the menus name it: `[keyv.get?bucket=users, type]`. */
+const nameOf = (descendant: Descendant) => `[${descendant.abilities.join(', ')}]`
+
+/**
+ * What a roll at `at` ends: the authorizations still alive then (named), and those that expire
+ * before it (they die of their own expiry first, so the roll does not end them).
+ */
+export function rollEnds(descendants: readonly Descendant[], at: number) {
+  const dies = descendants.filter((d) => d.expiresAt === null || d.expiresAt > at)
+  const first = descendants.filter((d) => d.expiresAt !== null && d.expiresAt <= at)
+  return { dies, first }
+}
+
+/** The authorizations a roll ends, in one sentence: how many, and which. */
+function endsText(descendants: readonly Descendant[], at: number, when: string): string {
+  const { dies, first } = rollEnds(descendants, at)
+  const named = (list: readonly Descendant[]) => list.map(nameOf).join(', ')
+  const dying =
+    dies.length === 0
+      ? `No authorization made here ${when === 'now' ? 'would die' : 'dies'} with it`
+      : `${authorizationsText(dies.length)} ${when === 'now' ? 'would die' : dies.length === 1 ? 'dies' : 'die'} with it: ${named(dies)}`
+  const before =
+    first.length === 0
+      ? ''
+      : `; ${named(first)} ${first.length === 1 ? 'expires' : 'expire'} before it, on ${first.length === 1 ? 'its' : 'their'} own`
+  return `${dying}${before}.`
+}
+
 /**
  * One secret, with its roll controls while it lives: roll now (asked first), roll at a moment
  * on the virtual clock (a date-time picker, in UTC as the clock shows it), or cancel a roll
@@ -29,11 +67,11 @@ export const authorizationsText = (count: number) =>
 export function SecretRow({
   secret,
   now,
-  kills,
+  descendants,
 }: {
   secret: SecretView
   now: number | undefined
-  kills: number
+  descendants: readonly Descendant[]
 }) {
   const { baseUrl } = useConfig()
   const atId = useId()
@@ -48,7 +86,10 @@ export function SecretRow({
   const cancel = useAccountMutation(() => cancelRoll(baseUrl, secret.id))
   const state = stateAt(secret, now)
   const pending = roll.isPending || cancel.isPending
-  const shownAt = at ?? (now === undefined ? '' : toDateTimeLocal(now + 3600, 'utc'))
+  // Written as UTC in 24 hours with seconds (`2026-11-30 14:05:00`), however the browser
+  // would draw a date-time field in its own locale.
+  const shownAt =
+    at ?? (now === undefined ? '' : toDateTimeLocal(now + 3600, 'utc').replace('T', ' '))
 
   function clearMessages() {
     setProblem(null)
@@ -59,8 +100,10 @@ export function SecretRow({
   function rollLater(event: FormEvent) {
     event.preventDefault()
     clearMessages()
-    const seconds = toUnixSeconds(shownAt, 'utc')
-    if (seconds === undefined) return setProblem('Give a date and time to roll at, in UTC.')
+    const seconds = readUtc(shownAt)
+    if (seconds === undefined) {
+      return setProblem('Give a date and time to roll at, in UTC, as 2026-11-30 14:05:00.')
+    }
     if (now !== undefined && seconds <= now) {
       return setProblem(
         `${formatTime(seconds)} has passed on the virtual clock (now ${formatTime(now)}): choose a later moment, or use Roll now.`,
@@ -69,8 +112,12 @@ export function SecretRow({
     roll.mutate(seconds)
   }
 
+  const endingNow = now === undefined ? descendants : rollEnds(descendants, now).dies
   const dies =
-    kills > 0 ? `, and with it the ${authorizationsText(kills)} that descend from it` : ''
+    endingNow.length > 0
+      ? `, and with it the ${authorizationsText(endingNow.length)} that descend from it (${endingNow.map(nameOf).join(', ')})`
+      : ''
+  const chosenAt = readUtc(shownAt)
 
   return (
     <tr data-testid="secret-row" data-secret-id={secret.id}>
@@ -84,11 +131,11 @@ export function SecretRow({
         </span>
         {state !== 'expired' && (
           <span className="muted secret-kills" data-testid="secret-kills">
-            {kills === 0
+            {descendants.length === 0
               ? 'No authorization made here descends from it.'
-              : `${authorizationsText(kills)} ${
-                  state === 'rolling' ? 'die when it rolls' : 'would die if it rolled'
-                }.`}
+              : state === 'rolling' && secret.expiresAt !== null
+                ? endsText(descendants, secret.expiresAt, 'at its roll')
+                : endsText(descendants, now ?? 0, 'now')}
           </span>
         )}
       </td>
@@ -133,19 +180,28 @@ export function SecretRow({
               </button>
             )}
             <form className="roll-at" onSubmit={rollLater} noValidate>
-              <label htmlFor={atId}>Roll at (UTC)</label>
+              <label htmlFor={atId}>Roll at (UTC, 24 h)</label>
               <input
                 id={atId}
-                type="datetime-local"
-                step={1}
+                type="text"
+                inputMode="numeric"
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="2026-11-30 14:05:00"
+                size={19}
                 value={shownAt}
-                aria-describedby={problem ? hintId : undefined}
+                aria-describedby={`${atId}-ends${problem ? ` ${hintId}` : ''}`}
                 aria-invalid={problem ? true : undefined}
                 onChange={(event) => setAt(event.target.value)}
               />
               <button type="submit" disabled={pending}>
                 Roll at…
               </button>
+              <span id={`${atId}-ends`} className="muted roll-at-ends" data-testid="roll-at-ends">
+                {chosenAt !== undefined && (now === undefined || chosenAt > now)
+                  ? endsText(descendants, chosenAt, 'then')
+                  : ''}
+              </span>
             </form>
           </div>
         )}

@@ -54,9 +54,9 @@ describe('SecretsView', () => {
   it('rolls at a date and time, says in its own terms when it has passed, and one problem at a time', async () => {
     const { service } = await renderWithService(<SecretsView />)
     const row = (await screen.findAllByTestId('secret-row'))[0]!
-    const at = within(row).getByLabelText('Roll at (UTC)') as HTMLInputElement
-    // It starts an hour ahead on the virtual clock.
-    await waitFor(() => expect(at.value).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?/))
+    const at = within(row).getByLabelText('Roll at (UTC, 24 h)') as HTMLInputElement
+    // It starts an hour ahead on the virtual clock, in UTC, 24 h, to the second.
+    await waitFor(() => expect(at.value).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/))
     fireEvent.change(at, { target: { value: '2000-01-01T00:00:00' } })
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
     expect((await within(row).findByRole('alert')).textContent).toMatch(
@@ -70,10 +70,10 @@ describe('SecretsView', () => {
         within(row)
           .getAllByRole('alert')
           .map((alert) => alert.textContent),
-      ).toEqual(['Give a date and time to roll at, in UTC.']),
+      ).toEqual(['Give a date and time to roll at, in UTC, as 2026-11-30 14:05:00.']),
     )
     const now = await service.now()
-    const inAnHour = new Date((now + 3600) * 1000).toISOString().slice(0, 19)
+    const inAnHour = new Date((now + 3600) * 1000).toISOString().slice(0, 19).replace('T', ' ')
     fireEvent.change(at, { target: { value: inAnHour } })
     fireEvent.click(within(row).getByRole('button', { name: 'Roll at…' }))
     await waitFor(() => expect(within(row).getByTestId('secret-state').textContent).toBe('rolling'))

@@ -8,7 +8,7 @@ import { inspectQuery, secretsQuery, useAccountMutation } from '../shared/querie
 import { routeHref } from '../shared/router'
 import { useRemembered } from '../shared/tokens'
 import { ScenarioPicker } from '../scenarios/scenario-picker'
-import { SecretRow } from './secret-row'
+import { SecretRow, type Descendant } from './secret-row'
 
 /**
  * Account settings: the secrets that reach every endpoint. Each can be rolled now (it dies at
@@ -20,7 +20,7 @@ export default function SecretsView() {
   const secrets = useQuery(secretsQuery(baseUrl))
   const now = useNow()
   const create = useAccountMutation(() => createSecret(baseUrl))
-  const kills = useDescendants()
+  const descendants = useDescendants()
 
   return (
     <section aria-labelledby="secrets-heading" className="panel">
@@ -72,7 +72,7 @@ export default function SecretsView() {
                   key={secret.id}
                   secret={secret}
                   now={now}
-                  kills={kills.get(secret.id) ?? 0}
+                  descendants={descendants.get(secret.id) ?? []}
                 />
               ))}
             </tbody>
@@ -85,17 +85,20 @@ export default function SecretsView() {
 }
 
 /**
- * How many usable authorizations the page remembers descend from each secret (directly, or
+ * The usable authorizations the page remembers that descend from each secret (directly, or
  * through an authorization that minted them: the root secret is what they die with).
  */
-function useDescendants(): Map<string, number> {
+function useDescendants(): Map<string, Descendant[]> {
   const { baseUrl } = useConfig()
   const saved = useRemembered().data ?? []
   const reports = useQueries({ queries: saved.map((s) => inspectQuery(baseUrl, s.token)) })
-  const counts = new Map<string, number>()
-  for (const report of reports) {
-    const secretId = report.data?.state === 'usable' ? report.data.details?.secretId : undefined
-    if (secretId) counts.set(secretId, (counts.get(secretId) ?? 0) + 1)
-  }
-  return counts
+  const found = new Map<string, Descendant[]>()
+  reports.forEach((report) => {
+    const details = report.data?.state === 'usable' ? report.data.details : undefined
+    if (!details?.secretId) return
+    const list = found.get(details.secretId) ?? []
+    list.push({ abilities: details.abilities ?? [], expiresAt: details.expiresAt })
+    found.set(details.secretId, list)
+  })
+  return found
 }

@@ -45,6 +45,18 @@ describe('compose', () => {
     expect(planned.args).toEqual([['abilities', ['type']]])
   })
 
+  it('refuses a ttl under a second before sending: the engine would answer 400', () => {
+    const planned = planComposition(
+      { ...emptyComposition, abilities: ['type'], ttl: '0.5' },
+      1893456000,
+      undefined,
+    )
+    expect(planned.findings).toEqual([
+      { level: 'form', message: expect.stringMatching(/^The time to live must be .* at least 1/) },
+    ])
+    expect(planned.args).toEqual([['abilities', ['type']]])
+  })
+
   it('says the engine will refuse no abilities and malformed ones', () => {
     expect(planComposition(emptyComposition, 0, undefined).findings[0]).toMatchObject({
       level: 'engine',

@@ -19,6 +19,9 @@ import { BODY_FORMATS, type BodyFormat, type CallDraft } from '../shared/wire'
 
 export { toDateTimeLocal, toUnixSeconds, type Zone } from '../shared/date-time'
 
+/** The shortest `ttl` the engine takes, in seconds (decision 024). */
+export const MIN_TTL = 1
+
 /** The composer's form, as typed: nothing is converted until the request is planned. */
 export interface Composition {
   abilities: string[]
@@ -153,10 +156,10 @@ export function planComposition(
   }
   if (composition.ttl.trim() !== '') {
     const ttl = Number(composition.ttl)
-    if (!Number.isFinite(ttl) || ttl <= 0) {
+    if (!Number.isFinite(ttl) || ttl < MIN_TTL) {
       findings.push({
         level: 'form',
-        message: 'The time to live must be a number of seconds above 0.',
+        message: `The time to live must be a number of seconds, at least ${MIN_TTL}: the engine refuses a shorter one, which would expire as it is made.`,
       })
     } else {
       args.push(['ttl', ttl])

@@ -18,6 +18,7 @@ import { useRememberedActions, useTokenChoices } from '../shared/tokens'
 import { BODY_FORMATS, mediaTypeOf, planCall, sendPlan, type BodyFormat } from '../shared/wire'
 import { AbilityTree } from './ability-tree'
 import { ChosenAbilities } from './chosen-abilities'
+import { CompositionOrigin } from './composition-origin'
 import { planComposition, toDraft, type Composition, type Finding } from './compose'
 import { ExpiryFields } from './expiry-fields'
 import { KeyvLimitForm } from './keyv-limit-form'
@@ -126,6 +127,7 @@ export function Composer() {
           <KeyvLimitForm endpoints={catalogue.data ?? []} onAdd={add} />
         </div>
         <div className="composer-options">
+          <CompositionOrigin composition={composition} />
           <ChosenAbilities abilities={composition.abilities} onAdd={add} onRemove={remove} />
           <div className="insecure-switch">
             <input

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import type { ReachReport } from '../../engine'
+import { createManualClock, type ReachReport } from '../../engine'
 import { renderWithService } from '../../testing/render'
 import AuthorizationsView from './authorizations-view'
 import { TokenInspector } from './token-inspector'
@@ -36,7 +36,8 @@ async function storeProcedures(service: Service, count: number) {
 
 describe('What can this token do?', { timeout: 60_000 }, () => {
   it('marks every endpoint as the engine decides it, with the key-value regions and when it stops', async () => {
-    const { service } = await renderWithService(<TokenInspector />)
+    // A clock that stands still: the token is read at the moment it was minted, however slow.
+    const { service } = await renderWithService(<TokenInspector />, { clock: createManualClock() })
     const token = await service.authorize(
       [
         'type.string',
@@ -61,9 +62,23 @@ describe('What can this token do?', { timeout: 60_000 }, () => {
     // A refused one says what would let it in, narrowest first, and links to the composer.
     const refused = row('type.number.add')
     expect(refused.textContent).toMatch(/needs type\.number\.add \(or type\.number, type\)/)
-    expect(
-      within(refused).getByRole('link', { name: 'type.number.add' }).getAttribute('href'),
-    ).toBe('#/authorizations?ability=type.number.add')
+    // The link composes this token again, with the ability added and all else as it is.
+    const href = within(refused)
+      .getByRole('link', { name: 'type.number.add' })
+      .getAttribute('href')!
+    const fix = new URLSearchParams(href.split('?')[1])
+    expect(fix.getAll('ability')).toEqual([
+      'type.string',
+      'keyv.get?bucket=users&prefix=alice/',
+      'keyv.scan?bucket=users&prefix=alice/',
+      'type.number.add',
+    ])
+    expect(fix.get('expiry')).toBe(
+      new Date((report.token.expiresAt! - (report.token.expiresAt! % 1)) * 1000)
+        .toISOString()
+        .slice(0, 19),
+    )
+    expect(fix.get('from')).toBe('refused')
     // Packages: all, some, none.
     const pkg = (name: string) =>
       screen.getAllByTestId('reach-package').find((p) => p.getAttribute('data-package') === name)!
@@ -155,7 +170,7 @@ describe('What can this token do?', { timeout: 60_000 }, () => {
 })
 
 describe('from the grid to the composer', { timeout: 30_000 }, () => {
-  it('fills the composer with the ability a refused endpoint needs, keeping the token inspected', async () => {
+  it('fills the composer with the token inspected and the ability a refused endpoint needs, keeping the view', async () => {
     const { service } = await renderWithService(<AuthorizationsView />)
     const token = await service.authorize(['type.string'])
     window.location.hash = `#/authorizations?inspect=authorization:${token}&ttl=60`
@@ -172,13 +187,16 @@ describe('from the grid to the composer', { timeout: 30_000 }, () => {
         within(chosen)
           .getAllByRole('listitem')
           .map((li) => li.querySelector('code')!.textContent),
-      ).toEqual(['type.number.add']),
+      ).toEqual(['type.string', 'type.number.add']),
     )
     const params = new URLSearchParams(window.location.hash.split('?')[1])
     expect(params.get('inspect')).toBe(`authorization:${token}`)
-    expect(params.getAll('ability')).toEqual(['type.number.add'])
+    expect(params.getAll('ability')).toEqual(['type.string', 'type.number.add'])
     // The composition the link replaced went with it: the link names the whole composition.
     expect(params.get('ttl')).toBeNull()
+    expect(screen.getByTestId('composition-origin').textContent).toMatch(
+      /^From the refused authorization\. Kept as it was: type\.string, no expiry, as it had none, no insecure abilities and its secret\. Changed: type\.number\.add added\./,
+    )
     expect(screen.getByTestId('reach-count')).toBeTruthy()
   })
 })

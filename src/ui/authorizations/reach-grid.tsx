@@ -65,7 +65,9 @@ function ReachSummary({ report }: { report: ReachReport }) {
             {token.reason && <> ({reasonLabel(token.reason)})</>}:{' '}
             <Quoted text={token.explanation} />
           </p>
-          {token.counterfactual && <CounterfactualNote counterfactual={token.counterfactual} />}
+          {token.counterfactual && (
+            <CounterfactualNote counterfactual={token.counterfactual} token={token} />
+          )}
         </div>
       )}
       <dl className="reach-facts">

@@ -1,6 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react'
-import type { ReachEndpoint, ReachReport } from '../../engine'
-import { abilityToHold } from '../shared/counterfactual'
+import type { Counterfactual, ReachEndpoint, ReachReport, TokenSummary } from '../../engine'
+import { abilityToHold, fixParams } from '../shared/counterfactual'
+import { useNow } from '../shared/clock'
 import { ErrorBoundary } from '../shared/error-boundary'
 import { Field } from '../shared/field'
 import { codeLabel, reasonLabel } from '../shared/labels'
@@ -131,8 +132,18 @@ function PackageItem({
         report.token.state === 'usable' &&
         report.token.kind !== 'secret' && (
           <p className="muted reach-hint">
-            Holding <ComposeLink ability={info.package} insecure={insecure} /> would reach every
-            endpoint in it{insecure ? ' (it is insecure: insecure: true)' : ''}.
+            Holding{' '}
+            <ComposeLink
+              token={report.token}
+              counterfactual={{
+                code: 'missing_ability',
+                change: 'add_ability',
+                ability: info.package,
+                ...(insecure ? { insecure: true } : {}),
+                sentence: '',
+              }}
+            />{' '}
+            would reach every endpoint in it{insecure ? ' (it is insecure: insecure: true)' : ''}.
           </p>
         )}
       {(packages.length > 0 || drawn.length > 0) && (
@@ -152,6 +163,7 @@ function PackageItem({
             <EndpointRow
               key={endpoint.endpoint}
               endpoint={endpoint}
+              token={report.token}
               usable={report.token.state === 'usable'}
               {...(choiceId ? { choiceId } : {})}
             />
@@ -170,10 +182,12 @@ function PackageItem({
 /** One endpoint: allowed by what, or refused and what would let it in. */
 function EndpointRow({
   endpoint,
+  token,
   usable,
   choiceId,
 }: {
   endpoint: ReachEndpoint
+  token: TokenSummary
   usable: boolean
   choiceId?: string
 }) {
@@ -213,7 +227,7 @@ function EndpointRow({
         ) : wanted ? (
           <>
             {codeLabel(endpoint.code ?? '') ?? endpoint.code}: needs{' '}
-            <ComposeLink ability={wanted} insecure={endpoint.counterfactual?.insecure === true} />
+            <ComposeLink counterfactual={endpoint.counterfactual!} token={token} />
             {alternatives.length > 0 && (
               <>
                 {' '}
@@ -248,13 +262,25 @@ function EndpointRow({
   )
 }
 
-/** An ability, as a link that fills the composer above with it. */
-function ComposeLink({ ability, insecure }: { ability: string; insecure: boolean }) {
+/**
+ * The ability a change names, as a link that fills the composer above: the token inspected with
+ * that change made (its other abilities, limits and lifetime as they are).
+ */
+function ComposeLink({
+  counterfactual,
+  token,
+}: {
+  counterfactual: Counterfactual
+  token: TokenSummary
+}) {
   const composeHref = useComposeHref()
+  const now = useNow()
+  const ability = abilityToHold(counterfactual) ?? ''
+  const params = fixParams(counterfactual, token, now) ?? new URLSearchParams()
   return (
     <a
-      href={composeHref(ability, insecure)}
-      title="Compose an authorization with it"
+      href={composeHref(params)}
+      title="Compose this token again with it"
       onClick={() =>
         requestAnimationFrame(() =>
           document.getElementById('composer-heading')?.scrollIntoView?.({ block: 'start' }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { renderWithService } from '../../testing/render'
 import { parseRoute } from '../shared/router'
 import { stateFromParams } from '../console/state'
-import { TokenDiff } from './token-diff'
+import { TokenDiff, verdictOf } from './token-diff'
 
 const items = (list: string) => within(screen.getByTestId(list)).queryAllByTestId('diff-item')
 
@@ -16,6 +16,21 @@ describe('Compare two tokens', { timeout: 30_000 }, () => {
     // The tokens arrive with a link, as a shared link carries authorizations.
     window.location.hash = `#/authorizations?a=authorization:${narrow}&b=authorization:${wide}`
     await waitFor(() => expect(screen.getByTestId('diff-result')).toBeTruthy(), { timeout: 10_000 })
+    // The verdict first; each side under its own picker, by what it holds.
+    const verdict = screen.getByTestId('diff-verdict')
+    expect(verdict.dataset.verdict).toBe('a-narrower')
+    expect(verdict.textContent).toMatch(
+      /^A is narrower than B: B reaches everything A reaches, and \d+ things more\.$/,
+    )
+    const held = screen.getAllByTestId('diff-side').map((side) =>
+      within(side)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    )
+    expect(held).toEqual([
+      ['type.string', 'keyv.get?bucket=users&prefix=alice/'],
+      ['type', 'keyv.get?bucket=users'],
+    ])
     expect(screen.getByTestId('diff-result').textContent).toMatch(
       /A is an authorization; B is an authorization\. Both hang from secret/,
     )
@@ -61,6 +76,17 @@ describe('Compare two tokens', { timeout: 30_000 }, () => {
     // Said once for the list when it holds for every item, else on the item.
     const said = screen.queryByTestId('diff-delegated')?.textContent ?? reverse.textContent
     expect(said).toMatch(/A could mint a token that reaches (it|each of these)/)
+  })
+
+  it('says which is narrower, or neither, or that they reach the same', () => {
+    const item = { kind: 'endpoint' } as never
+    expect(verdictOf({ gained: [], lost: [] }).kind).toBe('same')
+    expect(verdictOf({ gained: [], lost: [item] }).text).toBe(
+      'B is narrower than A: A reaches everything B reaches, and 1 thing more.',
+    )
+    expect(verdictOf({ gained: [item, item], lost: [item] }).text).toBe(
+      'Neither is narrower: A reaches 1 thing B cannot, and B reaches 2 things A cannot.',
+    )
   })
 
   it('asks for two tokens before comparing', async () => {

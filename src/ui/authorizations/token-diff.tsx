@@ -4,7 +4,7 @@ import { ErrorBoundary } from '../shared/error-boundary'
 import { Field } from '../shared/field'
 import { formatTime, messageOf } from '../shared/format'
 import { reasonLabel } from '../shared/labels'
-import { Name, Quoted } from '../shared/quoted'
+import { Name, NameList, Quoted } from '../shared/quoted'
 import { useRouteParam } from '../shared/router'
 import { useTokenChoices, type TokenChoice } from '../shared/tokens'
 import { callText, counterexampleHref } from './counterexample'
@@ -36,7 +36,7 @@ export function TokenDiff() {
         as it would decide it for real.
       </p>
       <div className="diff-picks">
-        <TokenField label="Token A" choices={choices} value={a} onChange={setA} />
+        <TokenField label="Token A" choices={choices} value={a} onChange={setA} chosen={tokenA} />
         <button
           type="button"
           className="diff-swap"
@@ -48,7 +48,7 @@ export function TokenDiff() {
         >
           Swap
         </button>
-        <TokenField label="Token B" choices={choices} value={b} onChange={setB} />
+        <TokenField label="Token B" choices={choices} value={b} onChange={setB} chosen={tokenB} />
       </div>
       {!tokenA || !tokenB ? (
         <p className="empty">
@@ -68,35 +68,87 @@ export function TokenDiff() {
   )
 }
 
+/** One side's picker, and what the token chosen is, under its own name. */
 function TokenField({
   label,
   choices,
   value,
   onChange,
+  chosen,
 }: {
   label: string
   choices: readonly TokenChoice[]
   value: string | null
   onChange: (id: string | null) => void
+  chosen: TokenChoice | undefined
 }) {
+  const abilities = chosen?.report?.details?.abilities
   return (
-    <Field label={label} className="diff-pick">
-      {(id) => (
-        <select
-          id={id}
-          value={value ?? ''}
-          onChange={(event) => onChange(event.target.value || null)}
-        >
-          <option value="">— choose —</option>
-          {choices.map((choice) => (
-            <option key={choice.id} value={choice.id}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
+    <div className="diff-pick">
+      <Field label={label}>
+        {(id) => (
+          <select
+            id={id}
+            value={value ?? ''}
+            onChange={(event) => onChange(event.target.value || null)}
+          >
+            <option value="">— choose —</option>
+            {choices.map((choice) => (
+              <option key={choice.id} value={choice.id}>
+                {choice.label}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {chosen && (
+        <div className="muted diff-side" data-testid="diff-side">
+          {chosen.kind === 'secret' ? (
+            'A secret key: it reaches every endpoint.'
+          ) : abilities ? (
+            <>
+              Holds <NameList names={abilities} className="diff-abilities" />
+            </>
+          ) : (
+            'An authorization.'
+          )}
+          {chosen.state !== 'usable' && chosen.state !== 'unknown' && ` It is ${chosen.stateText}.`}
+        </div>
       )}
-    </Field>
+    </div>
   )
+}
+
+/** Which of two tokens is narrower, by what each reaches that the other cannot. */
+export function verdictOf(report: Pick<DiffReport, 'gained' | 'lost'>): {
+  kind: 'same' | 'a-narrower' | 'b-narrower' | 'neither'
+  text: string
+} {
+  const more = (n: number) => `${n} ${n === 1 ? 'thing' : 'things'}`
+  const gained = report.gained.length
+  const lost = report.lost.length
+  if (gained === 0 && lost === 0) {
+    return {
+      kind: 'same',
+      text: 'A and B reach the same: neither reaches anything the other cannot.',
+    }
+  }
+  if (lost === 0) {
+    return {
+      kind: 'a-narrower',
+      text: `A is narrower than B: B reaches everything A reaches, and ${more(gained)} more.`,
+    }
+  }
+  if (gained === 0) {
+    return {
+      kind: 'b-narrower',
+      text: `B is narrower than A: A reaches everything B reaches, and ${more(lost)} more.`,
+    }
+  }
+  return {
+    kind: 'neither',
+    text: `Neither is narrower: A reaches ${more(lost)} B cannot, and B reaches ${more(gained)} A cannot.`,
+  }
 }
 
 /** A token as the diff saw it, in a few words. */
@@ -108,8 +160,20 @@ function describe(summary: TokenSummary): string {
 }
 
 function DiffView({ report, a, b }: { report: DiffReport; a: TokenChoice; b: TokenChoice }) {
+  const verdict = verdictOf(report)
+  const delegated = [...report.gained, ...report.lost].some((item) => item.delegated)
   return (
     <div className="diff-result" data-testid="diff-result">
+      <p className="diff-verdict" data-testid="diff-verdict" data-verdict={verdict.kind}>
+        <strong>{verdict.text}</strong>
+        {delegated && (
+          <span className="muted">
+            {' '}
+            By what each token reaches itself: a token holding <code>auth.create</code> could mint
+            more.
+          </span>
+        )}
+      </p>
       <p>
         A is {describe(report.a)}; B is {describe(report.b)}.{' '}
         {report.sameSecret ? (
@@ -122,7 +186,7 @@ function DiffView({ report, a, b }: { report: DiffReport; a: TokenChoice; b: Tok
       </p>
       <div className="diff-lists">
         <DiffList
-          title="B reaches, A cannot"
+          title="What B reaches and A cannot"
           items={report.gained}
           at={report.at}
           reaches={{ name: 'B', choice: b }}
@@ -130,7 +194,7 @@ function DiffView({ report, a, b }: { report: DiffReport; a: TokenChoice; b: Tok
           testId="diff-gained"
         />
         <DiffList
-          title="A reaches, B cannot"
+          title="What A reaches and B cannot"
           items={report.lost}
           at={report.at}
           reaches={{ name: 'A', choice: a }}

@@ -21,7 +21,26 @@ export function liveStatus(report: TokenReport | undefined, now: number | undefi
     return { state: 'invalid', headline: 'invalid', detail: invalidBecause(report) }
   }
   const rollsAt = details.kind === 'secret' ? details.expiresAt : (details.secretExpiresAt ?? null)
+  const expiresAt = details.kind === 'authorization' ? details.expiresAt : null
   const rolled = report.reason === 'secret_rolled' || (rollsAt !== null && due(rollsAt, now))
+  const expired =
+    details.kind === 'authorization' &&
+    (report.reason === 'expired' || (expiresAt !== null && due(expiresAt, now)))
+  // The first cause in time names the state (decision 087): expired before its secret rolled
+  // is expired, whatever became of the secret since.
+  const expiredFirst =
+    expired && (!rolled || rollsAt === null || expiresAt === null || expiresAt <= rollsAt)
+  if (expiredFirst) {
+    return {
+      state: 'expired',
+      headline: expiresAt === null ? 'expired' : `expired at ${formatTime(expiresAt)}`,
+      detail: `Its expiry has passed on the virtual clock: calls with it answer 401.${
+        rolled && rollsAt !== null
+          ? ` Its secret ${details.secretId} was rolled after, at ${formatTime(rollsAt)}.`
+          : ''
+      }`,
+    }
+  }
   if (rolled && rollsAt !== null) {
     return details.kind === 'secret'
       ? {
@@ -35,21 +54,15 @@ export function liveStatus(report: TokenReport | undefined, now: number | undefi
           detail: `Every authorization from secret ${details.secretId} died with it.`,
         }
   }
-  const expiresAt = details.kind === 'authorization' ? details.expiresAt : null
-  if (report.state === 'expired' || (expiresAt !== null && due(expiresAt, now))) {
-    return {
-      state: 'expired',
-      headline: expiresAt === null ? 'expired' : `expired at ${formatTime(expiresAt)}`,
-      detail: 'Its expiry has passed on the virtual clock: calls with it answer 401.',
-    }
-  }
   const ends = [
     expiresAt === null
       ? 'never expires'
       : `expires ${now === undefined ? 'at' : `in ${formatDuration(expiresAt - now)}, at`} ${formatTime(expiresAt)}`,
     ...(rollsAt === null
       ? []
-      : [`its secret ${details.secretId} rolls at ${formatTime(rollsAt)}, and it dies then`]),
+      : expiresAt !== null && expiresAt <= rollsAt
+        ? [`its secret ${details.secretId} rolls later, at ${formatTime(rollsAt)}`]
+        : [`its secret ${details.secretId} rolls at ${formatTime(rollsAt)}, and it dies then`]),
   ]
   return { state: 'usable', headline: 'usable', detail: `It ${ends.join('; ')}.` }
 }

@@ -68,18 +68,22 @@ function ownParams(composition: Composition, signerId: string | undefined): URLS
   return params
 }
 
+/** Where a composition came from (`from=refused`, the refused token's abilities as `was`). */
+export const ORIGIN_PARAMS = new Set(['from', 'was'])
+
 /**
- * A link, within the Authorizations view, that fills the composer with one ability (and
- * `insecure: true` when it needs it), keeping the view's other parameters.
+ * A link, within the Authorizations view, that fills the composer with `composition` (the
+ * composer's parameters, and where they came from), keeping the view's other parameters.
  */
-export function useComposeHref(): (ability: string, insecure?: boolean) => string {
+export function useComposeHref(): (composition: URLSearchParams) => string {
   const { view, params } = useRoute()
-  return (ability, insecure = false) => {
+  return (composition) => {
     const next = new URLSearchParams(
-      view === 'authorizations' ? [...params].filter(([name]) => !COMPOSER_PARAMS.has(name)) : [],
+      view === 'authorizations'
+        ? [...params].filter(([name]) => !COMPOSER_PARAMS.has(name) && !ORIGIN_PARAMS.has(name))
+        : [],
     )
-    next.append('ability', ability)
-    if (insecure) next.set('insecure', 'true')
+    for (const [name, value] of composition) next.append(name, value)
     return routeHref('authorizations', next)
   }
 }

@@ -35,7 +35,7 @@ describe('ClockBar', () => {
     expect(await screen.findByRole('button', { name: 'Nothing scheduled' })).toBeTruthy()
     const [secret] = await service.listSecrets()
     const now = await service.now()
-    fireEvent.change(await screen.findByLabelText('Roll at (UTC)'), {
+    fireEvent.change(await screen.findByLabelText('Roll at (UTC, 24 h)'), {
       target: { value: new Date((now + 7200) * 1000).toISOString().slice(0, 19) },
     })
     fireEvent.click(screen.getByRole('button', { name: 'Roll at…' }))

@@ -28,7 +28,7 @@ export function ClockBar() {
 
   function submit(event: FormEvent) {
     event.preventDefault()
-    advance.mutate(Number(seconds))
+    if (!advance.isPending) advance.mutate(Number(seconds))
   }
   const nextLabel =
     next && now !== undefined
@@ -61,8 +61,9 @@ export function ClockBar() {
               key={step.seconds}
               type="button"
               aria-label={step.name}
-              disabled={advance.isPending}
-              onClick={() => advance.mutate(step.seconds)}
+              // Never disabled while it moves: the focus would drop out of the page.
+              aria-disabled={advance.isPending ? true : undefined}
+              onClick={() => !advance.isPending && advance.mutate(step.seconds)}
             >
               {step.label}
             </button>
@@ -70,10 +71,15 @@ export function ClockBar() {
           <button
             type="button"
             className="clock-next"
-            disabled={advance.isPending || !next || now === undefined}
+            aria-disabled={advance.isPending || !next || now === undefined ? true : undefined}
             title={next ? `${next.what} at ${formatTime(next.at)}` : 'Nothing is scheduled'}
             aria-label={nextLabel}
-            onClick={() => next && now !== undefined && advance.mutate(next.at - now + 0.001)}
+            onClick={() =>
+              !advance.isPending &&
+              next &&
+              now !== undefined &&
+              advance.mutate(next.at - now + 0.001)
+            }
           >
             {/* A long name is cut to the width there is (app.css); the label says it whole. */}
             <span className="clock-next-text">{nextLabel}</span>
@@ -95,7 +101,7 @@ export function ClockBar() {
               }}
             />
           </label>
-          <button type="submit" disabled={advance.isPending}>
+          <button type="submit" aria-disabled={advance.isPending ? true : undefined}>
             Advance clock
           </button>
         </form>

@@ -192,6 +192,7 @@ export function CallForm({
             format={state.format}
             {...(endpoint?.input ? { spec: endpoint.input } : {})}
             {...withProblem(problemOf('input'))}
+            asText={built.asText.includes('input')}
             onChange={(input) => update({ input })}
           />
         )}
@@ -207,6 +208,7 @@ export function CallForm({
             multiline={ROOMY.has(field.spec?.type ?? '')}
             {...(field.spec ? { spec: field.spec } : {})}
             {...withProblem(problemOf(field.name))}
+            asText={built.asText.includes(field.name)}
             onChange={(value) => setArg(field.name, value, field.spec)}
             {...(field.spec
               ? {}

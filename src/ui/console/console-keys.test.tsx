@@ -75,6 +75,25 @@ describe('the console does what the keyboard says', { timeout: 20_000 }, () => {
     expect(plainText('Input').checked).toBe(true)
   })
 
+  it('sends an argument of type any that is not JSON as the text it is, and says so', async () => {
+    const { service } = await openConsole({ endpoint: 'keyv.get', format: 'tuples' })
+    const field = (name: string) => screen.getByRole('textbox', { name })
+    fireEvent.change(field('bucket'), { target: { value: 'users' } })
+    fireEvent.change(field('key'), { target: { value: 'bob/1' } })
+    expect(plainText('key').checked).toBe(false)
+    expect(screen.queryByText(/not valid JSON/)).toBeNull()
+    expect(screen.getByTestId('sent-as-text').textContent).toMatch(
+      /^Not JSON: sent as the text it is, "bob\/1"\./,
+    )
+    send()
+    await waitFor(() => expect(screen.getByTestId('answer-status').textContent).toBe('200 OK'))
+    const [sent] = await exchanges(service.baseUrl)
+    expect(JSON.parse(sent!.request.body!.data)).toContainEqual(['$$', 'key', 'bob/1'])
+    // JSON stays JSON: a number is sent as a number, and nothing is said.
+    fireEvent.change(field('key'), { target: { value: '12' } })
+    expect(screen.queryByTestId('sent-as-text')).toBeNull()
+  })
+
   it('sends plain text to a stored procedure as text/plain', async () => {
     const view = await openConsole()
     await fetch(`${view.service.baseUrl}/service/create`, {

@@ -73,7 +73,9 @@ async function call(baseUrl: string, token: string, endpoint: string, tuples: un
   return response.text()
 }
 
-describe('ConsoleView', () => {
+// Each test renders the console over a fresh service and waits for the engine's answers: under
+// load, more than Vitest's 5 s.
+describe('ConsoleView', { timeout: 30_000 }, () => {
   it('picks an endpoint from the catalogue with the keyboard and shows its argument fields', async () => {
     await renderWithService(<ConsoleView />)
     const endpoint = screen.getByRole('combobox', { name: 'Endpoint' })
@@ -365,15 +367,37 @@ describe('ConsoleView', () => {
   it('remembers an authorization it creates and offers it as the token', async () => {
     await openConsole({ endpoint: 'auth.create', 'arg.abilities': '["type.string"]' })
     send()
-    const use = await screen.findByRole('button', { name: 'Use this authorization as the token' })
+    const use = await screen.findByRole(
+      'button',
+      { name: 'Use this authorization as the token' },
+      { timeout: 10_000 },
+    )
     fireEvent.click(use)
-    await waitFor(() =>
-      expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
+    // Remembered, then the token list read again: under load, seconds.
+    await waitFor(
+      () =>
+        expect(select('Token').selectedOptions[0]!.textContent).toBe('Authorization [type.string]'),
+      { timeout: 10_000 },
+    )
+    // The link now holds the token itself: said, with a way to copy it without.
+    expect(screen.getByTestId('link-token-note').textContent).toMatch(
+      /hold the authorization itself: whoever has them can use it/,
+    )
+    expect(screen.getByRole('button', { name: 'Copy link without the token' })).toBeTruthy()
+  })
+
+  it('names a missing token once: "token missing", not "no token missing"', async () => {
+    await openConsole({ endpoint: 'core.ping', token: 'none' })
+    expect(screen.queryByTestId('link-token-note')).toBeNull()
+    send()
+    const reason = await screen.findByTestId('refusal-reason', {}, { timeout: 10_000 })
+    expect(reason.querySelector('.refusal-code')!.textContent).toBe(
+      "The engine's reason: Credential refused: token missing",
     )
   })
 })
 
-describe('ConsoleView: what a newcomer meets', () => {
+describe('ConsoleView: what a newcomer meets', { timeout: 30_000 }, () => {
   it('starts with the active secret as the token, like every other view', async () => {
     window.location.hash = '#/console'
     const { service } = await renderWithService(<ConsoleView />)
@@ -415,11 +439,14 @@ describe('ConsoleView: what a newcomer meets', () => {
     expect(counterfactual.dataset.change).toBe('widen_limit')
     expect(counterfactual.textContent).toBe(
       'What would have let it in: keyv.get?bucket=users&prefix=alice%2F widened to keyv.get?bucket=users would reach bucket users for key bob/1; or add keyv.get?bucket=users&prefix=bob/1' +
-        'Compose an authorization with keyv.get?bucket=users',
+        'Compose an authorization with keyv.get?bucket=users (from the refused token: its other abilities, limits and lifetime as they were)',
     )
-    expect(within(counterfactual).getByRole('link').getAttribute('href')).toBe(
-      '#/authorizations?ability=keyv.get%3Fbucket%3Dusers',
-    )
+    // The fix is the refused token itself, with only its limit widened.
+    const href = within(counterfactual).getByRole('link').getAttribute('href')!
+    const fix = new URLSearchParams(href.split('?')[1])
+    expect(fix.getAll('ability')).toEqual(['keyv.get?bucket=users'])
+    expect(fix.getAll('was')).toEqual(['keyv.get?bucket=users&prefix=alice%2F'])
+    expect(fix.get('from')).toBe('refused')
   })
 
   it('warns when an expiry looks like milliseconds, and still sends it', async () => {

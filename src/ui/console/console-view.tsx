@@ -21,6 +21,7 @@ import { numberFindings } from './numbers'
 import { leftOutOfLink, paramsOfState, type ConsoleState } from './state'
 import { resolveToken } from './token-picker'
 import { useConsoleState } from './use-console-state'
+import { PinWatch } from './pin-watch'
 import './console.css'
 
 /**
@@ -137,6 +138,15 @@ export default function ConsoleView() {
           : `No stored procedure ${name.slice(4)} in this account yet: the engine will answer 404 until one is created.`
         : `${name} is not in the engine's catalogue. You can still send it: the engine's 404 says what it makes of it.`
   const outcome = send.data
+  // The call last answered, with the token it went with: what "Watch" pins.
+  const sentBuilt = sentForm ? compute(sentForm) : undefined
+  const sentChoice = choices.find((c) => c.id === sentBuilt?.resolved.id)
+  const sent =
+    sentBuilt?.built.draft && sentChoice
+      ? { draft: sentBuilt.built.draft, choice: sentChoice }
+      : undefined
+  // A secret is named by its id; an authorization travels as itself.
+  const linksToken = state.token.startsWith('authorization:')
 
   return (
     <div className="console">
@@ -144,7 +154,20 @@ export default function ConsoleView() {
         <div className="panel-heading">
           <h2 id="view-heading">Console</h2>
           <CopyButton text={shareLink(state)} label="Copy link to this request" />
+          {linksToken && (
+            <CopyButton
+              text={shareLink({ ...state, token: '' })}
+              label="Copy link without the token"
+            />
+          )}
         </div>
+        {linksToken && (
+          <p className="muted link-token-note" data-testid="link-token-note">
+            The link, and this page&apos;s address (so the browser&apos;s history), hold the
+            authorization itself: whoever has them can use it, until it expires or its secret rolls.
+            Share it as you would the token, or copy the link without it.
+          </p>
+        )}
         {catalogue.isError && (
           <p role="alert">The catalogue could not be read: {messageOf(catalogue.error)}</p>
         )}
@@ -227,8 +250,16 @@ export default function ConsoleView() {
             stale={stale}
             {...(exchange ? { exchange } : {})}
             actions={
-              (outcome.answer.cursor || outcome.authorization) && (
+              (outcome.answer.cursor || outcome.authorization || sent) && (
                 <>
+                  {sent && (
+                    <PinWatch
+                      key={outcome.answer.result.sent.sentAt}
+                      draft={sent.draft}
+                      choice={sent.choice}
+                      status={outcome.answer.result.status}
+                    />
+                  )}
                   {outcome.answer.cursor && (
                     <button type="button" onClick={() => nextPage(outcome.answer.cursor!)}>
                       Next page

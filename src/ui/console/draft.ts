@@ -3,7 +3,7 @@ import type { Json } from '../../engine'
 import type { EndpointInfo, ParamSpec } from '../shared/catalogue'
 import { mediaTypeOf, toTuples, type CallDraft } from '../shared/wire'
 import { parseField, parseJsonText } from './json-text'
-import { defaultMode, type ArgState, type ConsoleState } from './state'
+import { allowsText, defaultMode, type ArgState, type ConsoleState } from './state'
 
 /** One argument field as the form shows it: the catalogue's in its order, then those added. */
 export interface ArgField {
@@ -45,6 +45,8 @@ export interface BuiltCall {
   rawWarning?: string
   /** The input is left out: the endpoint takes none, or the query string carries none. */
   inputLeftOut?: 'endpoint' | 'query'
+  /** Fields (`input`, or an argument's name) that are not JSON and are sent as their text. */
+  asText: string[]
 }
 
 /** The call a form makes, with the token its choice resolved to. */
@@ -56,26 +58,31 @@ export function buildCall(
 ): BuiltCall {
   const problems: Problem[] = []
   const takesInput = endpoint?.input !== null
+  const asText: string[] = []
   const input = parseField(
     state.input.text,
     state.input.mode ?? defaultMode(endpoint?.input?.type, state.format),
+    allowsText(endpoint?.input?.type),
   )
   if (!input.ok && takesInput) problems.push({ field: 'input', message: input.message })
+  if (input.ok && input.asText && takesInput) asText.push('input')
   const args: Array<[string, Json]> = []
   for (const field of argFields(state, endpoint)) {
     if (!field.state) continue
     const parsed = parseField(
       field.state.text,
       field.state.mode ?? defaultMode(field.spec?.type, state.format),
+      allowsText(field.spec?.type),
     )
     if (!parsed.ok) problems.push({ field: field.name, message: parsed.message })
     else if (parsed.value !== undefined) args.push([field.name, parsed.value])
+    if (parsed.ok && parsed.asText) asText.push(field.name)
   }
   const formInput = input.ok && takesInput ? input.value : undefined
   const tuples = JSON.stringify(toTuples(formInput, args), null, 2)
   const inputValue = state.format === 'query' ? undefined : formInput
   const rawInUse = state.raw !== null && (state.format === 'tuples' || state.format === 'msgpack')
-  const built: BuiltCall = { draft: null, problems, tuples, rawInUse }
+  const built: BuiltCall = { draft: null, problems, tuples, rawInUse, asText }
   if (state.input.text !== '' && !takesInput) built.inputLeftOut = 'endpoint'
   else if (state.input.text !== '' && state.format === 'query') built.inputLeftOut = 'query'
 

@@ -29,6 +29,7 @@ export function ValueField({
   format,
   multiline,
   problem,
+  asText = false,
   onChange,
   onRemove,
 }: {
@@ -42,6 +43,8 @@ export function ValueField({
   multiline?: boolean
   /** Why the text does not parse, if it does not. */
   problem?: string
+  /** The text is not JSON, and is sent as the text it is. */
+  asText?: boolean
   onChange: (state: FieldState) => void
   onRemove?: () => void
 }) {
@@ -51,7 +54,12 @@ export function ValueField({
   const previewed = isLong(text, LONG_VALUE) && !editWhole
   const mode: FieldMode = state?.mode ?? defaultMode(spec?.type, format)
   const canBeText = allowsText(spec?.type)
-  const describedBy = [`${id}-spec`, spec?.doc && `${id}-doc`, problem && `${id}-problem`]
+  const describedBy = [
+    `${id}-spec`,
+    spec?.doc && `${id}-doc`,
+    problem && `${id}-problem`,
+    asText && `${id}-as-text`,
+  ]
     .filter(Boolean)
     .join(' ')
   const placeholder =
@@ -132,6 +140,12 @@ export function ValueField({
       {spec?.doc && (
         <p id={`${id}-doc`} className="muted value-doc">
           {spec.doc}
+        </p>
+      )}
+      {asText && (
+        <p id={`${id}-as-text`} className="muted field-as-text" data-testid="sent-as-text">
+          Not JSON: sent as the text it is, <code>{JSON.stringify(text)}</code>. Tick plain text to
+          send any text as it is.
         </p>
       )}
       {problem && (

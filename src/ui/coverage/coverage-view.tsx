@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useConfig } from '../shared/config'
 import { ErrorBoundary } from '../shared/error-boundary'
-import { useExchangeLog } from '../shared/exchange-log'
+import { useWholeLog } from '../shared/exchange-log'
 import { messageOf } from '../shared/format'
 import { routeHref } from '../shared/router'
 import { coverageQuery, type PageCoverage } from './coverage-api'
@@ -18,11 +18,12 @@ import './coverage.css'
  */
 export default function CoverageView() {
   const { baseUrl } = useConfig()
-  const log = useExchangeLog()
+  const log = useWholeLog()
   const entries = log.data?.entries ?? []
   const coverage = useQuery({
     ...coverageQuery(baseUrl, entries),
-    enabled: log.isSuccess,
+    // Counted once the whole log is read: a part of it would say less than the log exercised.
+    enabled: log.complete,
     placeholderData: keepPreviousData,
   })
   const report = coverage.data
@@ -43,7 +44,7 @@ export default function CoverageView() {
         {coverage.isError && (
           <p role="alert">The engine could not count the log: {messageOf(coverage.error)}</p>
         )}
-        {log.isPending || (!report && !coverage.isError) ? (
+        {!log.complete || (!report && !coverage.isError) ? (
           <p className="muted">Counting the exchange log…</p>
         ) : (
           report && <Score report={report} exchanges={entries.length} />

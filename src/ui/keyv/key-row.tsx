@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
+import { routeHref } from '../shared/router'
 import { Name, visibleText } from '../shared/quoted'
 import { ErrorReason } from '../shared/refusal'
 import { JsonField, readJson } from '../shared/json-field'
@@ -58,6 +59,12 @@ export function KeyRow({ token, bucket, name, mode, onMode }: RowProps) {
             >
               Delete
             </button>
+            <a
+              href={routeHref('authorizations', { who: 'key', whoBucket: bucket, whoKey: name })}
+              aria-label={`Who can reach ${shown}?`}
+            >
+              Who can reach it?
+            </a>
           </div>
         </td>
       </tr>

@@ -29,7 +29,7 @@ export function DecisionTrace({ trace, at }: { trace: RequestTrace; at: number }
       <h5>Calls</h5>
       <Calls trace={trace} />
       <h5>Outcome</h5>
-      <Outcome outcome={trace.outcome} said={saidBefore(trace)} />
+      <Outcome outcome={trace.outcome} said={saidBefore(trace)} token={trace.credential} />
     </section>
   )
 }
@@ -55,7 +55,7 @@ function Credential({ credential, at }: { credential: CredentialTrace | null; at
         <Quoted text={credential.explanation} />
       </p>
       {!accepted && credential.counterfactual && (
-        <CounterfactualNote counterfactual={credential.counterfactual} />
+        <CounterfactualNote counterfactual={credential.counterfactual} token={credential} />
       )}
       <dl className="log-facts">
         {credential.secretId && (
@@ -132,7 +132,7 @@ function Calls({ trace }: { trace: RequestTrace }) {
     <>
       <ol className="log-calls" aria-label="Calls, in the order they started">
         {trace.calls.map((call, index) => (
-          <Call key={index} call={call} />
+          <Call key={index} call={call} token={trace.credential} />
         ))}
       </ol>
       {trace.droppedCalls > 0 && (
@@ -147,7 +147,7 @@ function Calls({ trace }: { trace: RequestTrace }) {
 
 const GOOD = new Set(['allowed'])
 
-function Call({ call }: { call: CallTrace }) {
+function Call({ call, token }: { call: CallTrace; token: CredentialTrace | null }) {
   const depth = { '--depth': call.depth } as CSSProperties
   return (
     <li
@@ -199,7 +199,9 @@ function Call({ call }: { call: CallTrace }) {
       <p className="log-explanation">
         <Quoted text={call.explanation} />
       </p>
-      {call.counterfactual && <CounterfactualNote counterfactual={call.counterfactual} />}
+      {call.counterfactual && (
+        <CounterfactualNote counterfactual={call.counterfactual} token={token} />
+      )}
       {call.warnings && call.warnings.length > 0 && (
         <ul className="log-warnings" aria-label="The engine notes">
           {call.warnings.map((warning, index) => (
@@ -219,7 +221,15 @@ const saidBefore = (trace: RequestTrace) =>
   trace.calls.some((call) => call.counterfactual)
 
 /** How the request ended; its counterfactual unless the credential or a call gave it already. */
-function Outcome({ outcome, said }: { outcome: RequestTrace['outcome']; said: boolean }) {
+function Outcome({
+  outcome,
+  said,
+  token,
+}: {
+  outcome: RequestTrace['outcome']
+  said: boolean
+  token: CredentialTrace | null
+}) {
   return (
     <div className="log-outcome" data-testid="trace-outcome">
       <p>
@@ -247,7 +257,7 @@ function Outcome({ outcome, said }: { outcome: RequestTrace['outcome']; said: bo
         </p>
       )}
       {!said && outcome.counterfactual && (
-        <CounterfactualNote counterfactual={outcome.counterfactual} />
+        <CounterfactualNote counterfactual={outcome.counterfactual} token={token} />
       )}
     </div>
   )

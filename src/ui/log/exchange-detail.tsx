@@ -5,6 +5,7 @@ import { reasonPhrase, saidBy } from '../shared/wire'
 import { DecisionTrace, VirtualTime } from './decision-trace'
 import { Name, Quoted } from '../shared/quoted'
 import { HeaderList } from './header-list'
+import { OpenInConsole } from './open-in-console'
 import { MessageBody, readLogged, type TextPlace } from './message-body'
 import { endpointOf, formatMs, headerOf, tokenOf } from './records'
 
@@ -98,6 +99,8 @@ export function ExchangeDetail({
           <dd>{formatMs(record.durationMs)}</dd>
         </div>
       </dl>
+
+      <OpenInConsole record={record} />
 
       <DecisionTrace trace={trace} at={record.at} />
 

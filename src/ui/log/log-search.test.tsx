@@ -5,7 +5,14 @@ import type { ExchangeRecord } from '../../engine'
 import type { Service } from '../../node'
 import { renderWithService } from '../../testing/render'
 import { ConfigProvider } from '../shared/config'
-import { ExchangeLogFollower } from '../shared/exchange-log'
+import {
+  ExchangeLogFollower,
+  exchangeLogQuery,
+  FIRST_PAGE,
+  readOlder,
+  type LogState,
+} from '../shared/exchange-log'
+import { keys } from '../shared/queries'
 import { createQueryClient } from '../shared/query-client'
 import {
   appendToLog,
@@ -134,9 +141,40 @@ describe('the exchange log, searched', { timeout: 30_000 }, () => {
       </ConfigProvider>,
     )
     await waitFor(() => expect(rows()).toHaveLength(200), { timeout: 10_000 })
-    expect(screen.getByText(/The newest 200 of 1,201 shown/)).toBeTruthy()
+    // The newest come first; the older part is read behind them, and counted once it is.
+    await screen.findByText(/The newest 200 of 1,201 shown/, {}, { timeout: 10_000 })
+    expect(screen.getByTestId('log-count').textContent).toMatch(/^1,201 exchanges;/)
     fireEvent.click(screen.getByRole('button', { name: 'Show 200 more' }))
     expect(rows()).toHaveLength(400)
+  })
+
+  it('is read newest first: the first read takes a page however long the log, the rest when a view needs it', async () => {
+    const { service, config } = await renderWithService(<></>)
+    await send(service, 'core/ping', {})
+    const [model] = (
+      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
+        exchanges: ExchangeRecord[]
+      }
+    ).exchanges
+    await fetch(`${service.baseUrl}/_account/exchanges/clear`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    await appendToLog(
+      config,
+      Array.from({ length: 2500 }, (_, i) => ({ ...model!, id: i + 1, at: i })),
+    )
+    const client = createQueryClient()
+    const first = await client.fetchQuery(exchangeLogQuery(config))
+    expect(first.entries).toHaveLength(FIRST_PAGE)
+    expect(first.total).toBe(2500)
+    expect(first.entries.map((e) => e.at).slice(0, 2)).toEqual([2499, 2498])
+    expect(first.older).toBe(first.entries.at(-1)!.id)
+    await readOlder(config, client)
+    const whole = client.getQueryData<LogState>(keys.exchanges(config.baseUrl))!
+    expect(whole.older).toBeUndefined()
+    expect(whole.entries.map((e) => e.at)).toEqual(Array.from({ length: 2500 }, (_, i) => 2499 - i))
   })
 
   it('says what happened to the exchange it showed when the account is reset', async () => {

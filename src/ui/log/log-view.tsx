@@ -4,7 +4,7 @@ import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
 import { BranchCompare } from '../branches/branch-compare'
 import { useRewind } from '../shared/branches'
-import { useExchangeLog, type LogEmptied } from '../shared/exchange-log'
+import { useWholeLog, type LogEmptied } from '../shared/exchange-log'
 import { canRewind } from '../shared/log-state'
 import type { PageExchange } from '../shared/page-store'
 import { messageOf } from '../shared/format'
@@ -45,7 +45,7 @@ const ROWS_AT_ONCE = 200
  */
 export default function LogView() {
   const { baseUrl } = useConfig()
-  const log = useExchangeLog()
+  const log = useWholeLog()
   const { id, hrefOf, closeHref, open, close } = useOpenExchange()
   const [isChosen, choose] = useChosenExchanges()
   const headingRef = useRef<HTMLHeadingElement>(null)
@@ -66,6 +66,7 @@ export default function LogView() {
   }
 
   const records = useMemo(() => log.data?.entries ?? [], [log.data])
+  const total = Math.max(log.data?.total ?? 0, records.length)
   const filters = useLogFilters(records)
   const { shown } = filters
   // The list draws the newest matches, a page at a time: ten thousand rows would not be read.
@@ -108,7 +109,7 @@ export default function LogView() {
           <h2 id="view-heading">Exchange log</h2>
           <LogActions
             shown={shown}
-            total={records.length}
+            total={total}
             chosen={chosen}
             onChooseNone={() => choose([])}
             onCleared={() => id !== null && close()}
@@ -134,10 +135,12 @@ export default function LogView() {
         )}
         {records.length > 0 && <LogFilters records={records} filters={filters} />}
         {log.data && records.length > 0 && (
-          <p className="muted log-count" role="status">
+          <p className="muted log-count" role="status" data-testid="log-count">
             {shown.length === records.length
-              ? `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
-              : `${shown.length} of ${records.length} exchanges match`}
+              ? `${total.toLocaleString('en-US')} ${total === 1 ? 'exchange' : 'exchanges'}`
+              : `${shown.length.toLocaleString('en-US')} of ${records.length.toLocaleString('en-US')} exchanges match`}
+            {!log.complete &&
+              ` (the newest ${records.length.toLocaleString('en-US')} read so far; reading the rest)`}
             {chosen.length > 0 ? `, ${chosen.length} chosen;` : ';'} the page keeps the last{' '}
             {MAX_LOGGED.toLocaleString('en-US')}, across reloads.
           </p>

@@ -3,7 +3,7 @@ import type { Json } from '../../engine'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
 import { ErrorReason } from '../shared/refusal'
-import { JsonField, readJson } from '../shared/json-field'
+import { JsonField, readJson, type JsonReading } from '../shared/json-field'
 import { useAccountMutation } from '../shared/queries'
 import { callProcedure } from './api'
 
@@ -12,12 +12,24 @@ const argsShape = (value: Json) =>
     ? undefined
     : 'Arguments are one JSON object: {"name": value, …}.'
 
-/** Calls `lib.<name>` with an input and arguments (both JSON, both optional); shows the answer. */
+/**
+ * The input as typed: JSON when it is JSON, else the text as it is (`hello` need not be quoted),
+ * as the console reads a field that may be text.
+ */
+function readInput(text: string): JsonReading & { asText?: boolean } {
+  const reading = readJson(text)
+  return reading.problem ? { empty: false, value: text, asText: true } : reading
+}
+
+/**
+ * Calls `lib.<name>` with an input (JSON, or text as it is) and arguments (a JSON object), both
+ * optional; shows the answer.
+ */
 export function CallForm({ token, name }: { token: string; name: string }) {
   const config = useConfig()
   const [inputText, setInputText] = useState('')
   const [argsText, setArgsText] = useState('')
-  const input = readJson(inputText)
+  const input = readInput(inputText)
   const args = readJson(argsText, argsShape)
   // A procedure may write keys or procedures: what the other views show is read again.
   const call = useAccountMutation(() =>
@@ -35,12 +47,19 @@ export function CallForm({ token, name }: { token: string; name: string }) {
     <form className="proc-call" onSubmit={submit} noValidate aria-label={`Call lib.${name}`}>
       <div className="proc-call-fields">
         <JsonField
-          label="Input (JSON; empty for none)"
+          label="Input (JSON or text; empty for none)"
           text={inputText}
           onText={setInputText}
           reading={input}
           rows={2}
-          placeholder='"hello"'
+          placeholder="hello"
+          help={
+            input.asText ? (
+              <span data-testid="sent-as-text">
+                Not JSON: sent as the text it is, <code>{JSON.stringify(inputText)}</code>.
+              </span>
+            ) : undefined
+          }
         />
         <JsonField
           label="Arguments (a JSON object; empty for none)"

@@ -31,7 +31,8 @@ export function CreateForm({
   const create = useAccountMutation((variables: { name: string; proc: Json }) =>
     saveProcedure(config, token, 'create', variables),
   )
-  const reading = readProc(text, useEndpointNames())
+  const endpoints = useEndpointNames()
+  const reading = readProc(text, endpoints)
   // "Created" is said while the procedure is as created: an update or a delete ends it.
   const { data: procedures } = useQuery(proceduresQuery(config.baseUrl))
   const record = created === null ? undefined : procedures?.find((proc) => proc.name === created)
@@ -44,7 +45,8 @@ export function CreateForm({
     setTried(true)
     setCreated(null)
     const proc = reading.value
-    if (nameProblem(name) || proc === undefined) {
+    // Its calls are checked against the catalogue: nothing is saved before it is read.
+    if (nameProblem(name) || proc === undefined || endpoints === undefined) {
       form.current?.querySelector<HTMLElement>(nameProblem(name) ? 'input' : 'textarea')?.focus()
       return
     }

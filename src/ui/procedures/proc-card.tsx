@@ -94,6 +94,12 @@ export function ProcCard({ procedure, token }: { procedure: StoredProcedure; tok
         <a href={routeHref('console', { token: token.id, endpoint })} aria-describedby={headingId}>
           Open in console
         </a>
+        <a
+          href={routeHref('authorizations', { who: 'procedure', whoName: name })}
+          aria-describedby={headingId}
+        >
+          Who can call it?
+        </a>
         <button
           type="button"
           aria-pressed={mode === 'delete'}
@@ -158,14 +164,16 @@ function EditForm({
   const update = useAccountMutation((value: Parameters<typeof saveProcedure>[3]) =>
     saveProcedure(config, token, 'update', value),
   )
-  const reading = readProc(text, useEndpointNames())
+  const endpoints = useEndpointNames()
+  const reading = readProc(text, endpoints)
   const shown = tried && reading.empty ? { ...reading, problem: EMPTY_PROC } : reading
   useEffect(() => form.current?.querySelector('textarea')?.focus(), [])
 
   function submit(event: FormEvent) {
     event.preventDefault()
     setTried(true)
-    if (reading.value === undefined) return
+    // Its calls are checked against the catalogue: nothing is saved before it is read.
+    if (reading.value === undefined || endpoints === undefined) return
     update.mutate({ name: proc.name, proc: reading.value }, { onSuccess: onDone })
   }
 

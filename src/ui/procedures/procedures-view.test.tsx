@@ -78,9 +78,16 @@ describe('ProceduresView', { timeout: 20_000 }, () => {
     let oof = await card('oof')
 
     fireEvent.click(oof.getByRole('button', { name: 'Call lib.oof' }))
-    type('Input (JSON; empty for none)', '"foo"', oof)
+    type('Input (JSON or text; empty for none)', '"foo"', oof)
     fireEvent.click(oof.getByRole('button', { name: 'Send' }))
     expect((await oof.findByTestId('proc-answer')).textContent).toBe('"Oof"')
+    // Text that is not JSON is sent as it is, and said so.
+    type('Input (JSON or text; empty for none)', 'bar', oof)
+    expect(oof.getByTestId('sent-as-text').textContent).toBe(
+      'Not JSON: sent as the text it is, "bar".',
+    )
+    fireEvent.click(oof.getByRole('button', { name: 'Send' }))
+    await waitFor(() => expect(oof.getByTestId('proc-answer').textContent).toBe('"Rab"'))
 
     fireEvent.click(oof.getByRole('button', { name: 'Edit lib.oof' }))
     const editor = oof.getByLabelText('New tuples of lib.oof')
@@ -97,7 +104,7 @@ describe('ProceduresView', { timeout: 20_000 }, () => {
     expect(oof.getByText(/· updated/)).toBeTruthy()
 
     fireEvent.click(oof.getByRole('button', { name: 'Call lib.oof' }))
-    type('Input (JSON; empty for none)', '"foo"', oof)
+    type('Input (JSON or text; empty for none)', '"foo"', oof)
     type('Arguments (a JSON object; empty for none)', '["mark"]', oof)
     expect(oof.getByText('Arguments are one JSON object: {"name": value, …}.')).toBeTruthy()
     expect(oof.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', true)

@@ -54,6 +54,19 @@ describe('ProceduresView with a program', { timeout: 20_000 }, () => {
     expect(screen.getByText(/^Compiled: 2 blocks/)).toBeTruthy()
   })
 
+  it('refuses to deploy a procedure that calls an endpoint that does not exist', async () => {
+    const { service } = await open()
+    write('proc(name: "text.flip") {\n  type.string.revers\n}')
+    expect(
+      (await screen.findByTestId('unknown-endpoint', {}, { timeout: 10_000 })).textContent,
+    ).toBe(
+      'Not deployed: “type.string.revers” is not an endpoint of the engine: a call to it answers 404 when the procedure runs. Did you mean “type.string.reverse”?',
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy' }))
+    expect(screen.getByRole('button', { name: 'Deploy' })).toHaveProperty('disabled', true)
+    expect(await stored(service.baseUrl)).toEqual([])
+  })
+
   it('deploys to the dev stage, shows the stages, and releases', async () => {
     const { service } = await open()
     write('exec { core.echo("only") }')
@@ -79,7 +92,7 @@ describe('ProceduresView with a program', { timeout: 20_000 }, () => {
     expect(await stored(service.baseUrl)).toEqual(['text.shout:dev'])
 
     fireEvent.click(card.getByRole('button', { name: 'Call lib.text.shout' }))
-    fireEvent.change(card.getByLabelText('Input (JSON; empty for none)'), {
+    fireEvent.change(card.getByLabelText('Input (JSON or text; empty for none)'), {
       target: { value: '"hey"' },
     })
     fireEvent.click(card.getByRole('button', { name: 'Send' }))

@@ -6,6 +6,8 @@ import { useAccountMutation } from '../shared/queries'
 import { deploy, readArgs, type DeployResult } from './program'
 import { ProgramEditor } from './program-editor'
 import { useCompiled } from './use-compiled'
+import { useEndpointNames } from './proc-field'
+import { callProblem } from './rules'
 
 /** A program to start from: one procedure, with an argument and its default. */
 export const EXAMPLE_PROGRAM = `proc(name: "text.shout") {
@@ -26,7 +28,15 @@ export function ProgramForm({ token }: { token: string }) {
   const [release, setRelease] = useState(false)
   const compiled = useCompiled(code, token)
   const run = useAccountMutation(() => deploy(config, token, code, release, readArgs(argsText)))
-  const deployable = compiled.objects?.some((object) => object.kind === 'proc') ?? false
+  const endpoints = useEndpointNames()
+  // A call to an endpoint that does not exist would only answer 404 when the procedure runs.
+  const unknown = compiled.objects
+    ?.map((object) => (endpoints ? callProblem(object.tuples, endpoints) : undefined))
+    .find(Boolean)
+  const deployable =
+    (compiled.objects?.some((object) => object.kind === 'proc') ?? false) &&
+    endpoints !== undefined &&
+    unknown === undefined
 
   function submit(event: FormEvent) {
     event.preventDefault()
@@ -88,7 +98,12 @@ export function ProgramForm({ token }: { token: string }) {
           Deploy
         </button>
       </div>
-      {compiled.objects && !deployable && !compiled.pending && (
+      {unknown && !compiled.pending && (
+        <p className="proc-problem" role="alert" data-testid="unknown-endpoint">
+          Not deployed: {unknown}
+        </p>
+      )}
+      {compiled.objects && !deployable && !unknown && !compiled.pending && (
         <p className="muted">
           Nothing to deploy: add a <code>{'proc(name: "…") { … }'}</code> block.
         </p>

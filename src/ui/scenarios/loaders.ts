@@ -18,6 +18,11 @@ export interface Loaded {
   params?: Record<string, string>
   /** What to try, in a sentence or two. */
   note: string
+  /**
+   * How other views open from the nav for the story's next steps (the console with the
+   * scenario's token), rather than as they were left before the reset.
+   */
+  next?: Partial<Record<ViewId, Record<string, string>>>
 }
 
 /** Makes a scenario's state through the wire and says where its story starts. */
@@ -90,14 +95,31 @@ export const LOADERS: Record<ScenarioId, Loader> = {
     return {
       view: 'keyv',
       params: { token: `authorization:${token}` },
+      next: {
+        console: {
+          endpoint: 'keyv.get',
+          token: `authorization:${token}`,
+          format: 'tuples',
+          'text.bucket': 'notes',
+          'text.key': 'bob/todo',
+        },
+      },
       note: "Acting with Alice's authorization, the bucket opens on her notes only. Try: add a key under alice/, then one under bob/ (refused: outside its limit, and the reason says which); in the console, keyv.get bob/todo with it.",
     }
   },
   expiring: async (config) => {
     const secret = await secretOf(config)
-    await authorize(config, secret, { abilities: ['type.string'], ttl: 300 })
+    const token = await authorize(config, secret, { abilities: ['type.string'], ttl: 300 })
     return {
       view: 'authorizations',
+      next: {
+        console: {
+          endpoint: 'type.string.reverse',
+          token: `authorization:${token}`,
+          format: 'text',
+          'input.text': 'hello',
+        },
+      },
       note: 'Its card says when it expires. Try: “Next: … expires” in the clock bar (or +1 h), and watch the card turn to expired; then use it in the console: 401, authorization is expired.',
     }
   },
@@ -133,6 +155,7 @@ export const LOADERS: Record<ScenarioId, Loader> = {
     return {
       view: 'procedures',
       params: { token: `authorization:${token}` },
+      next: { console: { endpoint: 'lib.greet', token: `authorization:${token}` } },
       note: 'Acting with an authorization that holds only lib.greet. Try: call lib.greet with the input "ada" (its own calls run with the account’s authority), then lib.shout (refused), then create one (refused: an insecure endpoint).',
     }
   },

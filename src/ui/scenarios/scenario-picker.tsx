@@ -5,7 +5,7 @@ import { useConfig, type PlaygroundConfig } from '../shared/config'
 import { messageOf } from '../shared/format'
 import { listRemembered } from '../shared/page-store'
 import { resetPlayground } from '../shared/reset-account'
-import { navigate } from '../shared/router'
+import { forgetViewParams, navigate, presetViewParams, type ViewId } from '../shared/router'
 import { SCENARIOS, type ScenarioInfo as Scenario } from './scenario-list'
 import { setActiveScenario } from './scenario-store'
 import './scenarios.css'
@@ -47,8 +47,15 @@ export function ScenarioPicker({ compact = false }: { compact?: boolean }) {
       const { LOADERS } = await import('./loaders')
       const loaded = await LOADERS[scenario.id](config)
       await queryClient.invalidateQueries()
-      setActiveScenario({ id: scenario.id, title: scenario.title, note: loaded.note })
+      setActiveScenario(
+        { id: scenario.id, title: scenario.title, note: loaded.note },
+        { focus: true },
+      )
       setStep({ kind: 'idle' })
+      forgetViewParams()
+      for (const [view, params] of Object.entries(loaded.next ?? {})) {
+        presetViewParams(view as ViewId, params)
+      }
       navigate(loaded.view, loaded.params)
     } catch (error) {
       setStep({ kind: 'failed', scenario, message: messageOf(error) })

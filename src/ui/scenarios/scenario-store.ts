@@ -28,10 +28,23 @@ function read(): ActiveScenario | null {
   return cached.value
 }
 
-export function setActiveScenario(scenario: ActiveScenario | null): void {
+/** A scenario was just loaded: its note takes the focus once (not after a reload). */
+let focusWanted = false
+
+export function setActiveScenario(scenario: ActiveScenario | null, { focus = false } = {}): void {
+  focusWanted = focus && scenario !== null
+  // Written afresh even when it is the same scenario again: its note is shown anew.
+  cached = { raw: null, value: null }
   if (scenario) sessionStorage.setItem(KEY, JSON.stringify(scenario))
   else sessionStorage.removeItem(KEY)
   for (const listener of listeners) listener()
+}
+
+/** Whether the note should take the focus now; asked once, by the note. */
+export function takeFocusRequest(): boolean {
+  const wanted = focusWanted
+  focusWanted = false
+  return wanted
 }
 
 function subscribe(listener: () => void) {

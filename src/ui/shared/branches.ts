@@ -21,7 +21,7 @@ export async function moveAccount(
   const branch = await move()
   await clearTabLog(config)
   queryClient.setQueryData<LogState>(logKey, (log) =>
-    log ? { entries: [], cursor: 0, from: 0 } : log,
+    log ? { entries: [], cursor: 0, total: 0, from: 0 } : log,
   )
   await queryClient.invalidateQueries({ queryKey: logKey })
   return branch

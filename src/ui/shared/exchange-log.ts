@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { listExchanges } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
@@ -8,7 +8,7 @@ import {
   clearTabLog,
   MAX_LOGGED,
   remember,
-  tabLog,
+  tabLogPage,
   type PageExchange,
 } from './page-store'
 import { emptiedLog, type LogState } from './log-state'
@@ -36,18 +36,12 @@ export const exchangeLogQuery = (config: PlaygroundConfig) =>
     staleTime: 0,
   })
 
-/** The tab's log as a reload finds it: what an engine now gone answered comes before `from`. */
-async function started(config: PlaygroundConfig): Promise<LogState> {
-  const entries = await tabLog(config)
-  return { entries, cursor: 0, from: (entries[0]?.id ?? 0) + 1 }
-}
-
 async function follow(
   config: PlaygroundConfig,
   client: QueryClient,
   known: LogState | undefined,
 ): Promise<LogState> {
-  const state = known ?? (await started(config))
+  const state = known ?? (await firstRead(config))
   // The newest record read is asked for again: when it does not come back, the engine's log
   // was emptied since (a clear or a reset, from a view or from code in the page).
   const page = await listExchanges(config.baseUrl, state.cursor > 1 ? state.cursor - 1 : undefined)
@@ -77,8 +71,81 @@ async function follow(
   return {
     ...base,
     entries: [...kept.reverse(), ...entries].slice(0, MAX_LOGGED),
+    total: Math.min(base.total + kept.length, MAX_LOGGED),
     cursor: fresh.at(-1)!.id,
   }
+}
+
+/** Exchanges read at once when the log is first read: the newest, what a view draws first. */
+export const FIRST_PAGE = 200
+
+/** Exchanges read at a time when the rest of the log is read. */
+export const OLDER_PAGE = 1000
+
+/** The log as first read: its newest exchanges only, however many the page keeps. */
+async function firstRead(config: PlaygroundConfig): Promise<LogState> {
+  const page = await tabLogPage(config, { count: FIRST_PAGE })
+  return {
+    entries: page.entries,
+    cursor: 0,
+    total: page.total,
+    // Exchanges up to the newest read came from an engine before this page's (a reload).
+    from: (page.entries[0]?.id ?? 0) + 1,
+    ...(page.older === undefined ? {} : { older: page.older }),
+  }
+}
+
+/** The read of the log's older part under way, per configuration: one at a time. */
+const reading = new Map<string, Promise<void>>()
+
+/**
+ * Reads the rest of this tab's log, older part by older part, into the reader's state, each part
+ * shown as it comes. Once at a time; done when the state holds the whole log.
+ */
+export function readOlder(config: PlaygroundConfig, client: QueryClient): Promise<void> {
+  const key = keys.exchanges(config.baseUrl)
+  let under = reading.get(config.baseUrl)
+  if (!under) {
+    under = (async () => {
+      for (;;) {
+        const before = client.getQueryData<LogState>(key)?.older
+        if (before === undefined) return
+        const page = await tabLogPage(config, { before, count: OLDER_PAGE })
+        client.setQueryData<LogState>(key, (log) => {
+          // A reset or a clear since: what was read is gone with the rest.
+          if (!log || log.older !== before) return log
+          const { older: _read, ...rest } = log
+          const entries = [...log.entries, ...page.entries]
+          // The page keeps MAX_LOGGED: what lies below (a log written past it) is not read.
+          return entries.length >= MAX_LOGGED || page.older === undefined
+            ? {
+                ...rest,
+                entries: entries.slice(0, MAX_LOGGED),
+                total: Math.min(log.total, MAX_LOGGED),
+              }
+            : { ...rest, entries, older: page.older }
+        })
+      }
+    })().finally(() => reading.delete(config.baseUrl))
+    reading.set(config.baseUrl, under)
+  }
+  return under
+}
+
+/**
+ * This tab's whole log, for a view that searches, counts or saves all of it: the reader's state,
+ * with its older part read in the background as soon as the view shows (the newest come first).
+ * `complete` says whether it is all there yet.
+ */
+export function useWholeLog() {
+  const config = useConfig()
+  const client = useQueryClient()
+  const log = useExchangeLog()
+  const older = log.data?.older
+  useEffect(() => {
+    if (older !== undefined) void readOlder(config, client)
+  }, [older, config, client])
+  return { ...log, complete: log.isSuccess && older === undefined }
 }
 
 /**

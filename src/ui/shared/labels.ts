@@ -44,7 +44,7 @@ const CODES: Record<string, string> = {
 export const codeLabel = (code: string): string | undefined => CODES[code]
 
 const REASONS: Record<string, string> = {
-  missing: 'no token',
+  missing: 'token missing',
   malformed: 'malformed header',
   unknown_token: 'unknown token',
   bad_signature: 'signature does not verify',

@@ -6,10 +6,18 @@ import type { PageExchange } from './page-store'
  */
 
 export interface LogState {
-  /** This tab's exchanges, newest first, with the page's ids. */
+  /** This tab's exchanges read so far, newest first, with the page's ids. */
   entries: PageExchange[]
   /** The newest engine id read; 0 before the first read. */
   cursor: number
+  /**
+   * Older exchanges of this tab are in the page's storage below this page id, not read yet:
+   * the log is read newest first, its older part only when a view needs it (`useWholeLog`).
+   * `undefined` once `entries` holds the whole log.
+   */
+  older?: number
+  /** How many exchanges this tab's log holds, read or not. */
+  total: number
   /** The last time the log was emptied, and why: what a view says of an exchange it showed. */
   emptied?: LogEmptied
   /**
@@ -38,6 +46,7 @@ export function emptiedLog(
   return {
     entries,
     cursor: log?.cursor ?? 0,
+    total: entries.length,
     emptied: { why, at: Date.now(), upTo },
     ...(log?.from === undefined ? {} : { from: log.from }),
   }

@@ -142,6 +142,47 @@ export async function tabLog(config: PlaygroundConfig, tab = tabId()): Promise<P
   return (await db.getAllFromIndex('exchanges', 'tab', tab)).reverse()
 }
 
+/** A part of this tab's log, newest first, and where the rest of it is. */
+export interface LogPage {
+  entries: PageExchange[]
+  /** Page ids below this one are older, not read yet; `undefined` when none is left. */
+  older: number | undefined
+  /** How many exchanges this tab's log holds in all. */
+  total: number
+}
+
+/**
+ * This tab's exchanges with page ids below `before` (the newest when not given), newest first:
+ * at least `count` of them when there are that many, read a range of ids at a time from the
+ * newest down, so that what is read does not grow with the log (a log of 100,000 opens as
+ * fast as one of 200). Ranges are read whole: a few more than `count` may come back.
+ */
+export async function tabLogPage(
+  config: PlaygroundConfig,
+  { before, count }: { before?: number; count: number },
+  tab = tabId(),
+): Promise<LogPage> {
+  const db = await open(config)
+  const tx = db.transaction('exchanges')
+  const [oldest, newest, total] = await Promise.all([
+    tx.store.openKeyCursor(),
+    tx.store.openKeyCursor(null, 'prev'),
+    tx.store.index('tab').count(tab),
+  ])
+  const entries: PageExchange[] = []
+  if (!oldest || !newest) return { entries, older: undefined, total }
+  const floor = oldest.key
+  let below = Math.min(before ?? Infinity, newest.key + 1)
+  while (entries.length < count && below > floor) {
+    const from = Math.max(floor, below - Math.max(count - entries.length, 64))
+    const range = await tx.store.getAll(IDBKeyRange.bound(from, below, false, true))
+    for (let i = range.length - 1; i >= 0; i--) if (range[i]!.tab === tab) entries.push(range[i]!)
+    below = from
+  }
+  await tx.done
+  return { entries, older: below > floor ? below : undefined, total }
+}
+
 /**
  * Appends exchanges (oldest first) to this tab's log; answers them as kept, with the page's
  * ids, oldest first. The whole log keeps the last `MAX_LOGGED`. `fromEngine`: the records are

@@ -83,7 +83,9 @@ export function RefusalReason({ trace }: { trace: RequestTrace }) {
           what the call touched.
         </p>
       )}
-      {counterfactual && <CounterfactualNote counterfactual={counterfactual} />}
+      {counterfactual && (
+        <CounterfactualNote counterfactual={counterfactual} token={trace.credential} />
+      )}
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { emptiedLog, type LogState } from './log-state'
 import { messageOf } from './format'
 import { clearTabLog, forgetAll } from './page-store'
 import { keys, useAccountMutation } from './queries'
+import { forgetViewParams } from './router'
 
 /** What a reset leaves, in the page's words: as `serve` and the kit reset theirs. */
 export const RESET_DONE =
@@ -35,6 +36,8 @@ export async function resetPlayground(
   queryClient.setQueryData<LogState>(logKey, (log) =>
     log ? { ...emptiedLog(log, 'reset'), cursor: 0 } : log,
   )
+  // The views as they were left name tokens and keys that are gone: they open afresh.
+  forgetViewParams()
 }
 
 /** The reset, as a mutation. */

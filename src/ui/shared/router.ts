@@ -39,6 +39,20 @@ function remember(hash: string): void {
   lastParams.set(route.view, route.params.toString())
 }
 
+/**
+ * Forgets how every view was left, but for the one shown: after a reset (or a scenario loaded)
+ * the tokens, keys and exchanges they named are gone, and the nav opens each view afresh.
+ */
+export function forgetViewParams(): void {
+  const shown = parseRoute(window.location.hash).view
+  for (const view of [...lastParams.keys()]) if (view !== shown) lastParams.delete(view)
+}
+
+/** Sets how the nav opens a view next, as if it had been left so (a scenario's first step). */
+export function presetViewParams(view: ViewId, params: Record<string, string>): void {
+  lastParams.set(view, new URLSearchParams(params).toString())
+}
+
 /** The nav's link to a view: the view as it was last left. */
 export const navHref = (view: ViewId): string =>
   routeHref(view, new URLSearchParams(lastParams.get(view) ?? ''))

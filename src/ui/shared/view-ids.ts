@@ -9,6 +9,7 @@ export const VIEW_LIST = [
   { id: 'console', label: 'Console' },
   { id: 'log', label: 'Exchange log' },
   { id: 'coverage', label: 'Coverage' },
+  { id: 'watches', label: 'Watches' },
   { id: 'keyv', label: 'Key-value' },
   { id: 'procedures', label: 'Procedures' },
   { id: 'settings', label: 'Settings' },

@@ -1,0 +1,146 @@
+import { covers } from '../auth/abilities'
+import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
+import { InvalidError, UndefinedError } from '../errors'
+import { LIB } from '../settings'
+import type { Json } from '../store'
+import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
+import { catalogue, stopsOf, type CatalogueEntry } from './reach'
+import type { ReachedBy, ResourceQuery, WhoReachesReport } from './types'
+
+/** The most tokens one question may ask about, beside the account's own secrets. */
+export const MAX_ASKED_TOKENS = 1000
+
+/** The resource asked about, read from the body: an endpoint, a bucket and key, a procedure. */
+export function readResource(value: Json | undefined): ResourceQuery {
+  const problem =
+    'give `resource` as {"endpoint": "keyv.get"}, {"bucket": "users", "key": "alice/1"} (key optional) or {"procedure": "notes"}'
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InvalidError(problem)
+  }
+  const fields = Object.keys(value)
+  const text = (name: string) => {
+    const given = value[name]
+    if (given === undefined) return undefined
+    if (typeof given !== 'string' || given === '' || given.length > 1024) {
+      throw new InvalidError(`\`resource.${name}' must be text of 1 to 1024 characters`)
+    }
+    return given
+  }
+  const endpoint = text('endpoint')
+  const bucket = text('bucket')
+  const key = value.key === '' ? '' : text('key')
+  const procedure = text('procedure')
+  const kinds = [endpoint, bucket, procedure].filter((given) => given !== undefined).length
+  if (kinds !== 1 || fields.some((f) => !['endpoint', 'bucket', 'key', 'procedure'].includes(f))) {
+    throw new InvalidError(problem)
+  }
+  if (key !== undefined && bucket === undefined) throw new InvalidError(problem)
+  if (endpoint !== undefined) return { endpoint }
+  if (procedure !== undefined) return { procedure }
+  return key === undefined ? { bucket: bucket! } : { bucket: bucket!, key }
+}
+
+/** The catalogue's entries the question is about. */
+async function entriesOf(ctx: InsightContext, resource: ResourceQuery): Promise<CatalogueEntry[]> {
+  const all = await catalogue(ctx)
+  if (resource.bucket !== undefined) return all.filter((entry) => entry.keyed)
+  const name = resource.endpoint ?? `${LIB}.${resource.procedure}`
+  const found = all.find((entry) => entry.name === name)
+  if (!found) {
+    throw new UndefinedError(
+      resource.procedure !== undefined
+        ? `no stored procedure \`${resource.procedure}' in this account`
+        : `undefined ${ctx.settings.serviceName} \`${name}'`,
+    )
+  }
+  return [found]
+}
+
+/**
+ * Which tokens reach a resource (an endpoint, a bucket and key of the key-value store, a stored
+ * procedure) at `at` (now by default), until when, and through which ability: the account's
+ * secrets and each of `tokens`, decided one by one by the evaluator's own rules (`decide`,
+ * `decideTarget`), as reach decides them. A token is described, never repeated: `tokens[i]`
+ * comes back as `index: i`. The tokens take turns as `run` says.
+ */
+export async function whoReaches(
+  ctx: InsightContext,
+  resource: ResourceQuery,
+  tokens: readonly string[],
+  at?: number,
+  run: InsightRun = {},
+): Promise<WhoReachesReport> {
+  if (!Array.isArray(tokens) || tokens.length > MAX_ASKED_TOKENS) {
+    throw new InvalidError(`\`tokens' must be an array of at most ${MAX_ASKED_TOKENS} tokens`)
+  }
+  if (tokens.some((token) => typeof token !== 'string')) {
+    throw new InvalidError("each of `tokens' must be a token, as text")
+  }
+  const now = await momentOf(ctx, at)
+  const entries = await entriesOf(ctx, resource)
+  const secrets = await ctx.account.listSecrets()
+  const asked: Array<{ token: string; index: number | null }> = [
+    ...secrets.map((secret) => ({ token: secret.key, index: null })),
+    ...tokens.map((token, index) => ({ token, index })),
+  ]
+  const reached: ReachedBy[] = []
+  for (const { token, index } of asked) {
+    const turn = between(ctx, run)
+    if (turn) await turn
+    const { identity, summary } = await identifyAt(ctx, token, now)
+    const principal = identity.state === 'usable' ? identity.principal : undefined
+    const through: ReachedBy['through'] = []
+    for (const entry of principal ? entries : []) {
+      const verdict = decide(principal!, entry.name, entry.insecure)
+      if (verdict instanceof Refusal) continue
+      if (verdict === BY_SECRET) {
+        through.push({ endpoint: entry.name, grant: 'secret', ability: null, keys: 'all' })
+        continue
+      }
+      if (!entry.keyed || resource.bucket === undefined) {
+        through.push({ endpoint: entry.name, grant: 'ability', ability: verdict.raw, keys: 'all' })
+        continue
+      }
+      if (resource.key !== undefined) {
+        const target = decideTarget(principal!, entry.name, {
+          bucket: resource.bucket,
+          key: resource.key,
+        })
+        if (target instanceof Refusal || target === BY_SECRET) continue
+        through.push({ endpoint: entry.name, grant: 'ability', ability: target.raw, keys: 'all' })
+        continue
+      }
+      // A bucket asked about whole: each ability that covers the endpoint in that bucket, and
+      // whether it reaches every key of it or those under its prefix.
+      for (const ability of principal!.kind === 'authorization' ? principal!.abilities : []) {
+        if (!covers(ability.name, entry.name)) continue
+        if (ability.bucket !== undefined && ability.bucket !== resource.bucket) continue
+        through.push({
+          endpoint: entry.name,
+          grant: 'ability',
+          ability: ability.raw,
+          keys: ability.prefix === undefined ? 'all' : { prefix: ability.prefix },
+        })
+      }
+    }
+    const stops = stopsOf(summary)
+    const delegates =
+      principal !== undefined && decide(principal, 'auth.create', true) instanceof Refusal === false
+    reached.push({
+      source: index === null ? 'secret' : 'given',
+      index,
+      token: summary,
+      reaches: through.length > 0,
+      delegates,
+      through,
+      until: principal ? stops.at : null,
+      because: principal ? stops.because : null,
+    })
+  }
+  return {
+    at: now,
+    resource,
+    endpoints: entries.map((entry) => entry.name),
+    tokens: reached,
+  }
+}
