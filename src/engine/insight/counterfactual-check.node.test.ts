@@ -310,7 +310,7 @@ describe('every counterfactual, made, lets the call in', () => {
     })
     expect(expiredFirst.trace.credential).toMatchObject({ reason: 'expired' })
     expect(expiredFirst.trace.credential!.explanation).toMatch(
-      /^the authorization expired at .* UTC \(virtual clock\), before the roll of its secret `sec_\w+' took effect \(at .* UTC \(virtual clock\)\)$/,
+      /^the authorization expired at .* UTC \(virtual clock\), before the roll of its secret `sec_[\w-]+' took effect \(at .* UTC \(virtual clock\)\)$/,
     )
     expect(expiredFirst.trace.outcome.message).toBe('authorization is expired')
     expect(expiredFirst.trace.credential!.counterfactual).toMatchObject({
