@@ -2,6 +2,8 @@
 // No top-level await and no `import.meta` below this file: the kit also ships it as CommonJS.
 export { conformanceCommand, verifyCommand, main, EXIT, type CommandContext } from './commands'
 export { coverageCommand, coverageOf, replayForCoverage } from './coverage-command'
+export { tokensCommand } from './tokens-command'
+export { readJournalFiles, MAX_JOURNAL_FILE_BYTES } from './journal-files'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export { loadCases, getCasesDir, setCasesDir } from './load-cases'
 export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'

@@ -5,6 +5,7 @@
  *   conformance  the conformance suite against a target (handle, msw, serve or a base URL)
  *   verify       contracts recorded from tests, replayed against a target
  *   coverage     the authorization coverage of a client's tests, with a --min gate
+ *   tokens       the narrowest token for each token's use, with a --max-excess gate
  */
 import { fileURLToPath } from 'node:url'
 import {
@@ -12,6 +13,7 @@ import {
   coverageCommand,
   setCasesDir,
   setServeCommand,
+  tokensCommand,
   verifyCommand,
 } from '../conformance'
 
@@ -33,6 +35,9 @@ commands:
   coverage      the authorization coverage of your tests: a table, report.json and report.html
                   service-coverage.json | exchanges.json | contracts/*.json
                   [--min PERCENT] [--out DIR] [--service-name NAME]
+  tokens        least privilege: the narrowest token for each token your tests used
+                  exchanges.json | contracts/*.json
+                  [--max-excess N] [--out DIR] [--service-name NAME]
   help          this text
 
 \`service-playground <command> --help\` shows every flag of a command.
@@ -56,6 +61,9 @@ switch (command) {
     break
   case 'coverage':
     process.exit(await coverageCommand(rest))
+    break
+  case 'tokens':
+    process.exit(await tokensCommand(rest))
     break
   case undefined:
   case 'help':

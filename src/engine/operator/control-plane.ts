@@ -14,6 +14,7 @@ import {
   COVERAGE_BODY_LIMIT,
   coverageReport,
   readCoverageRequest,
+  readLeastPrivilegeRequest,
   tallyCoverage,
   type Insight,
   type SimulateCall,
@@ -138,6 +139,14 @@ export function createControlPlane({
       )
       return skipped === undefined ? report : { ...report, skipped }
     },
+    'POST least-privilege': async (body) => {
+      const { entries, token, skipped } = readLeastPrivilegeRequest(body)
+      const report = await insight.leastPrivilege(
+        entries ?? (await journal.list(0)),
+        token === undefined ? {} : { token },
+      )
+      return skipped === undefined ? report : { ...report, skipped }
+    },
     'GET exchanges': async (_body, _params, query) => {
       const after = afterOf(query)
       const [{ journal: capacity }, exchanges] = await Promise.all([
@@ -175,7 +184,7 @@ export function createControlPlane({
       const limit =
         path === 'import'
           ? IMPORT_BODY_LIMIT
-          : path === 'coverage'
+          : path === 'coverage' || path === 'least-privilege'
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
       const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)

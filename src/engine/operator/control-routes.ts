@@ -3,6 +3,7 @@ import type { AccountSnapshot } from '../account/snapshot'
 import type { SecretView } from '../account/secrets'
 import type { CoverageReport, CoverageTally } from '../insight/coverage'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../insight/types'
+import type { LeastPrivilegeReport } from '../insight/least/types'
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
 import type { Checkpoint } from './checkpoints'
@@ -104,6 +105,15 @@ export interface ControlRoutes {
   'POST coverage': {
     body: { entries?: ExchangeRecord[]; tally?: CoverageTally; skipUnreadable?: boolean }
     answer: CoverageReport & { skipped?: number }
+  }
+  /**
+   * Every token of the journal entries given (the account's own journal when none are), or only
+   * `token`, with the narrowest `auth.create` arguments for its use, proven (decision 087);
+   * `skipped` counts the entries left out when `skipUnreadable`.
+   */
+  'POST least-privilege': {
+    body: { entries?: ExchangeRecord[]; token?: string; skipUnreadable?: boolean }
+    answer: LeastPrivilegeReport & { skipped?: number }
   }
   /** The journal, newest first; only exchanges with an id above `after` when given. */
   'GET exchanges': { query: { after?: number }; answer: ExchangePage }

@@ -1,0 +1,402 @@
+// What each token of a journal did (decision 087), read from the decision traces the engine
+// wrote while answering: the endpoints each call let in (at any depth), the bucket and key each
+// key-value call touched, the refusals met, and the calls themselves, to replay. Entries come
+// from files a person hands over: every field is read as untrusted, and one that is not what
+// the engine writes is left out, never a fault.
+
+import { NAME_PATTERN, parseAbility } from '../../auth/abilities'
+import { isTime } from '../../clock'
+import { withoutStage } from '../../stages'
+import type { SimulateCall } from '../types'
+import { mintRequest, type CoverageEntry } from '../coverage/tally'
+
+/** The most tokens one report follows; the rest are counted. */
+export const MAX_TOKENS = 10_000
+/** The most distinct calls of one token kept to replay. */
+export const MAX_REPLAYED = 200
+/** The most distinct endpoint-and-target pairs of one token kept to check against the rules. */
+export const MAX_CHECKED = 1_000
+/** The most buckets followed per endpoint and granting ability; past it, that ability's limits are kept. */
+export const MAX_BUCKETS = 64
+
+/** A call to replay: as simulate takes it, with when it was made and how it was answered. */
+export interface ReplayCall {
+  call: SimulateCall
+  /** The latest moment it was made, when known. */
+  at: number | null
+  status: number
+  message: string | null
+}
+
+/** An endpoint call a trace shows let in, and what it touched, for the proof's check. */
+export interface TracedUse {
+  endpoint: string
+  /** The ability that let it in, as written. */
+  ability: string
+  target?: { bucket: string; key: string }
+}
+
+/** Where one granting ability let a key-value endpoint in: buckets, each with its keys' common prefix. */
+export interface Regions {
+  buckets: Map<string, string>
+  /** Past `MAX_BUCKETS`, or a call whose target the trace does not say: the ability's own limits are kept. */
+  whole: boolean
+}
+
+/** One endpoint a token was let into. */
+export interface EndpointState {
+  calls: number
+  /** By granting ability (as written): where it let this endpoint in. */
+  regions: Map<string, Regions>
+}
+
+/** Everything the journal says of one token. */
+export interface TokenGroup {
+  key: string
+  secretId: string | null
+  abilities: string[] | null
+  insecure: boolean | null
+  createdAt: number | null
+  expiresAt: number | null
+  inJournal: boolean
+  /** The order it was first met in the journal, to tell tokens apart stably. */
+  seen: number
+  calls: number
+  allowed: number
+  refused: number
+  failed: number
+  firstAt: number | null
+  lastAt: number | null
+  /** The last request its credential was accepted for: its ttl must reach it. */
+  lastAccepted: number | null
+  endpoints: Map<string, EndpointState>
+  refusals: Map<string, { endpoint: string; code: string; calls: number }>
+  minted: boolean
+  replay: Map<string, ReplayCall>
+  /** Distinct calls past `MAX_REPLAYED`, and calls whose body was cut (not replayable). */
+  unreplayed: number
+  /** The accepted call made last, kept to replay whatever the bound. */
+  latest: ReplayCall | undefined
+  checks: Map<string, TracedUse>
+  /** Requests that made more calls than their trace keeps. */
+  partialTraces: number
+}
+
+/** The tokens of a journal, and the requests made with a secret key or none. */
+export interface JournalUse {
+  entries: number
+  secretCalls: number
+  otherCalls: number
+  groups: Map<string, TokenGroup>
+  /** Tokens past `MAX_TOKENS`, not followed. */
+  unfollowed: number
+  /** The bearer tokens the entries carried, so that no report can repeat one. */
+  bearers: Set<string>
+}
+
+type Loose = Record<string, unknown>
+const isObject = (value: unknown): value is Loose =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null)
+const time = (value: unknown): number | null =>
+  typeof value === 'number' && isTime(value) ? value : null
+const STAGED = /^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*(:dev)?$/
+const CODE = /^[a-z][a-z0-9_]{0,63}$/
+const SECRET_ID = /^[A-Za-z0-9_.:-]{1,128}$/
+
+/** An endpoint name as a trace writes one, without its stage; `null` for anything else. */
+const endpointOf = (value: unknown): string | null => {
+  const name = text(value)
+  return name !== null && name.length <= 512 && STAGED.test(name) ? withoutStage(name) : null
+}
+
+/** Abilities that all read as abilities, or `null`. */
+function abilitiesOf(value: unknown): string[] | null {
+  if (!Array.isArray(value) || value.length === 0) return null
+  const list: string[] = []
+  for (const raw of value) {
+    if (typeof raw !== 'string') return null
+    try {
+      parseAbility(raw)
+    } catch {
+      return null
+    }
+    list.push(raw)
+  }
+  return list
+}
+
+const header = (headers: unknown, name: string): string | null => {
+  if (!Array.isArray(headers)) return null
+  for (const pair of headers) {
+    if (Array.isArray(pair) && typeof pair[0] === 'string' && pair[0].toLowerCase() === name) {
+      return text(pair[1])
+    }
+  }
+  return null
+}
+
+/** The call as simulate takes it, from the request as the journal kept it; none when it cannot be replayed. */
+function replayOf(endpoint: string, request: Loose): { key: string; call: SimulateCall } | null {
+  const url = text(request.url)
+  if (url === null) return null
+  let query: string
+  try {
+    query = new URL(url).search.slice(1)
+  } catch {
+    return null
+  }
+  const type = header(request.headers, 'content-type')
+  const body = request.body
+  const call: SimulateCall = { endpoint, query, ...(type === null ? {} : { contentType: type }) }
+  if (isObject(body)) {
+    if (body.truncated === true || typeof body.data !== 'string') return null
+    if (body.encoding === 'base64') call.bodyBase64 = body.data
+    else if (body.encoding === 'text') call.body = body.data
+    else return null
+  } else if (body !== null && body !== undefined) return null
+  const key = `${endpoint}\n${type ?? ''}\n${query}\n${call.bodyBase64 === undefined ? 't' : 'b'}${call.body ?? call.bodyBase64 ?? ''}`
+  return { key, call }
+}
+
+const commonPrefix = (a: string, b: string) => {
+  let i = 0
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++
+  return i === a.length ? a : a.slice(0, i)
+}
+
+/** What a credential trace says of an authorization: what tells one token from another. */
+export function identityOf(credential: Record<string, unknown>) {
+  const secretId = text(credential.secretId)
+  return {
+    secretId: secretId !== null && SECRET_ID.test(secretId) ? secretId : null,
+    abilities: abilitiesOf(credential.abilities),
+    insecure: typeof credential.insecure === 'boolean' ? credential.insecure : null,
+    createdAt: time(credential.createdAt),
+    expiresAt: time(credential.expiresAt),
+  }
+}
+
+/** Reads the journal's entries into what each token did. */
+export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
+  const use: JournalUse = {
+    entries: 0,
+    secretCalls: 0,
+    otherCalls: 0,
+    groups: new Map(),
+    unfollowed: 0,
+    bearers: new Set(),
+  }
+  const unfollowed = new Set<string>()
+  const mints: Array<{ abilities: string; at: number | null }> = []
+  for (const entry of entries) {
+    if (!isObject(entry)) continue
+    const { request, response, trace } = entry as unknown as Loose
+    if (!isObject(request) || !isObject(response) || !isObject(trace)) continue
+    const bearer = /^\s*bearer\s+(\S{8,})\s*$/i.exec(header(request.headers, 'authorization') ?? '')
+    if (bearer) use.bearers.add(bearer[1]!)
+    const endpoint = endpointOf(trace.endpoint)
+    if (endpoint === null) continue
+    use.entries++
+    const status = typeof response.status === 'number' ? response.status : 0
+    const at = time((entry as unknown as Loose).at)
+    if (endpoint === 'auth.create' && status === 200) {
+      const asked = mintedBy(entry)
+      if (asked) mints.push({ abilities: asked.abilities.join('\n'), at })
+    }
+    const credential = isObject(trace.credential) ? trace.credential : null
+    if (credential?.kind === 'secret') {
+      use.secretCalls++
+      continue
+    }
+    if (credential?.kind !== 'authorization') {
+      use.otherCalls++
+      continue
+    }
+    const identity = identityOf(credential)
+    const key = JSON.stringify(identity)
+    let group = use.groups.get(key)
+    if (!group) {
+      if (use.groups.size >= MAX_TOKENS) {
+        unfollowed.add(key)
+        continue
+      }
+      group = newGroup(key, identity, use.groups.size)
+      use.groups.set(key, group)
+    }
+    const accepted = credential.decision === 'accepted'
+    record(group, endpoint, request, status, at, accepted, trace, credential)
+  }
+  use.unfollowed = unfollowed.size
+  for (const group of use.groups.values()) {
+    const asked = group.abilities?.join('\n')
+    group.inJournal = mints.some(
+      (mint) =>
+        mint.abilities === asked &&
+        (mint.at === null ||
+          group.createdAt === null ||
+          (mint.at >= group.createdAt - 1 && mint.at <= group.createdAt + 5)),
+    )
+  }
+  return use
+}
+
+/** What an `auth.create` in the journal asked for; `undefined` when its request does not read. */
+function mintedBy(entry: CoverageEntry) {
+  try {
+    return Array.isArray(entry.request.headers) ? mintRequest(entry) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function newGroup(
+  key: string,
+  identity: Pick<TokenGroup, 'secretId' | 'abilities' | 'insecure' | 'createdAt' | 'expiresAt'>,
+  seen: number,
+): TokenGroup {
+  return {
+    key,
+    ...identity,
+    inJournal: false,
+    seen,
+    calls: 0,
+    allowed: 0,
+    refused: 0,
+    failed: 0,
+    firstAt: null,
+    lastAt: null,
+    lastAccepted: null,
+    endpoints: new Map(),
+    refusals: new Map(),
+    minted: false,
+    replay: new Map(),
+    unreplayed: 0,
+    latest: undefined,
+    checks: new Map(),
+    partialTraces: 0,
+  }
+}
+
+function refusal(group: TokenGroup, endpoint: string, code: string): void {
+  const key = `${endpoint}\n${code}`
+  const met = group.refusals.get(key)
+  if (met) met.calls++
+  else group.refusals.set(key, { endpoint, code, calls: 1 })
+}
+
+/** Adds one request the token made. */
+function record(
+  group: TokenGroup,
+  endpoint: string,
+  request: Loose,
+  status: number,
+  at: number | null,
+  accepted: boolean,
+  trace: Loose,
+  credential: Loose,
+): void {
+  group.calls++
+  if (status === 200) group.allowed++
+  else if (status === 401) group.refused++
+  else group.failed++
+  if (at !== null) {
+    if (group.firstAt === null || at < group.firstAt) group.firstAt = at
+    if (group.lastAt === null || at > group.lastAt) group.lastAt = at
+  }
+  const outcome = isObject(trace.outcome) ? trace.outcome : {}
+  const message = text(outcome.message)
+  const replay = replayOf(endpoint, request)
+  if (!replay) group.unreplayed++
+  else {
+    const known = group.replay.get(replay.key)
+    if (known) {
+      if (at !== null && (known.at === null || at > known.at)) known.at = at
+    } else if (group.replay.size < MAX_REPLAYED) {
+      group.replay.set(replay.key, { call: replay.call, at, status, message })
+    } else group.unreplayed++
+    if (accepted && at !== null && (group.latest === undefined || at >= (group.latest.at ?? 0))) {
+      group.latest = { call: replay.call, at, status, message }
+    }
+  }
+  if (!accepted) {
+    const reason = text(credential.reason)
+    refusal(group, endpoint, reason !== null && CODE.test(reason) ? reason : 'refused')
+    return
+  }
+  if (at !== null && (group.lastAccepted === null || at > group.lastAccepted)) {
+    group.lastAccepted = at
+  }
+  if (typeof trace.droppedCalls === 'number' && trace.droppedCalls > 0) group.partialTraces++
+  const calls = Array.isArray(trace.calls) ? trace.calls : []
+  for (const call of calls) {
+    if (!isObject(call)) continue
+    const name = endpointOf(call.endpoint)
+    if (name === null) continue
+    if (call.decision === 'refused') {
+      const code = text(call.code)
+      refusal(group, name, code !== null && CODE.test(code) ? code : 'refused')
+      continue
+    }
+    if (call.grant !== 'ability') continue
+    const ability = text(call.ability)
+    if (ability === null || !isGrant(ability)) continue
+    if (name === 'auth.create') group.minted = true
+    const target = targetOf(call.target)
+    used(group, name, ability, target)
+    if (group.checks.size < MAX_CHECKED) {
+      const check = `${name}\n${ability}\n${target ? `${target.bucket}\n${target.key}` : ''}`
+      if (!group.checks.has(check)) {
+        group.checks.set(check, { endpoint: name, ability, ...(target ? { target } : {}) })
+      }
+    }
+  }
+}
+
+const grants = new Map<string, boolean>()
+/** Whether a trace's granting ability reads as an ability (remembered: a journal repeats them). */
+function isGrant(raw: string): boolean {
+  let ok = grants.get(raw)
+  if (ok === undefined) {
+    try {
+      parseAbility(raw)
+      ok = NAME_PATTERN.test(raw.split('?', 1)[0]!)
+    } catch {
+      ok = false
+    }
+    if (grants.size > 10_000) grants.clear()
+    grants.set(raw, ok)
+  }
+  return ok
+}
+
+function targetOf(value: unknown): { bucket: string; key: string } | undefined {
+  if (!isObject(value)) return undefined
+  const bucket = text(value.bucket)
+  const key = text(value.key)
+  return bucket === null || key === null ? undefined : { bucket, key }
+}
+
+/** One endpoint call let in by `ability`, touching `target` when it is a key-value call. */
+function used(
+  group: TokenGroup,
+  name: string,
+  ability: string,
+  target: { bucket: string; key: string } | undefined,
+): void {
+  let state = group.endpoints.get(name)
+  if (!state) group.endpoints.set(name, (state = { calls: 0, regions: new Map() }))
+  state.calls++
+  // Every endpoint's regions are kept; only the key-value endpoints' are read.
+  let regions = state.regions.get(ability)
+  if (!regions) state.regions.set(ability, (regions = { buckets: new Map(), whole: false }))
+  if (regions.whole) return
+  if (!target) {
+    regions.whole = true
+    return
+  }
+  const prefix = regions.buckets.get(target.bucket)
+  if (prefix !== undefined) regions.buckets.set(target.bucket, commonPrefix(prefix, target.key))
+  else if (regions.buckets.size >= MAX_BUCKETS) regions.whole = true
+  else regions.buckets.set(target.bucket, target.key)
+}
