@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createEngine } from '../engine'
+import { nodeHmac } from '../node/hmac'
 import { tokensHtml, tokensTable } from '../engine/insight'
 import { createMemoryStore } from '../storage/memory-store'
 import { CaseFileError } from './cases'
@@ -61,7 +62,7 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
         'is a coverage tally: it counts calls but keeps none to suggest from; give the journal (GET /_account/exchanges), the playground export or HAR, or contracts',
       )
     }
-    const engine = createEngine({ store: createMemoryStore(), serviceName })
+    const engine = createEngine({ store: createMemoryStore(), serviceName, hmac: nodeHmac })
     await engine.account.createSecret()
     const report = await engine.insight.leastPrivilege(entries)
     out(tokensTable(report).trimEnd())

@@ -11,7 +11,7 @@ import { flagsOf } from './flags'
 import { prove, type ProofResult } from './prove'
 import { suggest, widened } from './suggest'
 import type { EndpointUse, LeastPrivilegeReport, TokenLeastPrivilege, TokenUse } from './types'
-import { collectUse, identityOf, MAX_TOKENS, type TokenGroup } from './use'
+import { collectUse, keyOf as keyOfCredential, MAX_TOKENS, type TokenGroup } from './use'
 
 export * from './types'
 export { MAX_BUCKETS, MAX_CHECKED, MAX_REPLAYED, MAX_TOKENS } from './use'
@@ -60,8 +60,13 @@ export async function leastPrivilege(
   if (groups.length > MAX_PROVEN) {
     notes.push(`${groups.length - MAX_PROVEN} tokens past the first ${MAX_PROVEN} were not proven`)
   }
+  if (use.groups.size === 0) {
+    notes.push('the journal holds no call made with an authorization: there is nothing to tighten')
+  }
   if (use.unfollowed > 0) {
-    notes.push(`${use.unfollowed} tokens past the first ${MAX_TOKENS} were counted, not analysed`)
+    notes.push(
+      `${use.unfollowed} calls of tokens past the first ${MAX_TOKENS} were counted, not analysed`,
+    )
   }
   const weight = (t: TokenLeastPrivilege) => t.excess ?? { endpoints: -1, limits: -1, time: false }
   tokens.sort(
@@ -96,7 +101,7 @@ async function keyOf(ctx: InsightContext, token: string): Promise<string> {
       "`token' is not a token of this account: give an authorization it signed",
     )
   }
-  return JSON.stringify(identityOf(summary as unknown as Record<string, unknown>))
+  return keyOfCredential(summary as unknown as Record<string, unknown>)
 }
 
 async function analyse(

@@ -18,7 +18,7 @@ import { simulate } from '../simulate'
 import type { SimulatedCall } from '../types'
 import type { Suggested } from './suggest'
 import type { Excess, LeastPrivilegeProof, ProofDifference } from './types'
-import type { ReplayCall, TokenGroup } from './use'
+import type { TokenGroup } from './use'
 
 /** Items of a diff listed per token; all are counted in its excess. */
 export const MAX_LISTED = 100
@@ -55,12 +55,12 @@ export async function prove(
 ): Promise<ProofResult> {
   const now = await ctx.account.now()
   const secret = await secretFor(ctx, group, now)
-  const distinct = [...group.replay.values()]
-  if (group.latest && !distinct.some((r) => sameCall(r, group.latest!))) distinct.push(group.latest)
+  const distinct = [...group.replay.values()].flat()
+  if (group.latest && !distinct.includes(group.latest)) distinct.push(group.latest)
   const empty: LeastPrivilegeProof = {
     status: 'unavailable',
     sentence: '',
-    calls: group.replay.size + group.unreplayed,
+    calls: group.replayed + group.unreplayed,
     replayed: 0,
     notReproduced: 0,
     traced: 0,
@@ -148,13 +148,6 @@ export async function prove(
   return { proof, excess, widen: [...widen].sort() }
 }
 
-const sameCall = (a: ReplayCall, b: ReplayCall) =>
-  a.call.endpoint === b.call.endpoint &&
-  a.call.query === b.call.query &&
-  a.call.contentType === b.call.contentType &&
-  a.call.body === b.call.body &&
-  a.call.bodyBase64 === b.call.bodyBase64
-
 /** A granting ability narrowed to the endpoint it let in, its limits kept. */
 function narrowed(raw: string, endpoint: string): string {
   try {
@@ -185,7 +178,7 @@ function checkTraces(
     insecure: suggestion.insecure,
     expiresAt: suggestion.expiresAt,
   }
-  for (const check of group.checks.values()) {
+  for (const check of [...group.checks.values()].flatMap((byAbility) => [...byAbility.values()])) {
     proof.traced++
     let refusal = decide(principal, check.endpoint)
     if (!(refusal instanceof Refusal) && check.target) {

@@ -151,7 +151,7 @@ export interface LeastPrivilegeReport {
   otherCalls: number
   /** The tokens, those reaching furthest beyond their use first. */
   tokens: TokenLeastPrivilege[]
-  /** Tokens past `MAX_TOKENS`, counted and not analysed. */
+  /** Requests made with tokens past the first `MAX_TOKENS`, counted and not analysed. */
   unanalysed: number
   /** The most endpoints any token reaches beyond its use (what `--max-excess` gates on). */
   maxExcess: number

@@ -11,11 +11,13 @@ import type { SimulateCall } from '../types'
 import { mintRequest, type CoverageEntry } from '../coverage/tally'
 
 /** The most tokens one report follows; the rest are counted. */
-export const MAX_TOKENS = 10_000
+export const MAX_TOKENS = 1_000
 /** The most distinct calls of one token kept to replay. */
 export const MAX_REPLAYED = 200
 /** The most distinct endpoint-and-target pairs of one token kept to check against the rules. */
 export const MAX_CHECKED = 1_000
+/** The most distinct bearer tokens remembered to keep out of a report. */
+export const MAX_BEARERS = 100_000
 /** The most buckets followed per endpoint and granting ability; past it, that ability's limits are kept. */
 export const MAX_BUCKETS = 64
 
@@ -26,6 +28,10 @@ export interface ReplayCall {
   at: number | null
   status: number
   message: string | null
+  /** What tells it from another call at the same URL: its content type and body as kept. */
+  type: string | null
+  body: string | null
+  base64: boolean
 }
 
 /** An endpoint call a trace shows let in, and what it touched, for the proof's check. */
@@ -72,12 +78,16 @@ export interface TokenGroup {
   endpoints: Map<string, EndpointState>
   refusals: Map<string, { endpoint: string; code: string; calls: number }>
   minted: boolean
-  replay: Map<string, ReplayCall>
+  /** Distinct calls by URL (the URL names the endpoint and holds the query). */
+  replay: Map<string, ReplayCall[]>
+  replayed: number
   /** Distinct calls past `MAX_REPLAYED`, and calls whose body was cut (not replayable). */
   unreplayed: number
   /** The accepted call made last, kept to replay whatever the bound. */
   latest: ReplayCall | undefined
-  checks: Map<string, TracedUse>
+  /** By endpoint, then by ability (and the bucket and key it touched). */
+  checks: Map<string, Map<string, TracedUse>>
+  checked: number
   /** Requests that made more calls than their trace keeps. */
   partialTraces: number
 }
@@ -88,7 +98,7 @@ export interface JournalUse {
   secretCalls: number
   otherCalls: number
   groups: Map<string, TokenGroup>
-  /** Tokens past `MAX_TOKENS`, not followed. */
+  /** Requests of tokens past the first `MAX_TOKENS`, counted and not followed. */
   unfollowed: number
   /** The bearer tokens the entries carried, so that no report can repeat one. */
   bearers: Set<string>
@@ -129,34 +139,80 @@ function abilitiesOf(value: unknown): string[] | null {
 const header = (headers: unknown, name: string): string | null => {
   if (!Array.isArray(headers)) return null
   for (const pair of headers) {
-    if (Array.isArray(pair) && typeof pair[0] === 'string' && pair[0].toLowerCase() === name) {
+    if (
+      Array.isArray(pair) &&
+      typeof pair[0] === 'string' &&
+      (pair[0] === name || pair[0].toLowerCase() === name)
+    ) {
       return text(pair[1])
     }
   }
   return null
 }
 
-/** The call as simulate takes it, from the request as the journal kept it; none when it cannot be replayed. */
-function replayOf(endpoint: string, request: Loose): { key: string; call: SimulateCall } | null {
+/**
+ * Keeps the request to replay, once per distinct call (its URL, content type and body as the
+ * journal kept them): strings of the entry are compared, and a call made for simulate only
+ * when one is new. A body cut short, or not as the journal writes one, cannot be replayed.
+ */
+function remember(
+  group: TokenGroup,
+  endpoint: string,
+  request: Loose,
+  status: number,
+  message: string | null,
+  at: number | null,
+  accepted: boolean,
+): void {
   const url = text(request.url)
-  if (url === null) return null
-  let query: string
-  try {
-    query = new URL(url).search.slice(1)
-  } catch {
-    return null
+  const given = request.body
+  let body: string | null = null
+  let base64 = false
+  if (isObject(given)) {
+    const encoding = given.encoding
+    if (typeof given.data === 'string' && given.truncated !== true) {
+      if (encoding === 'text' || encoding === 'base64') {
+        body = given.data
+        base64 = encoding === 'base64'
+      }
+    }
+  }
+  if (url === null || (given !== null && given !== undefined && body === null)) {
+    group.unreplayed++
+    return
   }
   const type = header(request.headers, 'content-type')
-  const body = request.body
+  let same = group.replay.get(url)
+  let known = same?.find((r) => r.type === type && r.body === body && r.base64 === base64)
+  if (known) {
+    if (at !== null && (known.at === null || at > known.at)) known.at = at
+  } else if (group.replayed < MAX_REPLAYED) {
+    known = replayCall(endpoint, url, type, body, base64, at, status, message)
+    if (!same) group.replay.set(url, (same = []))
+    same.push(known)
+    group.replayed++
+  } else group.unreplayed++
+  if (accepted && at !== null && (group.latest === undefined || at > (group.latest.at ?? 0))) {
+    group.latest = known ?? replayCall(endpoint, url, type, body, base64, at, status, message)
+  }
+}
+
+function replayCall(
+  endpoint: string,
+  url: string,
+  type: string | null,
+  body: string | null,
+  base64: boolean,
+  at: number | null,
+  status: number,
+  message: string | null,
+): ReplayCall {
+  // The query as the URL carries it (a journal's URLs are absolute; none has a fragment).
+  const mark = url.indexOf('?')
+  const query = mark === -1 ? '' : url.slice(mark + 1).split('#', 1)[0]!
   const call: SimulateCall = { endpoint, query, ...(type === null ? {} : { contentType: type }) }
-  if (isObject(body)) {
-    if (body.truncated === true || typeof body.data !== 'string') return null
-    if (body.encoding === 'base64') call.bodyBase64 = body.data
-    else if (body.encoding === 'text') call.body = body.data
-    else return null
-  } else if (body !== null && body !== undefined) return null
-  const key = `${endpoint}\n${type ?? ''}\n${query}\n${call.bodyBase64 === undefined ? 't' : 'b'}${call.body ?? call.bodyBase64 ?? ''}`
-  return { key, call }
+  if (body !== null) call[base64 ? 'bodyBase64' : 'body'] = body
+  return { call, at, status, message, type, body, base64 }
 }
 
 const commonPrefix = (a: string, b: string) => {
@@ -165,7 +221,18 @@ const commonPrefix = (a: string, b: string) => {
   return i === a.length ? a : a.slice(0, i)
 }
 
-/** What a credential trace says of an authorization: what tells one token from another. */
+/**
+ * What tells one token from another in a credential trace, as it is written: its secret, its
+ * abilities, `insecure`, when it was made and when it expires (two tokens alike in all of
+ * these reach the same). Made per entry, so it reads nothing twice.
+ */
+export function keyOf(credential: Record<string, unknown>): string {
+  const { secretId, abilities, insecure, createdAt, expiresAt } = credential
+  const listed = Array.isArray(abilities) ? abilities.join('\u0001') : String(abilities)
+  return `${String(secretId)}\u0000${listed}\u0000${String(insecure)}\u0000${String(createdAt)}\u0000${String(expiresAt)}`
+}
+
+/** What a credential trace says of an authorization, each field checked. */
 export function identityOf(credential: Record<string, unknown>) {
   const secretId = text(credential.secretId)
   return {
@@ -187,22 +254,25 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
     unfollowed: 0,
     bearers: new Set(),
   }
-  const unfollowed = new Set<string>()
   const mints: Array<{ abilities: string; at: number | null }> = []
+  const parsedMints = new Map<string, string | null>()
   for (const entry of entries) {
     if (!isObject(entry)) continue
     const { request, response, trace } = entry as unknown as Loose
     if (!isObject(request) || !isObject(response) || !isObject(trace)) continue
-    const bearer = /^\s*bearer\s+(\S{8,})\s*$/i.exec(header(request.headers, 'authorization') ?? '')
-    if (bearer) use.bearers.add(bearer[1]!)
+    if (use.bearers.size < MAX_BEARERS) {
+      const bearer = header(request.headers, 'authorization')?.trim()
+      const token = bearer?.slice(bearer.indexOf(' ') + 1).trim()
+      if (token !== undefined && token.length >= 8) use.bearers.add(token)
+    }
     const endpoint = endpointOf(trace.endpoint)
     if (endpoint === null) continue
     use.entries++
     const status = typeof response.status === 'number' ? response.status : 0
     const at = time((entry as unknown as Loose).at)
     if (endpoint === 'auth.create' && status === 200) {
-      const asked = mintedBy(entry)
-      if (asked) mints.push({ abilities: asked.abilities.join('\n'), at })
+      const asked = mintedBy(entry, parsedMints)
+      if (asked !== null) mints.push({ abilities: asked, at })
     }
     const credential = isObject(trace.credential) ? trace.credential : null
     if (credential?.kind === 'secret') {
@@ -213,21 +283,19 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
       use.otherCalls++
       continue
     }
-    const identity = identityOf(credential)
-    const key = JSON.stringify(identity)
+    const key = keyOf(credential)
     let group = use.groups.get(key)
     if (!group) {
       if (use.groups.size >= MAX_TOKENS) {
-        unfollowed.add(key)
+        use.unfollowed++
         continue
       }
-      group = newGroup(key, identity, use.groups.size)
+      group = newGroup(key, identityOf(credential), use.groups.size)
       use.groups.set(key, group)
     }
     const accepted = credential.decision === 'accepted'
     record(group, endpoint, request, status, at, accepted, trace, credential)
   }
-  use.unfollowed = unfollowed.size
   for (const group of use.groups.values()) {
     const asked = group.abilities?.join('\n')
     group.inJournal = mints.some(
@@ -241,13 +309,26 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
   return use
 }
 
-/** What an `auth.create` in the journal asked for; `undefined` when its request does not read. */
-function mintedBy(entry: CoverageEntry) {
-  try {
-    return Array.isArray(entry.request.headers) ? mintRequest(entry) : undefined
-  } catch {
-    return undefined
+/**
+ * The abilities an `auth.create` in the journal asked for (joined by new lines); `null` when
+ * its request does not read. Requests alike are read once: a journal repeats them.
+ */
+function mintedBy(entry: CoverageEntry, parsed: Map<string, string | null>): string | null {
+  const { request } = entry
+  if (!Array.isArray(request.headers) || typeof request.url !== 'string') return null
+  const data = isObject(request.body) ? String(request.body.data) : ''
+  const key = `${header(request.headers, 'content-type') ?? ''}\n${request.url}\n${data}`
+  let asked = parsed.get(key)
+  if (asked === undefined) {
+    try {
+      asked = mintRequest(entry)?.abilities.join('\n') ?? null
+    } catch {
+      asked = null
+    }
+    if (parsed.size >= 1_000) parsed.clear()
+    parsed.set(key, asked)
   }
+  return asked
 }
 
 function newGroup(
@@ -271,9 +352,11 @@ function newGroup(
     refusals: new Map(),
     minted: false,
     replay: new Map(),
+    replayed: 0,
     unreplayed: 0,
     latest: undefined,
     checks: new Map(),
+    checked: 0,
     partialTraces: 0,
   }
 }
@@ -305,20 +388,7 @@ function record(
     if (group.lastAt === null || at > group.lastAt) group.lastAt = at
   }
   const outcome = isObject(trace.outcome) ? trace.outcome : {}
-  const message = text(outcome.message)
-  const replay = replayOf(endpoint, request)
-  if (!replay) group.unreplayed++
-  else {
-    const known = group.replay.get(replay.key)
-    if (known) {
-      if (at !== null && (known.at === null || at > known.at)) known.at = at
-    } else if (group.replay.size < MAX_REPLAYED) {
-      group.replay.set(replay.key, { call: replay.call, at, status, message })
-    } else group.unreplayed++
-    if (accepted && at !== null && (group.latest === undefined || at >= (group.latest.at ?? 0))) {
-      group.latest = { call: replay.call, at, status, message }
-    }
-  }
+  remember(group, endpoint, request, status, text(outcome.message), at, accepted)
   if (!accepted) {
     const reason = text(credential.reason)
     refusal(group, endpoint, reason !== null && CODE.test(reason) ? reason : 'refused')
@@ -344,10 +414,13 @@ function record(
     if (name === 'auth.create') group.minted = true
     const target = targetOf(call.target)
     used(group, name, ability, target)
-    if (group.checks.size < MAX_CHECKED) {
-      const check = `${name}\n${ability}\n${target ? `${target.bucket}\n${target.key}` : ''}`
-      if (!group.checks.has(check)) {
-        group.checks.set(check, { endpoint: name, ability, ...(target ? { target } : {}) })
+    if (group.checked < MAX_CHECKED) {
+      let byAbility = group.checks.get(name)
+      if (!byAbility) group.checks.set(name, (byAbility = new Map()))
+      const check = target ? `${ability}\n${target.bucket}\n${target.key}` : ability
+      if (!byAbility.has(check)) {
+        byAbility.set(check, { endpoint: name, ability, ...(target ? { target } : {}) })
+        group.checked++
       }
     }
   }
