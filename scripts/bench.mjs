@@ -18,6 +18,7 @@ const all = [
   'playground-ui',
   'scaling',
   'insight',
+  'least-privilege',
   'store',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */

@@ -59,6 +59,8 @@ export interface EndpointState {
 /** Everything the journal says of one token. */
 export interface TokenGroup {
   key: string
+  /** What its credential trace said, as written, to find its other requests by. */
+  raw: RawIdentity
   secretId: string | null
   abilities: string[] | null
   insecure: boolean | null
@@ -256,14 +258,20 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
   }
   const mints: Array<{ abilities: string; at: number | null }> = []
   const parsedMints = new Map<string, string | null>()
+  // Groups by the time their token was made, then told apart field by field: nothing is made
+  // per entry to find its group.
+  const byCreated = new Map<unknown, TokenGroup[]>()
+  let lastBearer: string | undefined
   for (const entry of entries) {
     if (!isObject(entry)) continue
     const { request, response, trace } = entry as unknown as Loose
     if (!isObject(request) || !isObject(response) || !isObject(trace)) continue
-    if (use.bearers.size < MAX_BEARERS) {
-      const bearer = header(request.headers, 'authorization')?.trim()
-      const token = bearer?.slice(bearer.indexOf(' ') + 1).trim()
-      if (token !== undefined && token.length >= 8) use.bearers.add(token)
+    // A journal repeats each token in many requests: it is remembered when it changes.
+    const bearer = header(request.headers, 'authorization')
+    if (bearer !== null && bearer !== lastBearer && use.bearers.size < MAX_BEARERS) {
+      lastBearer = bearer
+      const token = bearer.slice(bearer.trimStart().indexOf(' ') + 1).trim()
+      if (token.length >= 8) use.bearers.add(token)
     }
     const endpoint = endpointOf(trace.endpoint)
     if (endpoint === null) continue
@@ -283,15 +291,22 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
       use.otherCalls++
       continue
     }
-    const key = keyOf(credential)
-    let group = use.groups.get(key)
+    const created = credential.createdAt
+    let alike = byCreated.get(created)
+    let group = alike?.find((g) => sameToken(g.raw, credential))
     if (!group) {
       if (use.groups.size >= MAX_TOKENS) {
         use.unfollowed++
         continue
       }
-      group = newGroup(key, identityOf(credential), use.groups.size)
-      use.groups.set(key, group)
+      const key = keyOf(credential)
+      group = use.groups.get(key)
+      if (!group) {
+        group = newGroup(key, identityOf(credential), use.groups.size, credential)
+        use.groups.set(key, group)
+      }
+      if (!alike) byCreated.set(created, (alike = []))
+      alike.push(group)
     }
     const accepted = credential.decision === 'accepted'
     record(group, endpoint, request, status, at, accepted, trace, credential)
@@ -331,13 +346,43 @@ function mintedBy(entry: CoverageEntry, parsed: Map<string, string | null>): str
   return asked
 }
 
+/** The fields of a credential trace that tell tokens apart, as written. */
+interface RawIdentity {
+  secretId: unknown
+  abilities: unknown
+  insecure: unknown
+  expiresAt: unknown
+}
+
+/** Whether a credential trace names the same token as `raw` (its time aside: compared before). */
+function sameToken(raw: RawIdentity, credential: Loose): boolean {
+  if (
+    raw.secretId !== credential.secretId ||
+    raw.insecure !== credential.insecure ||
+    raw.expiresAt !== credential.expiresAt
+  ) {
+    return false
+  }
+  const [a, b] = [raw.abilities, credential.abilities]
+  if (!Array.isArray(a) || !Array.isArray(b)) return a === b
+  return a.length === b.length && a.every((ability, i) => ability === b[i])
+}
+
 function newGroup(
   key: string,
   identity: Pick<TokenGroup, 'secretId' | 'abilities' | 'insecure' | 'createdAt' | 'expiresAt'>,
   seen: number,
+  credential: Loose,
 ): TokenGroup {
+  const { secretId, abilities, insecure, expiresAt } = credential
   return {
     key,
+    raw: {
+      secretId,
+      abilities: Array.isArray(abilities) ? [...(abilities as unknown[])] : abilities,
+      insecure,
+      expiresAt,
+    },
     ...identity,
     inJournal: false,
     seen,
