@@ -2,6 +2,11 @@
 // TypeScript entry points bundled by esbuild into ES modules under kit/ (every package left as
 // an import), CommonJS builds of the Node API and the Playwright fixture beside them, type
 // declarations from tsc, and the conformance cases.
+//
+// `--pack` (npm's `prepack`) builds, then writes the manifest the tarball carries in place of
+// this checkout's: not `private` (that guards this repository from a publish, not the kit's
+// users), without the scripts that build from sources the tarball does not hold. `--unpack`
+// (`postpack`) puts this checkout's manifest back.
 import { execFileSync } from 'node:child_process'
 import {
   chmodSync,
@@ -9,6 +14,7 @@ import {
   existsSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   writeFileSync,
 } from 'node:fs'
@@ -17,6 +23,15 @@ import { createRequire } from 'node:module'
 import { build } from 'esbuild'
 
 const require = createRequire(import.meta.url)
+/** Where this checkout's own manifest waits while `npm pack` reads the packed one. */
+const KEPT_MANIFEST = '.package.json.packing'
+
+if (process.argv.includes('--unpack')) {
+  if (existsSync(KEPT_MANIFEST)) renameSync(KEPT_MANIFEST, 'package.json')
+  process.exit(0)
+}
+// A pack that failed before its postpack left the checkout's manifest aside: take it back first.
+if (existsSync(KEPT_MANIFEST)) renameSync(KEPT_MANIFEST, 'package.json')
 const shared = {
   bundle: true,
   platform: 'node',
@@ -72,6 +87,25 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'ts
 })
 declarationsForEveryResolution('kit/types')
 cpSync('conformance/cases', 'kit/cases', { recursive: true })
+if (process.argv.includes('--pack')) packedManifest()
+
+/**
+ * The manifest a client's project installs: this one without `private`, the scripts, the
+ * development dependencies and this checkout's msw settings. npm runs `postpack` as it read it
+ * before `prepack`.
+ */
+function packedManifest() {
+  const text = readFileSync('package.json', 'utf8')
+  const {
+    private: _private,
+    scripts: _scripts,
+    devDependencies: _dev,
+    msw: _msw,
+    ...packed
+  } = JSON.parse(text)
+  writeFileSync(KEPT_MANIFEST, text)
+  writeFileSync('package.json', `${JSON.stringify(packed, null, 2)}\n`)
+}
 
 /**
  * tsc writes relative imports in declarations as the sources have them, without extensions:
@@ -87,7 +121,7 @@ function declarationsForEveryResolution(dir) {
     const text = readFileSync(file, 'utf8').replaceAll('"playwright/test"', '"@playwright/test"')
     const rewrite = (extension) =>
       text.replace(
-        /(from\s+|import\s*\(\s*)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\2/g,
+        /(from\s+|import\s*\(\s*|import\s+)(['"])(\.{1,2}\/[^'"]*|\.{1,2})\2/g,
         (_whole, lead, quote, specifier) => {
           const base = join(dirname(file), specifier)
           const path = existsSync(`${base}.d.ts`)

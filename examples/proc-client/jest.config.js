@@ -9,11 +9,12 @@ const common = {
 }
 
 export default {
+  testTimeout: 30_000,
   projects: [
     {
       ...common,
       displayName: 'in-process',
-      testMatch: ['<rootDir>/test/**/*.test.js', '<rootDir>/jest/**/*.test.js'],
+      testMatch: ['<rootDir>/test/**/*.test.js'],
       setupFilesAfterEnv: ['<rootDir>/setup/jest.js'],
     },
     {

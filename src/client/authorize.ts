@@ -1,3 +1,4 @@
+import { checkOptions } from './options'
 import { checkMoment } from './times'
 
 export interface AuthorizeOptions {
@@ -10,6 +11,13 @@ export interface AuthorizeOptions {
   /** The token that creates it: the secret by default, or an authorization holding `auth.create`. */
   token?: string
 }
+
+const AUTHORIZE_OPTIONS: ReadonlySet<string> = new Set([
+  'ttl',
+  'expiry',
+  'insecure',
+  'token',
+] satisfies Array<keyof AuthorizeOptions>)
 
 /**
  * The arguments of an `auth.create` call, the one way every helper writes them: `abilities`,
@@ -42,6 +50,7 @@ export async function authorizeThrough(
   abilities: string[],
   options: AuthorizeOptions = {},
 ): Promise<string> {
+  checkOptions('authorize', options, AUTHORIZE_OPTIONS)
   checkMoment('expiry', options.expiry)
   const response = await send(
     new Request(`${baseUrl}/auth/create`, {

@@ -57,6 +57,46 @@ export interface RequestFilter {
   body?: unknown
 }
 
+/** The keys a `RequestFilter` reads. */
+const FILTER_KEYS = [
+  'endpoint',
+  'status',
+  'token',
+  'format',
+  'args',
+  'input',
+  'fault',
+  'headers',
+  'body',
+] as const satisfies ReadonlyArray<keyof RequestFilter>
+
+/** The token roles the journal names. */
+const TOKEN_KINDS = ['secret', 'authorization', 'none', 'unknown']
+
+/**
+ * Refuses a filter key it does not read (`endpont` would pick every request) and a token role
+ * it does not name, saying what it takes.
+ */
+export function checkFilter(where: string, filter: object | undefined): void {
+  if (filter === undefined) return
+  if (typeof filter !== 'object' || filter === null) {
+    throw new TypeError(`${where}: the filter must be an object of ${FILTER_KEYS.join(', ')}`)
+  }
+  const known: readonly string[] = FILTER_KEYS
+  const unknown = Object.keys(filter).filter((key) => !known.includes(key))
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `${where}: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `\`${key}'`).join(', ')}; it reads ${known.join(', ')}`,
+    )
+  }
+  const { token } = filter as RequestFilter
+  if (token !== undefined && !TOKEN_KINDS.includes(token)) {
+    throw new TypeError(
+      `${where}: \`token' is the token's role, ${TOKEN_KINDS.join(', ')}; not ${JSON.stringify(token)}`,
+    )
+  }
+}
+
 /** An asymmetric matcher (`expect.any(Number)`, `expect.stringMatching(…)`, …) of Vitest or Jest. */
 interface Asymmetric {
   asymmetricMatch(other: unknown): boolean
@@ -225,6 +265,12 @@ function checkExpectation(expected: object): void {
   if (unknown.length > 0) {
     throw new TypeError(
       `toHaveReceived: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `\`${key}'`).join(', ')}; it reads ${known.join(', ')}`,
+    )
+  }
+  const { token } = expected as RequestFilter
+  if (token !== undefined && !TOKEN_KINDS.includes(token)) {
+    throw new TypeError(
+      `toHaveReceived: \`token' is the token's role, ${TOKEN_KINDS.join(', ')}; not ${JSON.stringify(token)}`,
     )
   }
   for (const key of ['times', 'atLeast', 'atMost'] as const) {

@@ -28,7 +28,14 @@ export async function openAccount({
 }): Promise<ServeAccount> {
   const server = url.replace(/\/+$/, '')
   const headers = { authorization: `Bearer ${controlToken}` }
-  const made = await fetch(`${server}/_accounts`, { method: 'POST', headers })
+  const made = await fetch(`${server}/_accounts`, { method: 'POST', headers }).catch(
+    (error: unknown) => {
+      const cause = codeOf(error) ?? String(error)
+      throw new Error(
+        `openAccount: nothing answers at ${server} (${cause}): start a server first (\`npx service-playground serve --port 0\`, or spawnServe() from Node) and pass the URL and control token it printed`,
+      )
+    },
+  )
   if (made.status !== 201) {
     throw new Error(`${server}/_accounts answered ${made.status}: ${await made.text()}`)
   }
@@ -47,4 +54,19 @@ export async function openAccount({
       await fetch(`${server}/_accounts/${account.id}`, { method: 'DELETE', headers })
     },
   }
+}
+
+/**
+ * Why a request failed: the system's code (`ECONNREFUSED`) from the error or its causes, or the
+ * innermost cause's message.
+ */
+function codeOf(error: unknown): string | undefined {
+  let message: string | undefined
+  for (let at = error; typeof at === 'object' && at !== null;) {
+    const { code, cause, errors } = at as { code?: unknown; cause?: unknown; errors?: unknown[] }
+    if (typeof code === 'string') return code
+    message = (at as { message?: string }).message ?? message
+    at = cause ?? errors?.[0]
+  }
+  return message
 }

@@ -7,7 +7,12 @@ const TARGET_FLAGS = `target (one of):
   --base-url URL             a running service (--target base-url), with
     --secret KEY             a secret of its account, and/or
     --control-token T        the control token of a serve (our control plane)
-  --service-name NAME        the name the service answers to (default proc)`
+  --service-name NAME        the name the service answers to (default proc)
+  or, against the real service with the engine compared beside it (shadow mode):
+  --shadow URL               the real service's base URL
+    --upstream-secret-file FILE
+                             its secret (or SERVICE_PLAYGROUND_UPSTREAM_SECRET)
+    --shadow-report DIR      where the report goes (default shadow-report)`
 
 export const CONFORMANCE_USAGE = `usage: service-playground conformance [flags]
 

@@ -1,3 +1,5 @@
+import { realTime } from './real-time'
+
 /**
  * The engine's notion of time. Expiry, scheduled rolls and the time limit all read
  * `now()`; `sleep` is the only way the engine waits. Both clocks can be advanced, so tests
@@ -19,12 +21,15 @@ export interface Clock {
   fork?(): Clock
 }
 
-/** Real time plus an offset: what the playground and `serve` use. */
+/**
+ * Real time plus an offset: what the playground and `serve` use. Real as the engine found it
+ * when it loaded: fake timers installed later do not move it (`real-time.ts`).
+ */
 export function createSystemClock(offset = 0): Clock {
   let skew = offset
   return {
-    now: () => Date.now() + skew,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
+    now: () => realTime.now() + skew,
+    sleep: (ms) => new Promise((resolve) => realTime.setTimeout(resolve, Math.max(0, ms))),
     advance(ms) {
       if (!Number.isFinite(ms)) throw new RangeError(`cannot advance a clock by ${ms} ms`)
       skew += ms

@@ -1,9 +1,9 @@
 import { bearerToken } from './auth/bearer'
 import { InvalidError, UndefinedError } from './errors'
 import { ExchangeDraft } from './operator/exchange-log'
-import { faulted, replyFault, runsUnder } from './operator/faults'
+import { faulted, replyFault, runsUnder, type FaultRule } from './operator/faults'
 import type { OperatorView } from './operator/state'
-import { runPipeline, type EngineParts, type Exchange } from './pipeline'
+import { presented, roleOf, runPipeline, type EngineParts, type Exchange } from './pipeline'
 import type { Call } from './wire/call'
 import { bodyFormat, responseFormat } from './wire/formats'
 import type { Route } from './wire/path'
@@ -41,9 +41,10 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   const exchange = begin(parts, call, route)
   let reply: Reply
   let failure: unknown
+  let view: OperatorView | undefined
   try {
     const viewed = parts.operator.view()
-    const view = viewed instanceof Promise ? await viewed : viewed
+    view = viewed instanceof Promise ? await viewed : viewed
     if (view.journal > 0) {
       exchange.draft = new ExchangeDraft(call, exchange.endpoint, parts.clock)
     }
@@ -61,6 +62,10 @@ async function endpointCall(parts: EngineParts, call: Call, route: Route): Promi
   if (exchange.fault) reply = faulted(reply, exchange.fault)
   if (exchange.draft) {
     try {
+      // Answered before its token was read: the journal still says what the token was.
+      if (!exchange.draft.presented && view) {
+        exchange.draft.observe(await presented(parts, exchange, view))
+      }
       const kept = parts.operator.journal.add(exchange.draft.finish(reply, failure))
       if (kept) await kept
     } catch {
@@ -97,12 +102,17 @@ async function withFaults(
   exchange: Exchange,
   view: OperatorView,
 ): Promise<Reply> {
-  const rule = view.faulted
-    ? await parts.operator.faults.take(
-        exchange.endpoint!,
-        bearerToken(exchange.call.header('authorization')) ?? null,
-      )
-    : undefined
+  let rule: FaultRule | undefined
+  if (view.faulted) {
+    // A rule may name the token's role: what it is, not only what it says.
+    const token = await presented(parts, exchange, view)
+    exchange.draft?.observe(token)
+    rule = await parts.operator.faults.take(
+      exchange.endpoint!,
+      bearerToken(exchange.call.header('authorization')) ?? null,
+      roleOf(token),
+    )
+  }
   if (rule) {
     exchange.fault = replyFault(rule)
     if (!runsUnder(rule)) {

@@ -178,6 +178,7 @@ export function createEngine(options: EngineOptions): Engine {
     operator,
     reset,
     checkpoints,
+    ...(options.turns ? { turns: options.turns } : {}),
   })
   const parts: EngineParts = {
     serviceName,

@@ -52,6 +52,21 @@ export class MethodError extends ServiceError {
   }
 }
 
+/**
+ * 499 (as nginx logs it): the client went away before its answer, and the work done for it
+ * stopped. No one reads the answer; the journal keeps it.
+ */
+export class ClientGoneError extends ServiceError {
+  constructor() {
+    super(499, 'client_gone', 'the client went away before its answer: the work for it stopped')
+  }
+}
+
+/** Throws `ClientGoneError` once `signal` is aborted. */
+export function checkGone(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ClientGoneError()
+}
+
 /** 408: the call ran past the time limit. */
 export class TimeoutError extends ServiceError {
   constructor(seconds: number) {

@@ -1,6 +1,7 @@
 import type { Account } from './account/account'
 import { runIsolated } from './account/isolation'
-import { authenticate } from './auth/credentials'
+import { authenticate, identify, type Presented } from './auth/credentials'
+import { readBearer } from './auth/bearer'
 import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
 import type { Clock } from './clock'
@@ -65,11 +66,25 @@ export interface Exchange {
   fault?: ReplyFault
 }
 
-/** An endpoint call, stage by stage, under the operator's controls as `view` found them. */
-export async function runPipeline(
+/**
+ * An endpoint call, stage by stage, under the operator's controls as `view` found them. Given
+ * `turns`, the whole call waits for its account's turn to start (before its body is read: a
+ * request waiting costs no other account anything), and its time limit counts from then.
+ */
+export function runPipeline(
   parts: EngineParts,
   exchange: Exchange,
   view: OperatorView,
+): Promise<Reply> {
+  if (!parts.turns) return stages(parts, exchange, view)
+  return parts.turns.admit((pause) => stages(parts, exchange, view, pause), exchange.call.signal)
+}
+
+async function stages(
+  parts: EngineParts,
+  exchange: Exchange,
+  view: OperatorView,
+  pause?: Pause,
 ): Promise<Reply> {
   const body = await receive(parts, exchange)
   await checkStrict(parts, exchange, body, view)
@@ -77,7 +92,8 @@ export async function runPipeline(
   const signer = await parts.account.signer()
   const principal = await admit(parts, exchange, view, signer)
   const call = parse(parts, exchange, body)
-  return answer(parts, exchange, await evaluate(parts, exchange, principal, call, view, signer))
+  const evaluated = await evaluate(parts, exchange, principal, call, view, signer, pause)
+  return answer(parts, exchange, evaluated)
 }
 
 /** 405 for anything but POST, then 413 while the body is read. */
@@ -126,6 +142,28 @@ export async function admit(
 }
 
 /** 415 for a content type we do not read, 400 for a body that does not parse. */
+/**
+ * What the request's token is, read without admitting it: for a fault that matches by role,
+ * and for the journal of a request answered before its token was read (a fault, a body too
+ * large), so that it names the token as it was.
+ */
+export async function presented(
+  { account, store, clock }: EngineParts,
+  { call }: Exchange,
+  view: OperatorView,
+): Promise<Presented> {
+  const bearer = readBearer(call.header('authorization'))
+  if (bearer.state !== 'token') return { state: bearer.state }
+  await account.syncClock(view.clockOffset)
+  return identify(bearer.token, store, await account.signer(), nowSeconds(clock))
+}
+
+/** The role a presented token has, as the journal names it. */
+export const roleOf = (token: Presented): 'secret' | 'authorization' | 'none' | 'unknown' =>
+  token.state === 'missing' || token.state === 'malformed'
+    ? 'none'
+    : ('details' in token && token.details?.kind) || 'unknown'
+
 export function parse(
   { serviceName }: EngineParts,
   { call, format }: Exchange,
@@ -143,8 +181,8 @@ export interface Evaluated {
 
 /**
  * Runs the call tree against an overlay of the store, and commits what it wrote at once,
- * isolated from every other request (it may run again: `runIsolated`), taking its turns with
- * other accounts' evaluations when the engine is given `turns`.
+ * isolated from every other request (it may run again: `runIsolated`), asking `pause` between
+ * calls (its account's turns with other accounts', when the engine is given `turns`).
  */
 export async function evaluate(
   parts: EngineParts,
@@ -153,6 +191,7 @@ export async function evaluate(
   call: CallRequest,
   { rateLimit }: OperatorView,
   signer: Signer,
+  pause?: Pause,
 ): Promise<Evaluated> {
   const { store, limits, clock, operator, registry } = parts
   let headers = rateHeader(rateLimit)
@@ -161,33 +200,31 @@ export async function evaluate(
     const now = nowSeconds(clock)
     checkCounted(rateLimit, await operator.rate.count(now, rateLimit.windowSeconds), now)
   }
-  // One time limit over every run, and the wait for a turn.
+  // One time limit over every run, and the waits for a turn between calls.
   const deadline = clock.now() + limits.timeLimitMs
-  const run = (pause?: Pause) =>
-    runIsolated(store, limits.maxAccountBytes, (overlay) => {
-      exchange.draft?.tracer.restart()
-      headers = rateHeader(rateLimit)
-      const evaluation = new Evaluation(
-        {
-          settings: parts.linksByRequest
-            ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
-            : parts.visibleSettings,
-          store: overlay,
-          clock,
-          signer,
-          principal,
-          deadline,
-          ...(pause ? { pause } : {}),
-          setHeader: (key, value) => (headers[key] = value),
-          ...(rateLimit.enforce ? { countCall } : {}),
-          ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
-        },
-        (endpoint) => registry.resolve(endpoint, overlay),
-        (endpoint) => registry.neighbours(endpoint),
-      )
-      return evaluation.run(exchange.endpoint!, call)
-    })
-  const result = await (parts.turns ? parts.turns.admit(run) : run())
+  const result = await runIsolated(store, limits.maxAccountBytes, (overlay) => {
+    exchange.draft?.tracer.restart()
+    headers = rateHeader(rateLimit)
+    const evaluation = new Evaluation(
+      {
+        settings: parts.linksByRequest
+          ? { ...parts.visibleSettings, baseUrl: `${exchange.call.origin}${parts.basePath}` }
+          : parts.visibleSettings,
+        store: overlay,
+        clock,
+        signer,
+        principal,
+        deadline,
+        ...(pause ? { pause } : {}),
+        setHeader: (key, value) => (headers[key] = value),
+        ...(rateLimit.enforce ? { countCall } : {}),
+        ...(exchange.draft ? { tracer: exchange.draft.tracer } : {}),
+      },
+      (endpoint) => registry.resolve(endpoint, overlay),
+      (endpoint) => registry.neighbours(endpoint),
+    )
+    return evaluation.run(exchange.endpoint!, call)
+  })
   return { value: result === NONE ? null : result, headers }
 }
 

@@ -22,9 +22,25 @@ async function cli(...args: string[]) {
 
 describe('service-playground <command> --help', () => {
   it.each([
-    ['serve', ['--port', '--service-name', '--control-token', '--data', '--export-on-exit']],
-    ['conformance', ['--target', '--base-url', '--filter', '--junit']],
-    ['verify', ['--base-url', '--control-token', '--fail-on-strict', '--junit']],
+    [
+      'serve',
+      [
+        '--port',
+        '--service-name',
+        '--control-token',
+        '--data',
+        '--export-on-exit',
+        '--upstream URL',
+        '--upstream-secret-file',
+        '--upstream-secret KEY',
+        '--shadow-report',
+      ],
+    ],
+    [
+      'conformance',
+      ['--target', '--base-url', '--filter', '--junit', '--shadow URL', '--upstream-secret-file'],
+    ],
+    ['verify', ['--base-url', '--control-token', '--fail-on-strict', '--junit', '--shadow URL']],
     ['coverage', ['--min', '--out', '--service-name']],
   ])(
     '%s --help and -h print its flags and exit 0, starting nothing',

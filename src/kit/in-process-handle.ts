@@ -13,6 +13,8 @@ import {
   type StartServiceOptions,
 } from '../node'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
+import { realTime } from '../engine/real-time'
+import { inFlightOf } from '../node/calls-in-flight'
 import { saveContract, type ContractRecorder, type ContractSource } from './contract'
 import type { InsightSource } from './reach-matchers'
 import type { Framed } from './vitest-frames'
@@ -73,17 +75,7 @@ export interface RunnerHooks {
 }
 
 export const HANDLE = Symbol.for('service-playground.handle')
-
-/** Secrets read from the environment are often unset: say so rather than start without them. */
-export function checkSecrets(where: string, secrets: readonly unknown[] | undefined): void {
-  for (const key of secrets ?? []) {
-    if (typeof key !== 'string' || key === '') {
-      throw new Error(
-        `${where}: secrets must be non-empty strings, got ${JSON.stringify(key)} (is the environment variable you read it from set?)`,
-      )
-    }
-  }
-}
+export { checkSecrets } from '../client/options'
 
 /** The service of a test file, in this process, framed by `hooks`. */
 export function inProcessHandle(
@@ -95,7 +87,12 @@ export function inProcessHandle(
   const baseUrl = (serviceOptions.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
   const serviceName = serviceOptions.serviceName ?? DEFAULT_SERVICE_NAME
   let started: Promise<Service> | undefined
-  const start = () => (started ??= startService(serviceOptions).then((s) => (running = s)))
+  const start = () =>
+    (started ??= startService(serviceOptions).then((s) => {
+      const calls = inFlightOf(s)
+      if (calls) calls.sentBy = () => hooks.scope()?.name
+      return (running = s)
+    }))
 
   hooks.beforeAll(async () => {
     await start()
@@ -128,7 +125,16 @@ export function inProcessHandle(
     secrets: () => service().listSecrets(),
   })
   hooks.frame({
-    framed: async () => service(),
+    framed: async () => {
+      const framed = service()
+      return {
+        checkpoint: () => framed.checkpoint(),
+        restore: async (id) => {
+          await settled(framed)
+          await framed.restore(id)
+        },
+      }
+    },
     source,
     // A copy of its own for each concurrent test: msw answers it alone from the copy.
     concurrent: (run) => service().isolated(() => run({ after: 0, shared: false }))(),
@@ -138,7 +144,8 @@ export function inProcessHandle(
       diff: (a, b, at) => service().diff(a, b, at),
     },
   })
-  hooks.afterAll(() => {
+  hooks.afterAll(async () => {
+    if (running) await settled(running)
     running?.stop()
     running = undefined
     started = undefined
@@ -181,6 +188,24 @@ export function inProcessHandle(
     diff: (a, b, at) => service().diff(a, b, at),
     contract: recorder(hooks.scope, source),
   } as ServiceHandle
+}
+
+/**
+ * Waits for the calls the service is still answering, each named in a warning with the test that
+ * sent it: a call not awaited would otherwise write into whatever frame comes next.
+ */
+async function settled(service: Service): Promise<void> {
+  // A request sent just before the test ended reaches msw's handler a few turns later.
+  for (let turn = 0; turn < 3; turn++) {
+    await new Promise<void>((resolve) => realTime.setTimeout(resolve, 0))
+  }
+  const calls = inFlightOf(service)?.list() ?? []
+  for (const { endpoint, sentBy } of calls) {
+    console.warn(
+      `service-playground: a call to ${endpoint} sent ${sentBy ? `by "${sentBy}"` : 'outside any test (in a beforeAll?)'} was still being answered when its frame was to be undone (was it not awaited?): waited for it, so that what it writes is undone with the frame it was sent in`,
+    )
+  }
+  await Promise.allSettled(calls.map(({ answered }) => answered))
 }
 
 /** `contract.save(path)`: the running test's exchanges so far, into a contract file. */

@@ -6,14 +6,15 @@
  * (and its `beforeEach` and `afterEach`) writes is undone when the test ends; a `test.concurrent`
  * gets a copy of the service of its own in process, or shares one frame with its concurrent
  * siblings over `serve`. Loaded at all (from `setupFilesAfterEnv`, or imported
- * in a test file), it adds `toHaveReceived` to Jest's global `expect`; `matchers` is the same
- * for an `expect` of your own. `expect(service).toHaveReceived(endpoint, expected)` takes what
+ * in a test file), it adds `toHaveReceived`, `toReach` and `toBeNarrowerThan` to Jest's global
+ * `expect`; `matchers` is the same for an `expect` of your own. Jest 29 and 30. `expect(service).toHaveReceived(endpoint, expected)` takes what
  * `useService` or `startService` returned (or anything with `requests()`).
  */
 import type { ReceivedExpectation } from '../client/journal'
 import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '../node'
 import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
+import { insightMatchers, type ReachWhere } from './reach-matchers'
 import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
 
@@ -21,6 +22,7 @@ export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../cli
 export type { ServiceHandle } from './in-process-handle'
 export type { ServeServiceHandle, ServeTarget } from './serve-handle'
 export type { StartServiceOptions } from '../node'
+export type { ReachWhere } from './reach-matchers'
 
 export interface UseServiceOptions extends StartServiceOptions {
   /**
@@ -70,7 +72,11 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle | Ser
   const { serve, contract, coverage, ...serviceOptions } = options
   const frames = jestFrames('useService', { contract, coverage })
   if (serve) {
-    return serveHandle(serviceOptions, serve, { afterAll: (fn) => afterAll(fn), ...frames })
+    return serveHandle(serviceOptions, serve, {
+      beforeAll: (fn) => beforeAll(fn),
+      afterAll: (fn) => afterAll(fn),
+      ...frames,
+    })
   }
   return inProcessHandle('useService', serviceOptions, {
     beforeAll: (fn) => beforeAll(fn),
@@ -80,7 +86,7 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle | Ser
 }
 
 /** The matchers, for `expect.extend(matchers)`. */
-export const matchers = { toHaveReceived }
+export const matchers = { toHaveReceived, ...insightMatchers }
 
 const jestExpect = (globalThis as { expect?: { extend?: (given: object) => void } }).expect
 jestExpect?.extend?.(matchers)
@@ -95,6 +101,15 @@ declare global {
        * exactly `times`. Its failure lists what did arrive, nearest first.
        */
       toHaveReceived(endpoint: string | RegExp, expected?: ReceivedExpectation): R
+      /**
+       * The token can call `endpoint` now (somewhere in `where`: a bucket, a key prefix, or one
+       * key), as the service decides it. Await it. A value that is not a token of the running
+       * service, an endpoint it does not have or a key `where` does not read is an error, with
+       * `.not` too.
+       */
+      toReach(endpoint: string, where?: ReachWhere): Promise<R>
+      /** The token reaches nothing its parent does not (the service's diff finds no item). */
+      toBeNarrowerThan(parent: string): Promise<R>
     }
   }
 }

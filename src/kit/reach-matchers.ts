@@ -1,5 +1,8 @@
 // `toReach` and `toBeNarrowerThan`: policy tests over tokens, answered by the service's own
-// reach, simulate and diff (decision 055), for Vitest and Playwright alike.
+// reach, simulate and diff (decision 055), for Vitest, Jest and Playwright alike. A policy
+// assertion that cannot fail is worse than none: what they cannot judge (a value that is not a
+// token, an endpoint the service does not have, a place it does not read) is refused with an
+// error, which fails the assertion with `.not` as without.
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
 
 /** What the matchers ask of a running service. */
@@ -44,8 +47,69 @@ async function knowing(
   return undefined
 }
 
-const NO_SERVICE =
-  'no running service knows this token: use toReach and toBeNarrowerThan inside a test of a file that calls useService (Vitest) or uses the service fixture (Playwright)'
+/** The keys `where` reads. */
+const WHERE_KEYS = ['bucket', 'prefix', 'key']
+
+/** What was received in place of a token, said without its value (it may be a secret). */
+function describeReceived(value: unknown): string {
+  if (value instanceof Promise || (typeof value === 'object' && value !== null && 'then' in value))
+    return 'a Promise (await the token first: `await service.authorize(…)`)'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'string') return `a string of ${value.length} characters`
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
+}
+
+/**
+ * The newest service that knows `token`, or an error naming what was received: a matcher
+ * cannot judge what is not a token of a running service.
+ */
+async function known(
+  matcher: string,
+  what: string,
+  token: unknown,
+): Promise<{ source: InsightSource; report: ReachReport }> {
+  if (typeof token !== 'string' || token === '') {
+    throw new TypeError(
+      `${matcher}: ${what} must be a token (a string), but received ${describeReceived(token)}`,
+    )
+  }
+  if (running.length === 0) {
+    throw new Error(
+      `${matcher}: no service is running: use it inside a test of a file that calls useService (Vitest, Jest) or uses the service fixture (Playwright)`,
+    )
+  }
+  const found = await knowing(token)
+  if (!found) {
+    throw new Error(
+      `${matcher}: ${what} is not a token of the running service: received ${describeReceived(token)} that it neither signed nor holds as a secret`,
+    )
+  }
+  return found
+}
+
+/** Refuses a place `toReach` does not read, and one given for an endpoint with no keys. */
+function checkWhere(endpoint: string, where: unknown): asserts where is ReachWhere {
+  if (typeof where !== 'object' || where === null || Array.isArray(where)) {
+    throw new TypeError(`toReach: the place must be an object of ${WHERE_KEYS.join(', ')}`)
+  }
+  const unknown = Object.keys(where).filter((key) => !WHERE_KEYS.includes(key))
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `toReach: unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `\`${key}'`).join(', ')}; the place reads ${WHERE_KEYS.join(', ')}`,
+    )
+  }
+  for (const [key, value] of Object.entries(where)) {
+    if (typeof value !== 'string') {
+      throw new TypeError(`toReach: \`${key}' must be a string, not ${describeReceived(value)}`)
+    }
+  }
+  if (Object.keys(where).length > 0 && !endpoint.startsWith('keyv.')) {
+    throw new TypeError(
+      `toReach: a place (${WHERE_KEYS.join(', ')}) is for keyv's endpoints; \`${endpoint}' has none`,
+    )
+  }
+}
 
 const quoted = (where: ReachWhere) =>
   Object.entries(where)
@@ -91,14 +155,28 @@ function witnessCall(
  */
 export async function checkReach(
   token: unknown,
-  endpoint: string,
-  where: ReachWhere = {},
+  endpoint: unknown,
+  where: unknown = {},
 ): Promise<{ pass: boolean; message: string }> {
-  if (typeof token !== 'string')
-    return { pass: false, message: 'toReach expects a token (a string)' }
-  const found = await knowing(token)
-  if (!found) return { pass: false, message: NO_SERVICE }
-  const { source, report } = found
+  if (typeof endpoint !== 'string') {
+    throw new TypeError(
+      `toReach: the endpoint must be a dotted name, not ${describeReceived(endpoint)}`,
+    )
+  }
+  checkWhere(endpoint, where)
+  const { source, report } = await known('toReach', 'the value expected', token)
+  if (!report.endpoints.some((e) => e.endpoint === endpoint)) {
+    const isPackage = report.packages.some((p) => p.package === endpoint)
+    throw new Error(
+      isPackage
+        ? `toReach: \`${endpoint}' is a package; name one of its endpoints (${report.endpoints
+            .filter((e) => e.endpoint.startsWith(`${endpoint}.`))
+            .map((e) => e.endpoint)
+            .slice(0, 6)
+            .join(', ')}, …)`
+        : `toReach: the service has no endpoint \`${endpoint}'`,
+    )
+  }
   const place = Object.keys(where).length ? ` (${quoted(where)})` : ''
   const what = `the token to reach \`${endpoint}'${place}`
   if (report.token.state !== 'usable') {
@@ -107,13 +185,7 @@ export async function checkReach(
       message: `expected ${what}, but it is ${report.token.state}: ${report.token.explanation}${report.token.counterfactual ? `; ${report.token.counterfactual.sentence}` : ''}`,
     }
   }
-  const entry = report.endpoints.find((e) => e.endpoint === endpoint)
-  if (!entry) {
-    return {
-      pass: false,
-      message: `expected ${what}, but the service has no endpoint \`${endpoint}'`,
-    }
-  }
+  const entry = report.endpoints.find((e) => e.endpoint === endpoint)!
   const regions =
     entry.limits === null ? 'everywhere' : entry.limits.map((l) => `\`${l.ability}'`).join(', ')
   if (entry.decision === 'refused') {
@@ -129,7 +201,7 @@ export async function checkReach(
     }
   }
   const call = witnessCall(endpoint, report, where)
-  const [decided] = call ? (await source.simulate(token, [call])).results : []
+  const [decided] = call ? (await source.simulate(token as string, [call])).results : []
   if (!call || !decided || decided.decision === 'refused') {
     return {
       pass: false,
@@ -147,12 +219,9 @@ export async function checkNarrower(
   child: unknown,
   parent: unknown,
 ): Promise<{ pass: boolean; message: string }> {
-  if (typeof child !== 'string' || typeof parent !== 'string') {
-    return { pass: false, message: 'toBeNarrowerThan expects two tokens (strings)' }
-  }
-  const found = await knowing(child)
-  if (!found) return { pass: false, message: NO_SERVICE }
-  const report = await found.source.diff(parent, child)
+  const found = await known('toBeNarrowerThan', 'the value expected', child)
+  await known('toBeNarrowerThan', 'the parent', parent)
+  const report = await found.source.diff(parent as string, child as string)
   if (report.gained.length === 0) {
     return {
       pass: true,
@@ -167,4 +236,16 @@ export async function checkNarrower(
     pass: false,
     message: `expected the token to reach nothing beyond its parent, but it reaches ${report.gained.length} thing(s) more:\n${lines.join('\n')}`,
   }
+}
+
+/** The matchers, for `expect.extend`: Vitest's and Jest's. */
+export const insightMatchers = {
+  async toReach(token: unknown, endpoint: unknown, where?: unknown) {
+    const { pass, message } = await checkReach(token, endpoint, where)
+    return { pass, message: () => message }
+  },
+  async toBeNarrowerThan(child: unknown, parent: unknown) {
+    const { pass, message } = await checkNarrower(child, parent)
+    return { pass, message: () => message }
+  },
 }

@@ -2,7 +2,7 @@ import type { ExchangePage, FaultRule } from '../engine'
 import { authorizeThrough } from '../client/authorize'
 import { checkDuration, checkMoment } from '../client/times'
 import { ControlError, controlClient } from '../client/control'
-import { describeExchange, matches } from '../client/journal'
+import { checkFilter, describeExchange, matches } from '../client/journal'
 import { respondRule, type ServiceControls } from '../client/service-controls'
 
 /** A service reached over its wire: calls at `baseUrl`, its control plane at `baseUrl/_account`. */
@@ -75,6 +75,7 @@ export function remoteService({
       )
     },
     async requests(filter) {
+      checkFilter('requests', filter)
       const { exchanges }: ExchangePage = await said(client.get('exchanges'))
       const all = exchanges.reverse().map(describeExchange)
       return filter ? all.filter((request) => matches(request, filter)) : all

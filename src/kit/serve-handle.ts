@@ -3,7 +3,11 @@
  * helpers alike: opened when the helper is called, its frames checkpoints and restores on the
  * account's control plane, removed after the file.
  */
+import { http, passthrough, type HttpHandler } from 'msw'
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { Checkpoint } from '../engine'
+import type { AccountSnapshot } from '../engine/account/snapshot'
+import { joinSharedServer, leaveSharedServer } from '../node/shared-server'
 import { DEFAULT_JOURNAL, type ServiceControls } from '../node'
 import { controlClient } from '../client/control'
 import type { RequestFilter } from '../client/journal'
@@ -14,8 +18,9 @@ import { HANDLE, recorder, type Common, type FrameParts, type TestScope } from '
 import { remoteService, type RemoteService } from './remote'
 import type { Framed } from './vitest-frames'
 
-/** What a runner's helper gives the serve handle: its `afterAll`, the running test, the frames. */
+/** What a runner's helper gives the serve handle: its file hooks, the running test, the frames. */
 export interface ServeHooks {
+  beforeAll(fn: () => Promise<void>): void
   afterAll(fn: () => void | Promise<void>): void
   /** The test running now, or none (in a `beforeAll`). */
   scope(): TestScope | undefined
@@ -104,6 +109,8 @@ export function serveHandle(
 ): ServeServiceHandle {
   let account: ServeAccount | undefined
   let remote: RemoteService | undefined
+  /** The running concurrent test's own account, where it has one. */
+  const forks = new AsyncLocalStorage<RemoteService>()
   const opening = (async () => {
     account = target.secret
       ? theAccountAt({ ...target, secret: target.secret })
@@ -113,9 +120,19 @@ export function serveHandle(
   })()
   // Seen by the first hook or test that needs it; not an unhandled rejection meanwhile.
   opening.catch(() => undefined)
-  const service = () => opening
+  const service = () => {
+    const fork = forks.getStore()
+    return fork ? Promise.resolve(fork) : opening
+  }
+  // The file's first hook: its own `beforeAll` hooks find the account open, as a service in
+  // process is started by then.
+  hooks.beforeAll(async () => {
+    await opening
+  })
 
   const known = (): RemoteService => {
+    const fork = forks.getStore()
+    if (fork) return fork
     if (!remote) {
       throw new Error(
         'useService({ serve }): the account is being opened; `await service.ready` first, or use it inside a test or a hook',
@@ -140,7 +157,23 @@ export function serveHandle(
   hooks.frame({
     framed: service,
     source,
-    concurrent: sharedFrame(service),
+    concurrent: target.secret
+      ? sharedFrame(service)
+      : forkEach(
+          () => opening,
+          forks,
+          async () => {
+            const opened = await openAccount(target)
+            const fork = await accountService(opened, {
+              ...options,
+              serviceName: (await opening).serviceName,
+            }).catch(async (error: unknown) => {
+              await opened.close()
+              throw error
+            })
+            return Object.assign(fork, { close: () => opened.close() })
+          },
+        ),
     insight: {
       reach: async (token, at) => (await service()).reach(token, at),
       simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
@@ -187,6 +220,61 @@ export function serveHandle(
     diff: async (a, b, at) => (await service()).diff(a, b, at),
     contract: recorder(hooks.scope, source),
   } as ServeServiceHandle
+}
+
+/**
+ * Each concurrent test on an account of its own, forked from the file's as it stands when the
+ * test starts (its own and its blocks' fixtures: keys, procedures, secrets and signing key, so
+ * the file's tokens work there, and the clock), answered from it alone and removed after it:
+ * inside the test every method of the handle reaches the fork, and so does every request this
+ * process sends to the file's account (msw passes it on). Faults, strict mode and the rate
+ * window are not part of an account's export: the fork starts without them.
+ */
+function forkEach(
+  file: () => Promise<RemoteService>,
+  forks: AsyncLocalStorage<RemoteService>,
+  open: () => Promise<RemoteService & { close(): Promise<void> }>,
+): FrameParts['concurrent'] {
+  let routing: { handlers: HttpHandler[]; running: number } | undefined
+  return async function around(run): Promise<void> {
+    const from = await file()
+    const fork = await open()
+    try {
+      await fork.control('import', await from.control<AccountSnapshot>('export'))
+      routing ??= { handlers: [passOn(from.baseUrl, forks)], running: 0 }
+      if (routing.running++ === 0) joinSharedServer(routing.handlers)
+      try {
+        await forks.run(fork, () => run({ after: 0, shared: false }))
+      } finally {
+        if (--routing.running === 0) leaveSharedServer(routing.handlers)
+      }
+    } finally {
+      await fork.close()
+    }
+  }
+}
+
+/**
+ * Requests to `baseUrl` made inside a concurrent test go to its fork instead, as they are:
+ * method, path, query, headers and body. Every other request goes on untouched.
+ */
+function passOn(baseUrl: string, forks: AsyncLocalStorage<RemoteService>): HttpHandler {
+  return http.all(`${baseUrl}/*`, async ({ request }) => {
+    const fork = forks.getStore()
+    if (!fork) return passthrough()
+    const body = ['GET', 'HEAD'].includes(request.method) ? undefined : await request.arrayBuffer()
+    try {
+      return await fetch(`${fork.baseUrl}${request.url.slice(baseUrl.length)}`, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        redirect: 'manual',
+      })
+    } catch {
+      // The fork dropped the connection (a network fault): so does the answer.
+      return Response.error()
+    }
+  })
 }
 
 /**

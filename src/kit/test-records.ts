@@ -23,7 +23,25 @@ export function testRecords(source: () => Promise<ContractSource>, options: Reco
   const tally = async (after: number) => {
     if (coverage) collector.take((await (await source()).journal(after || undefined)).exchanges)
   }
+  // The journal's last id seen by `hooksBefore`; the calls after it, one at a time.
+  let seen = 0
+  let hooks = Promise.resolve()
   return {
+    /**
+     * Tallies the calls the hooks made since the last test began (the file's and its blocks'
+     * `beforeAll`, the `afterAll` of a block that ended): called as a test begins, before its
+     * frame. A test's own calls are tallied at its end and removed with its frame, so none is
+     * counted twice.
+     */
+    hooksBefore(): Promise<void> {
+      if (!coverage) return Promise.resolve()
+      hooks = hooks.then(async () => {
+        const { exchanges } = await (await source()).journal(seen || undefined)
+        collector.take(exchanges)
+        seen = Math.max(seen, ...exchanges.map((exchange) => exchange.id))
+      })
+      return hooks
+    },
     async record(test: TestScope, passed: boolean, { tallied = true } = {}): Promise<void> {
       const { after, ...named } = test
       root = test.root

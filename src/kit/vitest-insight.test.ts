@@ -58,9 +58,18 @@ describe('insight from useService', () => {
     await expect(expect(parent).toBeNarrowerThan(token)).rejects.toThrow(
       /reaches 6 thing\(s\) more:\n {2}- reaches `core.echo', which the other cannot call: \{"endpoint":"core.echo"\}\n/,
     )
-    await expect(expect('not-a-token').toReach('core.ping')).rejects.toThrow(
-      /no running service knows/,
-    )
+    // What it cannot judge is an error, with .not as without: never a pass.
+    for (const refused of [
+      expect('not-a-token').not.toReach('core.ping'),
+      expect(token).not.toReach('keyv.gte'),
+      expect(token).not.toReach('keyv.get', { bukcet: 'users' } as never),
+      expect(Promise.resolve(token)).not.toReach('core.ping'),
+      expect(token).not.toBeNarrowerThan('not-a-token'),
+    ]) {
+      await expect(refused).rejects.toThrow(
+        /is not a token of the running service|has no endpoint `keyv.gte'|unknown key `bukcet'|received a Promise/,
+      )
+    }
   })
 })
 

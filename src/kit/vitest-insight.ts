@@ -1,18 +1,9 @@
 // `toReach` and `toBeNarrowerThan` for Vitest: `await expect(token).toReach('keyv.get', { bucket:
 // 'users' })`, `await expect(child).toBeNarrowerThan(parent)` (decision 055).
 import { expect } from 'vitest'
-import { checkNarrower, checkReach, type ReachWhere } from './reach-matchers'
+import { insightMatchers, type ReachWhere } from './reach-matchers'
 
-expect.extend({
-  async toReach(token: unknown, endpoint: string, where?: ReachWhere) {
-    const { pass, message } = await checkReach(token, endpoint, where)
-    return { pass, message: () => message }
-  },
-  async toBeNarrowerThan(child: unknown, parent: unknown) {
-    const { pass, message } = await checkNarrower(child, parent)
-    return { pass, message: () => message }
-  },
-})
+expect.extend(insightMatchers)
 
 declare module 'vitest' {
   // The type parameter must read as vitest declares it.
@@ -20,7 +11,9 @@ declare module 'vitest' {
   interface Matchers<T = any> {
     /**
      * The token can call `endpoint` now (somewhere in `where`: a bucket, a key prefix, or one
-     * key), as the service decides it. Await it: the service is asked.
+     * key), as the service decides it. Await it: the service is asked. A value that is not a
+     * token of the running service, an endpoint it does not have or a key `where` does not read
+     * is an error, with `.not` too.
      */
     toReach(endpoint: string, where?: ReachWhere): Promise<T>
     /** The token reaches nothing its parent does not (the service's diff finds no item). */

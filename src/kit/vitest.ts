@@ -88,6 +88,7 @@ function frameTests(
     const test = testOf(context)
     const record = (after: number, tallied = true) =>
       records.record({ after, ...test }, context.task.result?.state === 'pass', { tallied })
+    await records.hooksBefore()
     if (context.task.concurrent) {
       return concurrent(
         ({ after, shared }) =>
@@ -125,6 +126,7 @@ function inProcess(options: UseServiceOptions): ServiceHandle {
 function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
   return serveHandle(options, target, {
+    beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
     scope: () => scope.getStore(),
     frame: (parts) => frameTests(parts, options, scope),

@@ -2,8 +2,10 @@ import type { HttpHandler } from 'msw'
 import type { SetupServer } from 'msw/node'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import {
+  callOf,
   createEngine,
   createSystemClock,
+  responseOf,
   defaultLimits,
   type Clock,
   type Engine,
@@ -13,16 +15,20 @@ import {
   type Store,
 } from '../engine'
 import { readFaultRule } from '../engine/operator/faults'
+import { realTime } from '../engine/real-time'
 import { createLocalOperator } from '../engine/operator/local'
 import { createHandlers } from '../msw/handlers'
 import { createMemoryStore } from '../storage/memory-store'
-import { DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
+import { checkFilter, DEFAULT_JOURNAL, describeExchange, matches } from '../client/journal'
 import { authorizeThrough } from '../client/authorize'
 import { respondRule, type ServiceControls } from '../client/service-controls'
 import { checkDuration, checkMoment } from '../client/times'
+import { checkOptions, checkSecrets } from '../client/options'
+import { callsInFlight, trackInFlight } from './calls-in-flight'
 import { nodeHmac } from './hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
+export { checkOptions } from '../client/options'
 export { listen, type Listener, type ListenOptions } from '../server/http'
 export { authorizeThrough, type AuthorizeOptions } from '../client/authorize'
 export type { Held, RespondOptions, ServiceControls } from '../client/service-controls'
@@ -109,15 +115,6 @@ export const START_SERVICE_OPTIONS: ReadonlySet<string> = new Set([
   'server',
 ] satisfies Array<keyof StartServiceOptions>)
 
-/** Refuses options a function does not know: a misspelt one would otherwise do nothing. */
-export function checkOptions(where: string, given: object, known: ReadonlySet<string>): void {
-  const unknown = Object.keys(given).filter((key) => !known.has(key))
-  if (unknown.length === 0) return
-  const named = unknown.map((key) => `\`${key}'`).join(', ')
-  const options = unknown.length > 1 ? 'options' : 'option'
-  throw new Error(`${where}: unknown ${options} ${named}; it takes ${[...known].join(', ')}`)
-}
-
 /** The base URLs answered by a service in this process, to refuse a second one. */
 const answering = new Set<string>()
 
@@ -133,6 +130,7 @@ interface Bound {
  */
 export async function startService(options: StartServiceOptions = {}): Promise<Service> {
   checkOptions('startService', options, START_SERVICE_OPTIONS)
+  checkSecrets('startService', options.secrets)
   const {
     secrets,
     server: given,
@@ -165,9 +163,19 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
   const root: Bound = { engine, here: operator.here }
   const scope = new AsyncLocalStorage<Bound>()
   const current = () => scope.getStore() ?? root
+  const inFlight = callsInFlight()
   const handlers = createHandlers({
     settings: engine.settings,
-    handle: (request) => current().engine.handle(request),
+    handle: async (request) => {
+      const bound = current()
+      // The root's calls are tracked: a copy's writes go with the copy.
+      if (bound !== root) return bound.engine.handle(request)
+      const call = callOf(request)
+      const answered = bound.engine.answer(call)
+      const route = bound.engine.route(new URL(request.url).pathname)
+      inFlight.track(route.kind === 'call' ? route.path.replaceAll('/', '.') : route.kind, answered)
+      return responseOf(await answered, request.signal)
+    },
   })
   answering.add(baseUrl)
   const server = given ?? joinSharedServer(handlers)
@@ -182,7 +190,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     const forked = createEngine({
       hmac: nodeHmac,
       ...settings,
-      clock: clock.fork?.() ?? createSystemClock(clock.now() - Date.now()),
+      clock: clock.fork?.() ?? createSystemClock(clock.now() - realTime.now()),
       store: createMemoryStore(),
       exchangeLog: journal,
       operator: forkOperator,
@@ -192,7 +200,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     return { engine: forked, here: forkOperator.here }
   }
 
-  return {
+  const service: Service = {
     baseUrl,
     serviceName,
     engine,
@@ -218,10 +226,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     },
     now: () => current().engine.account.now(),
     // The same checks the control plane makes of a rule.
-    fault: (rule) => current().here.faults.add(readFaultRule({ ...rule })),
+    fault: (rule) => current().here.faults.add(readFaultRule({ ...rule }, engine.registry)),
     respond: (endpoint, answer, respondOptions) =>
       current().here.faults.add(
-        readFaultRule({ ...respondRule(endpoint, answer, respondOptions) }),
+        readFaultRule({ ...respondRule(endpoint, answer, respondOptions) }, engine.registry),
       ),
     clearFaults: (id) => {
       const { faults } = current().here
@@ -229,6 +237,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       else faults.remove(id)
     },
     requests: (filter) => {
+      checkFilter('requests', filter)
       const all = current().here.journal.list().reverse().map(describeExchange)
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
@@ -253,4 +262,6 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       if (!given) leaveSharedServer(handlers)
     },
   }
+  trackInFlight(service, inFlight)
+  return service
 }

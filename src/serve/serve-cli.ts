@@ -449,7 +449,8 @@ export async function writeExport(engine: Engine, file: string): Promise<void> {
   const text = JSON.stringify(await engine.account.exportSnapshot())
   const temp = `${file}.${process.pid}.tmp`
   try {
-    const handle = await open(temp, 'w')
+    // It holds the account's secrets: for its owner alone.
+    const handle = await open(temp, 'w', 0o600)
     try {
       await handle.writeFile(text)
       await handle.sync()

@@ -1,5 +1,13 @@
 import { once } from 'node:events'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,6 +83,8 @@ describe('npm run serve --export-on-exit', () => {
     expect(await stillListening(running.url)).toBe(false)
     expect(exportedKeys(file)).toEqual(['k'])
     expect(leftovers(dir)).toEqual([])
+    // It holds the account's secrets: readable by its owner alone.
+    expect(statSync(file).mode & 0o777).toBe(0o600)
 
     const again = await start('--import', file)
     expect(await callTuples(again.url, SECRET, 'keyv.get', [['$$', 'key', 'k']])).toEqual({

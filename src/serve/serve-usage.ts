@@ -27,6 +27,16 @@ flags:
   --max-accounts N           accounts POST /_accounts may make (default ${DEFAULT_MAX_ACCOUNTS})
   --data FILE|postgres://…   keep the account in a SQLite file or PostgreSQL (default memory)
   --import FILE              start from an export (into an empty data file only)
-  --export-on-exit FILE      write the account to FILE when stopped by a signal
+  --export-on-exit FILE      write the account to FILE when stopped by a signal (mode 600:
+                             it holds the secrets)
   -h, --help                 this text
+
+shadow mode, in front of the real service (every request answered by it, the engine beside):
+  --upstream URL             the real service's base URL
+  --upstream-secret-file FILE
+                             its secret, read from FILE (or SERVICE_PLAYGROUND_UPSTREAM_SECRET,
+                             or --upstream-secret KEY); never logged
+  --upstream-secret KEY      its secret, given on the command line
+  --shadow-report DIR        where the report and a contract per difference go
+                             (default shadow-report)
 `

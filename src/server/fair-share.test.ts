@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { ClientGoneError } from '../engine/errors'
 import type { Pause } from '../engine/runtime/turns'
 import { createFairShare } from './fair-share'
 
@@ -48,6 +49,32 @@ describe('fair shares between accounts', () => {
     release.forEach((resolve) => resolve())
     expect(await Promise.all(done)).toEqual([0, 1, 2, 3, 4])
     // Nothing is kept of an account with nothing running.
+    expect(share.load().size).toBe(0)
+  })
+
+  it('lets a request whose client went away leave the queue: it never starts, and the next takes its place', async () => {
+    const { share } = setup(1)
+    const a = share.account('a')
+    let release = () => {}
+    const first = a.admit(
+      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+    )
+    const gone = new AbortController()
+    let started = false
+    const waiting = a.admit(async () => {
+      started = true
+      return 'gone'
+    }, gone.signal)
+    const next = a.admit(async () => 'next')
+    expect(share.load().get('a')).toEqual({ running: 1, waiting: 2 })
+    gone.abort()
+    await expect(waiting).rejects.toBeInstanceOf(ClientGoneError)
+    expect(share.load().get('a')).toEqual({ running: 1, waiting: 1 })
+    release()
+    expect(await Promise.all([first, next])).toEqual(['first', 'next'])
+    expect(started).toBe(false)
+    // A request whose client is already gone is not admitted at all.
+    await expect(a.admit(async () => 'late', gone.signal)).rejects.toBeInstanceOf(ClientGoneError)
     expect(share.load().size).toBe(0)
   })
 

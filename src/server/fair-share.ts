@@ -1,3 +1,4 @@
+import { ClientGoneError } from '../engine/errors'
 import type { AccountTurns, Pause } from '../engine/runtime/turns'
 
 /**
@@ -6,9 +7,11 @@ import type { AccountTurns, Pause } from '../engine/runtime/turns'
  * event loop is shared out per request: an account that sends 64 heavy requests gets 64 shares
  * and every other account waits behind them.
  *
- * - **A cap per account.** At most `perAccount` evaluations of one account run at once; the
- *   rest wait, in the order they came, before they start. A burst of one account costs the
- *   others no more than `perAccount` evaluations' worth.
+ * - **A cap per account.** At most `perAccount` requests of one account run at once; the
+ *   rest wait, in the order they came, before they start (before their body is read): a burst
+ *   of one account costs the others no more than `perAccount` requests' worth, however many
+ *   wait. A request's time limit counts from its start, not from its arrival; one whose client
+ *   goes away while it waits leaves the queue.
  * - **Turns across accounts.** An evaluation that has run `sliceMs` since its last turn gives
  *   way: it waits in its account's queue, and the event loop's next turn resumes one waiting
  *   evaluation, of the next account in a ring (round robin, each account one slice a turn).
@@ -41,8 +44,8 @@ export interface FairShare {
 interface AccountState {
   /** Evaluations admitted and not yet done. */
   running: number
-  /** Evaluations waiting to be admitted, each its start. */
-  waiting: Array<() => void>
+  /** Requests waiting to be admitted, each its start. */
+  waiting: Set<() => void>
   /** Evaluations that gave way, each its resumption, oldest admitted first. */
   ready: Array<{ order: number; resume: () => void }>
 }
@@ -63,7 +66,7 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
 
   const stateOf = (id: string): AccountState => {
     let state = states.get(id)
-    if (!state) states.set(id, (state = { running: 0, waiting: [], ready: [] }))
+    if (!state) states.set(id, (state = { running: 0, waiting: new Set(), ready: [] }))
     return state
   }
 
@@ -98,18 +101,18 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
   }
 
   function forget(id: string, state: AccountState): void {
-    if (state.running === 0 && state.waiting.length === 0 && state.ready.length === 0) {
+    if (state.running === 0 && state.waiting.size === 0 && state.ready.length === 0) {
       states.delete(id)
     }
   }
 
   function account(id: string): AccountTurns {
     return {
-      async admit(run) {
+      async admit(run, signal) {
+        if (signal?.aborted) throw new ClientGoneError()
         const state = stateOf(id)
         // A slot freed by one that ends is handed to the first waiting: `running` stays.
-        if (state.running >= perAccount)
-          await new Promise<void>((start) => state.waiting.push(start))
+        if (state.running >= perAccount) await waitToStart(id, state, signal)
         else state.running++
         const order = admitted++
         let sliceStart: number | undefined
@@ -126,13 +129,32 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
         try {
           return await run(pause)
         } finally {
-          const next = state.waiting.shift()
-          if (next) next()
-          else state.running--
+          const [next] = state.waiting
+          if (next) {
+            state.waiting.delete(next)
+            next()
+          } else state.running--
           forget(id, state)
         }
       },
     }
+  }
+
+  /** Waits in the account's queue for a place; leaves it when `signal` aborts. */
+  function waitToStart(id: string, state: AccountState, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((started, gone) => {
+      const start = () => {
+        signal?.removeEventListener('abort', leave)
+        started()
+      }
+      const leave = () => {
+        state.waiting.delete(start)
+        forget(id, state)
+        gone(new ClientGoneError())
+      }
+      state.waiting.add(start)
+      signal?.addEventListener('abort', leave, { once: true })
+    })
   }
 
   return {
@@ -141,7 +163,7 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
       new Map(
         [...states].map(([id, state]) => [
           id,
-          { running: state.running, waiting: state.waiting.length },
+          { running: state.running, waiting: state.waiting.size },
         ]),
       ),
   }

@@ -45,7 +45,7 @@ export async function listen(
   const foreign = checkHost({ host, allowedHosts: allowedHosts ?? [] })
   const server = createServer((req, res) => {
     // The Host first: one this server does not answer for is refused whatever the target.
-    const call = nodeCall(req)
+    const call = nodeCall(req, res)
     const refused =
       foreign(hostsOf(req.rawHeaders)) ??
       (call

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Call } from '../engine'
 import { TooLargeError } from '../engine/errors'
 import { concat, incompleteBody } from '../engine/wire/body'
@@ -38,10 +38,15 @@ function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search
   }
 }
 
-/** An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. */
-export function nodeCall(req: IncomingMessage): Call | undefined {
+/**
+ * An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. Its
+ * `signal` aborts when `res` closes before its answer is sent (the client went away); it is
+ * made on first use only.
+ */
+export function nodeCall(req: IncomingMessage, res?: ServerResponse): Call | undefined {
   const url = urlOf(req)
   if (!url) return undefined
+  let gone: AbortController | undefined
   let headers: Map<string, string> | undefined
   const all = () => {
     if (!headers) {
@@ -63,6 +68,18 @@ export function nodeCall(req: IncomingMessage): Call | undefined {
     header,
     headers: all,
     body: (limit) => readBody(req, header('content-length'), limit),
+    get signal() {
+      if (!res) return undefined
+      if (!gone) {
+        const controller = (gone = new AbortController())
+        const closed = () => {
+          if (!res.writableFinished) controller.abort()
+        }
+        if (res.closed) closed()
+        else res.once('close', closed)
+      }
+      return gone.signal
+    },
   }
 }
 

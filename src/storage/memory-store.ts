@@ -1,4 +1,5 @@
 import { StoreClosedError } from '../engine/errors'
+import { yieldWhenDue } from '../engine/runtime/turns'
 import type {
   Json,
   KeyvEntry,
@@ -71,24 +72,50 @@ function stateFromSnapshot(snapshot: StoreSnapshot): State {
   const state = emptyState()
   for (const [key, value] of Object.entries(copy.meta)) state.meta.set(key, value)
   for (const secret of copy.secrets) state.secrets.set(secret.id, secret)
-  for (const entry of copy.keyv) writeKey(state, entry.bucket, entry.key, { value: entry.value })
+  // Each bucket's keys sorted once: inserting them one by one in order is quadratic.
+  for (const { bucket: name, key, value } of copy.keyv) {
+    let bucket = state.buckets.get(name)
+    if (!bucket) state.buckets.set(name, (bucket = { values: new Map(), keys: [] }))
+    if (!bucket.values.has(key)) bucket.keys.push(key)
+    bucket.values.set(key, value)
+  }
+  for (const bucket of state.buckets.values()) bucket.keys.sort()
   for (const proc of copy.procs) state.procs.set(proc.name, proc)
   return state
 }
 
-function snapshotOf(state: State): StoreSnapshot {
+/**
+ * A copy of the state as it is now. What the store holds is never changed in place (a write
+ * replaces a value with a copy of its own), so the values are taken at once and copied a few
+ * hundred at a time after, the event loop given a turn between them when the copying has run a
+ * slice: a 60 MB account is not one step of it.
+ */
+async function snapshotOf(state: State): Promise<StoreSnapshot> {
   const keyv: KeyvEntry[] = []
   const buckets = [...state.buckets].sort(([a], [b]) => compareStrings(a, b))
   for (const [bucket, { keys, values }] of buckets) {
     for (const key of keys) keyv.push({ bucket, key, value: values.get(key) as Json })
   }
-  return structuredClone({
+  const snapshot = structuredClone({
     meta: Object.fromEntries(state.meta),
     secrets: [...state.secrets.values()].sort(compareSecrets),
-    keyv,
+    keyv: [] as KeyvEntry[],
     procs: [...state.procs.values()].sort((a, b) => compareStrings(a.name, b.name)),
   })
+  for (let at = 0; at < keyv.length; at += SNAPSHOT_PIECE) {
+    const turn = yieldWhenDue(SNAPSHOT_SLICE_MS)
+    if (turn) await turn
+    for (const entry of keyv.slice(at, at + SNAPSHOT_PIECE)) {
+      snapshot.keyv.push({ ...entry, value: copy(entry.value) as Json })
+    }
+  }
+  return snapshot
 }
+
+/** Keys copied between two looks at the clock while a snapshot is taken. */
+const SNAPSHOT_PIECE = 256
+/** Copying a snapshot gives the event loop a turn once it has run this long without one. */
+const SNAPSHOT_SLICE_MS = 10
 
 function scan(bucket: Bucket | undefined, { prefix, after, limit }: ScanOptions): string[] {
   const keys = bucket?.keys ?? []

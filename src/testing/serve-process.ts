@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runServe, type RunningServe } from '../serve/spawn-serve'
 
@@ -76,4 +77,27 @@ export async function callTuples(url: string, token: string, name: string, body:
     TUPLES,
   )
   return { status: response.status, value: (await response.json()) as unknown }
+}
+
+/**
+ * CPU seconds (user and system) that every process of a `serve` tree has used so far, read
+ * from `/proc`: what a server still spends on work no one waits for shows here.
+ */
+export function cpuSeconds({ child }: Started): number {
+  let ticks = 0
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    // After the command's name in parentheses: state, ppid, pgrp, … utime (12th), stime (13th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(fields[2]) !== child.pid) continue
+    ticks += Number(fields[11]) + Number(fields[12])
+  }
+  // Linux counts in clock ticks of 1/100 s.
+  return ticks / 100
 }

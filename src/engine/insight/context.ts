@@ -3,6 +3,8 @@ import { identify } from '../auth/credentials'
 import { isTime, MAX_TIME_TEXT } from '../clock'
 import { InvalidError } from '../errors'
 import type { Registry } from '../packages'
+import { checkGone } from '../errors'
+import { yieldWhenDue, type Pause } from '../runtime/turns'
 import type { EngineSettings } from '../settings'
 import { credentialTrace } from '../trace'
 import type { TokenSummary } from './types'
@@ -12,6 +14,22 @@ export interface InsightContext {
   account: Account
   registry: Registry
   settings: EngineSettings
+}
+
+/**
+ * How one insight request runs, as an endpoint call would: `pause` asked between its calls and
+ * steps (its account's turns, on a server that hosts several; the event loop's otherwise), and
+ * stopped (`ClientGoneError`) once `signal` says its client went away.
+ */
+export interface InsightRun {
+  signal?: AbortSignal
+  pause?: Pause
+}
+
+/** Between two steps of an insight request: stop if its client is gone, else take a turn. */
+export function between(ctx: InsightContext, run: InsightRun): Promise<void> | undefined {
+  checkGone(run.signal)
+  return run.pause ? run.pause() : yieldWhenDue(ctx.settings.limits.sliceMs)
 }
 
 /** The moment asked about: `at` (Unix seconds) when given, the virtual clock's now otherwise. */

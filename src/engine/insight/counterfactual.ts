@@ -321,6 +321,10 @@ const BY_CODE: Record<string, (message: string | undefined) => Omit<Counterfactu
     change: 'wait',
     sentence: 'finish within the time limit: sleep less, or split the work into several calls',
   }),
+  client_gone: () => ({
+    change: 'wait',
+    sentence: 'wait for the answer: the client went away before it, and the work stopped',
+  }),
   rate_limited: () => ({
     change: 'wait',
     sentence: 'wait for the rate window to pass (the answer says when: retry-after)',

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal'
 import type { ArgSpec } from '../runtime/endpoint'
 import type { TypeName } from '../runtime/types'
 import type { Json } from '../store'
-import { identifyAt, momentOf, type InsightContext } from './context'
+import { identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
 import { catalogue, reachOne, stopsOf, type CatalogueEntry } from './reach'
 import { simulate } from './simulate'
 import type { Counterexample, DiffItem, DiffReport, SimulatedCall, TokenSummary } from './types'
@@ -27,6 +27,7 @@ export async function diff(
   a: string,
   b: string,
   at?: number,
+  run: InsightRun = {},
 ): Promise<DiffReport> {
   const now = await momentOf(ctx, at)
   const side = async (token: string): Promise<Side> => {
@@ -104,8 +105,8 @@ export async function diff(
     const proven: DiffItem[] = []
     for (const item of items) {
       const { at: when, ...call } = item.counterexample
-      const [reaches] = (await simulate(ctx, to.token, [call], when)).results
-      const [refused] = (await simulate(ctx, from.token, [call], when)).results
+      const [reaches] = (await simulate(ctx, to.token, [call], when, run)).results
+      const [refused] = (await simulate(ctx, from.token, [call], when, run)).results
       if (!reaches || !refused) continue
       if (reaches.decision === 'refused' || refused.decision !== 'refused') continue
       proven.push({ ...item, proof: { reaches: verdictOf(reaches), refused: verdictOf(refused) } })

@@ -1,9 +1,10 @@
 /**
  * Authorization insight (decisions 055–057, 087): what a token can reach, the decision for
  * calls without making them, what one token reaches that another does not, coverage of a
- * journal, and the narrowest token for each token's use. Every answer is computed by the code that answers calls.
+ * journal, and the narrowest token for each token's use. Every answer is computed by the code
+ * that answers calls.
  */
-import type { InsightContext } from './context'
+import type { InsightContext, InsightRun } from './context'
 import type { CoverageEntry } from './coverage'
 import { diff } from './diff'
 import { leastPrivilege, type LeastPrivilegeOptions, type LeastPrivilegeReport } from './least'
@@ -11,18 +12,26 @@ import { reach } from './reach'
 import { simulate } from './simulate'
 import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from './types'
 
-export type { InsightContext } from './context'
+export type { InsightContext, InsightRun } from './context'
 export * from './types'
 export { COUNTERFACTUAL_CODES, counterfactualOf } from './counterfactual'
 
-/** The insight of one engine's account. */
+/**
+ * The insight of one engine's account. Each takes turns and stops when its client goes away as
+ * `run` says (see `InsightRun`).
+ */
 export interface Insight {
   /** What `token` can do at `at` (Unix seconds; the virtual clock's now by default). */
-  reach(token: string, at?: number): Promise<ReachReport>
-  /** The decision for each call, as a real call would meet it, writing nothing. */
-  simulate(token: string, calls: readonly SimulateCall[], at?: number): Promise<SimulateReport>
+  reach(token: string, at?: number, run?: InsightRun): Promise<ReachReport>
+  /** The decision for each call, as a real call would meet it (408 included), writing nothing. */
+  simulate(
+    token: string,
+    calls: readonly SimulateCall[],
+    at?: number,
+    run?: InsightRun,
+  ): Promise<SimulateReport>
   /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
-  diff(a: string, b: string, at?: number): Promise<DiffReport>
+  diff(a: string, b: string, at?: number, run?: InsightRun): Promise<DiffReport>
   /**
    * Every token of the journal `entries`, with the narrowest token for what it did, proven by
    * replaying its calls and by `diff` (decision 087).
@@ -35,9 +44,9 @@ export interface Insight {
 
 export function createInsight(ctx: InsightContext): Insight {
   return {
-    reach: (token, at) => reach(ctx, token, at),
-    simulate: (token, calls, at) => simulate(ctx, token, calls, at),
-    diff: (a, b, at) => diff(ctx, a, b, at),
+    reach: (token, at, run) => reach(ctx, token, at, run),
+    simulate: (token, calls, at, run) => simulate(ctx, token, calls, at, run),
+    diff: (a, b, at, run) => diff(ctx, a, b, at, run),
     leastPrivilege: (entries, options) => leastPrivilege(ctx, entries, options),
   }
 }

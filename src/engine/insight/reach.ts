@@ -2,7 +2,7 @@ import { covers, type Ability } from '../auth/abilities'
 import { BY_SECRET, decide, Refusal } from '../auth/decide'
 import type { Principal } from '../auth/principal'
 import { LIB } from '../settings'
-import { identifyAt, momentOf, type InsightContext } from './context'
+import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
 import type { ReachEndpoint, ReachLimit, ReachPackage, ReachReport, TokenSummary } from './types'
 
 /** An endpoint of the catalogue as reach weighs it. */
@@ -98,27 +98,24 @@ export function stopsOf(token: TokenSummary): ReachReport['stops'] {
  * each decided by the evaluator's own rule (`decide`), with the key-value regions it reaches,
  * the insecure abilities it holds, and when it stops working.
  */
-export async function reach(ctx: InsightContext, token: string, at?: number): Promise<ReachReport> {
+export async function reach(
+  ctx: InsightContext,
+  token: string,
+  at?: number,
+  run: InsightRun = {},
+): Promise<ReachReport> {
   const now = await momentOf(ctx, at)
   const { identity, summary } = await identifyAt(ctx, token, now)
   const entries = await catalogue(ctx)
   const principal = identity.state === 'usable' ? identity.principal : undefined
-  const endpoints: ReachEndpoint[] = entries.map((entry) => ({
-    package: entry.name.split('.', 1)[0]!,
-    insecure: entry.insecure,
-    ...(principal
-      ? reachOne(principal, entry)
-      : {
-          endpoint: entry.name,
-          decision: 'refused' as const,
-          grant: null,
-          ability: null,
-          limits: null,
-          code: summary.reason,
-          explanation: summary.explanation,
-          ...(summary.counterfactual ? { counterfactual: summary.counterfactual } : {}),
-        }),
-  }))
+  const endpoints: ReachEndpoint[] = []
+  for (const [index, entry] of entries.entries()) {
+    if (index % 256 === 0) {
+      const turn = between(ctx, run)
+      if (turn) await turn
+    }
+    endpoints.push(reachEntry(entry, principal, summary))
+  }
   const insecure = ctx.registry.insecure
   return {
     at: now,
@@ -133,6 +130,30 @@ export async function reach(ctx: InsightContext, token: string, at?: number): Pr
     delegates: endpoints.some((e) => e.endpoint === 'auth.create' && e.decision === 'allowed'),
     endpoints,
     packages: packagesOf(endpoints),
+  }
+}
+
+/** One endpoint of the catalogue for a token: decided for its principal, or refused with it. */
+function reachEntry(
+  entry: CatalogueEntry,
+  principal: Principal | undefined,
+  summary: TokenSummary,
+): ReachEndpoint {
+  return {
+    package: entry.name.split('.', 1)[0]!,
+    insecure: entry.insecure,
+    ...(principal
+      ? reachOne(principal, entry)
+      : {
+          endpoint: entry.name,
+          decision: 'refused' as const,
+          grant: null,
+          ability: null,
+          limits: null,
+          code: summary.reason,
+          explanation: summary.explanation,
+          ...(summary.counterfactual ? { counterfactual: summary.counterfactual } : {}),
+        }),
   }
 }
 

@@ -1,7 +1,7 @@
 import { authenticate } from '../auth/credentials'
 import { utf8 } from '../auth/bytes'
-import { createManualClock } from '../clock'
-import { InvalidError, ServiceError, TooLargeError } from '../errors'
+import type { Clock } from '../clock'
+import { ClientGoneError, InvalidError, ServiceError, TooLargeError } from '../errors'
 import { Evaluation } from '../runtime/evaluate'
 import { createOverlay } from '../runtime/overlay'
 import { endpointSettings } from '../settings'
@@ -9,7 +9,7 @@ import type { Json } from '../store'
 import { CallTracer, credentialTrace, outcomeOf, type CredentialTrace } from '../trace'
 import { mediaType, requestFormat } from '../wire/formats'
 import { parseCall } from '../wire/request'
-import { identifyAt, momentOf, type InsightContext } from './context'
+import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
 import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
 
 /** The most calls one simulate request may ask about. */
@@ -19,15 +19,18 @@ export const MAX_SIMULATED_CALLS = 1000
  * The decision for each call, at `at` (the virtual clock's now by default), made by the same
  * code that answers calls: the token is authenticated, the body parsed and the call evaluated
  * as a real call would be, over an overlay that is never committed, on a clock of its own that
- * sleeps without waiting. Nothing is written; each call sees the account as it is. What the
- * operator set up (faults, strict mode, the rate limit) is not part of the engine's rules and
- * plays no part.
+ * sleeps without waiting (`simulatedClock`), under the real call's time limit: a call that
+ * would answer 408 is reported so. Nothing is written; each call sees the account as it is.
+ * What the operator set up (faults, strict mode, the rate limit) is not part of the engine's
+ * rules and plays no part. The calls take turns as `run` says, and stop when its client goes
+ * away.
  */
 export async function simulate(
   ctx: InsightContext,
   token: string,
   calls: readonly SimulateCall[],
   at?: number,
+  run: InsightRun = {},
 ): Promise<SimulateReport> {
   if (!Array.isArray(calls) || calls.length > MAX_SIMULATED_CALLS) {
     throw new InvalidError(`\`calls' must be an array of at most ${MAX_SIMULATED_CALLS} calls`)
@@ -35,8 +38,37 @@ export async function simulate(
   const now = await momentOf(ctx, at)
   const { summary } = await identifyAt(ctx, token, now)
   const results: SimulatedCall[] = []
-  for (const call of calls) results.push(await simulateOne(ctx, token, readCall(call), now))
+  for (const call of calls) {
+    const turn = between(ctx, run)
+    if (turn) await turn
+    results.push(await simulateOne(ctx, token, readCall(call), now, run))
+  }
   return { at: now, token: summary, results }
+}
+
+/**
+ * The clock a simulated call runs on: it starts at the moment asked about and moves as the
+ * engine's own clock does while the call computes (or waits for its turn), and by what the call
+ * sleeps, at once. So the time limit stops it where it would stop the real call, which sleeps
+ * and computes on one clock; simulating a `core.sleep` takes no time.
+ */
+export function simulatedClock(startMs: number, real: Clock): Clock {
+  const began = real.now()
+  let slept = 0
+  const clock: Clock = {
+    now: () => startMs + (real.now() - began) + slept,
+    async sleep(ms) {
+      await Promise.resolve()
+      slept += Math.max(0, ms)
+    },
+    advance(ms) {
+      slept += ms
+    },
+    get offset() {
+      return slept
+    },
+  }
+  return clock
 }
 
 /** A call as given, checked: a 400 names what is wrong with it. */
@@ -90,10 +122,11 @@ async function simulateOne(
   token: string,
   call: SimulateCall,
   now: number,
+  run: InsightRun,
 ): Promise<SimulatedCall> {
   const { settings, registry, account } = ctx
   const { store, serviceName, limits } = settings
-  const clock = createManualClock(now * 1000)
+  const clock = simulatedClock(now * 1000, settings.clock)
   const tracer = new CallTracer()
   let credential: CredentialTrace | null = null
   let status = 200
@@ -125,12 +158,15 @@ async function simulateOne(
         principal,
         setHeader: () => undefined,
         tracer,
+        ...(run.pause ? { pause: run.pause } : {}),
+        ...(run.signal ? { signal: run.signal } : {}),
       },
       (name) => registry.resolve(name, overlay),
       (name) => registry.neighbours(name),
     )
     await evaluation.run(call.endpoint, request)
   } catch (error) {
+    if (error instanceof ClientGoneError) throw error
     failure = error
     status = error instanceof ServiceError ? error.status : 500
   }

@@ -1,5 +1,12 @@
+import { parseChunked, stringifyChunked } from '@discoveryjs/json-ext'
 import type { Account } from '../account/account'
-import { InvalidError, MethodError, UndefinedError, UnsupportedMediaError } from '../errors'
+import {
+  checkGone,
+  InvalidError,
+  MethodError,
+  UndefinedError,
+  UnsupportedMediaError,
+} from '../errors'
 import { MAX_JOURNAL_BYTES } from './exchange-log'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
@@ -19,6 +26,9 @@ import {
   type Insight,
   type SimulateCall,
 } from '../insight'
+import type { InsightRun } from '../insight/context'
+import type { CoverageEntry, CoverageTally } from '../insight/coverage'
+import type { AccountTurns, Pause } from '../runtime/turns'
 import type { Checkpoints } from './checkpoints'
 import type { OperatorState } from './state'
 
@@ -28,12 +38,40 @@ export const MAX_JOURNAL = 10_000
 /** An import carries the whole account; every other control-plane body is small. */
 const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
 
-/** What a route is given: the JSON body (empty for a GET), its `:name` segments, the query. */
+/**
+ * What a route is given: the JSON body (empty for a GET), its `:name` segments, the query, and
+ * how it runs (its turns and its client's signal: see `TAKES_TURNS`).
+ */
 type Handler<K extends ControlRoute> = (
   body: Record<string, Json>,
   params: string[],
   query: URLSearchParams,
+  run: InsightRun,
 ) => Promise<AnswerOf<K>>
+
+/**
+ * Routes whose work grows with what they are asked or with the account (an import, an export,
+ * the insight that evaluates calls): on a server that hosts several accounts each waits for
+ * its account's turn to start, body read included, and takes turns as evaluations do.
+ */
+const TAKES_TURNS = new Set([
+  'import',
+  'export',
+  'reach',
+  'simulate',
+  'diff',
+  'coverage',
+  'least-privilege',
+])
+
+/** How many journal entries coverage tallies between two turns. */
+const COVERAGE_STEP = 256
+
+/**
+ * Past this many bytes, a body taking turns is parsed, and an answer written, a piece at a
+ * time, a turn between two pieces: a 60 MB import is not one step of the event loop.
+ */
+const JSON_PIECE = 64 * 1024
 
 /**
  * The account control plane under `<baseUrl>/_account/` (`control-routes.ts` declares each
@@ -51,6 +89,7 @@ export function createControlPlane({
   operator,
   reset,
   checkpoints,
+  turns,
 }: {
   account: Account
   insight: Insight
@@ -61,6 +100,8 @@ export function createControlPlane({
   /** The engine's one reset: see `Engine.reset`. */
   reset: () => Promise<void>
   checkpoints: Checkpoints
+  /** The account's turns on a server that hosts several (see `EngineOptions.turns`). */
+  turns?: AccountTurns
 }) {
   const { faults, journal } = operator
   const strictReport = async () => {
@@ -85,7 +126,7 @@ export function createControlPlane({
     'POST restore': (body) => checkpoints.restore(required(body, 'id', 'string')),
     'GET checkpoints': async () => checkpoints.list(),
     'GET faults': () => faults.list(),
-    'POST faults': async (body) => (await faults.add(readFaultRule(body)), faults.list()),
+    'POST faults': async (body) => (await faults.add(readFaultRule(body, registry)), faults.list()),
     'POST faults/clear': async () => (await faults.clear(), []),
     'POST faults/:id/clear': async (_body, [id]) => {
       if (!(await faults.remove(id!))) throw new UndefinedError(`no fault \`${id}'`)
@@ -118,33 +159,34 @@ export function createControlPlane({
     'GET endpoints': async () => describeEndpoints(registry),
     'GET procedures': () => account.listProcedures(),
     'GET buckets': () => account.listBuckets(),
-    'POST reach': (body) =>
-      insight.reach(required(body, 'token', 'string'), optional(body, 'at', 'number')),
-    'POST simulate': (body) =>
+    'POST reach': (body, _params, _query, run) =>
+      insight.reach(required(body, 'token', 'string'), optional(body, 'at', 'number'), run),
+    'POST simulate': (body, _params, _query, run) =>
       insight.simulate(
         required(body, 'token', 'string'),
         callsOf(body),
         optional(body, 'at', 'number'),
+        run,
       ),
-    'POST diff': (body) =>
+    'POST diff': (body, _params, _query, run) =>
       insight.diff(
         required(body, 'a', 'string'),
         required(body, 'b', 'string'),
         optional(body, 'at', 'number'),
+        run,
       ),
-    'POST coverage': async (body) => {
+    'POST coverage': async (body, _params, _query, run) => {
       const { entries, tally, skipped } = readCoverageRequest(body)
-      const report = coverageReport(
-        tallyCoverage(entries ?? (await journal.list(0)), ...(tally ? [tally] : [])),
-      )
+      const all = entries ?? (await journal.list(0))
+      const report = coverageReport(await tallyInTurns(all, tally, run))
       return skipped === undefined ? report : { ...report, skipped }
     },
-    'POST least-privilege': async (body) => {
+    'POST least-privilege': async (body, _params, _query, run) => {
       const { entries, token, skipped } = readLeastPrivilegeRequest(body)
-      const report = await insight.leastPrivilege(
-        entries ?? (await journal.list(0)),
-        token === undefined ? {} : { token },
-      )
+      const report = await insight.leastPrivilege(entries ?? (await journal.list(0)), {
+        ...(token === undefined ? {} : { token }),
+        run,
+      })
       return skipped === undefined ? report : { ...report, skipped }
     },
     'GET exchanges': async (_body, _params, query) => {
@@ -187,16 +229,91 @@ export function createControlPlane({
           : path === 'coverage' || path === 'least-privilege'
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
-      const body = call.method === 'GET' ? {} : await readJsonObject(call, limit)
-      const answer = await found.handler(body, params, new URLSearchParams(call.search))
-      return jsonReply(200, answer as Json)
+      const answer = async (run: InsightRun) => {
+        const body = call.method === 'GET' ? {} : await readJsonObject(call, limit, run.pause)
+        const answered = await found.handler(body, params, new URLSearchParams(call.search), run)
+        return run.pause
+          ? jsonAnswerInTurns(answered as Json, run.pause)
+          : jsonReply(200, answered as Json)
+      }
+      const signal = call.signal
+      const run = signal ? { signal } : {}
+      return turns && TAKES_TURNS.has(path)
+        ? await turns.admit((pause) => answer({ ...run, pause }), signal)
+        : await answer(run)
     } catch (error) {
       return errorReply(error, 'json', serviceName, { cors: false })
     }
   }
 }
 
-async function readJsonObject(call: Call, limit: number): Promise<Record<string, Json>> {
+/** Coverage of `entries` over `tally`, a few hundred entries between two turns. */
+async function tallyInTurns(
+  entries: readonly CoverageEntry[],
+  tally: CoverageTally | undefined,
+  run: InsightRun,
+): Promise<CoverageTally> {
+  let sum = tallyCoverage([], ...(tally ? [tally] : []))
+  for (let start = 0; start < entries.length; start += COVERAGE_STEP) {
+    checkGone(run.signal)
+    const turn = run.pause?.()
+    if (turn) await turn
+    sum = tallyCoverage(entries.slice(start, start + COVERAGE_STEP), sum)
+  }
+  return sum
+}
+
+/**
+ * `value` as JSON (no decimal nor timestamp: control-plane answers are plain JSON), written and
+ * encoded a piece at a time, a turn between two pieces.
+ */
+async function jsonAnswerInTurns(value: Json, pause: Pause): Promise<Reply> {
+  const pieces: Uint8Array[] = []
+  let size = 0
+  for (const piece of stringifyChunked(value, { highWaterMark: JSON_PIECE })) {
+    const bytes = encoder.encode(piece)
+    pieces.push(bytes)
+    size += bytes.byteLength
+    const turn = pause()
+    if (turn) await turn
+  }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const piece of pieces) {
+    body.set(piece, offset)
+    offset += piece.byteLength
+  }
+  return { status: 200, headers: { 'content-type': 'application/json' }, body }
+}
+
+const encoder = new TextEncoder()
+
+/**
+ * A JSON body: parsed at once, or a piece at a time with a turn between two pieces when given
+ * `pause`. A body that does not parse is refused with the same 400 either way.
+ */
+async function parseJsonInTurns(text: string, pause: Pause | undefined): Promise<unknown> {
+  if (!pause || text.length <= JSON_PIECE) return parseJson(text)
+  async function* pieces() {
+    for (let at = 0; at < text.length; at += JSON_PIECE) {
+      const turn = pause!()
+      if (turn) await turn
+      yield text.slice(at, at + JSON_PIECE)
+    }
+  }
+  try {
+    return (await parseChunked(pieces)) as unknown
+  } catch {
+    // Said where it fails, as an unchunked body is.
+    return parseJson(text)
+  }
+}
+
+async function readJsonObject(
+  call: Call,
+  limit: number,
+  pause?: Pause,
+): Promise<Record<string, Json>> {
   const type = mediaTypeOf(call.header('content-type'))
   if (type !== 'application/json') {
     throw new UnsupportedMediaError(
@@ -205,7 +322,7 @@ async function readJsonObject(call: Call, limit: number): Promise<Record<string,
   }
   const text = decodeText(await call.body(limit))
   if (text.trim() === '') return {}
-  const value = parseJson(text)
+  const value = await parseJsonInTurns(text, pause)
   if (!isObject(value)) throw new InvalidError('the body must be a JSON object')
   return value
 }

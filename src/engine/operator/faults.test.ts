@@ -62,6 +62,15 @@ describe('faults on demand', () => {
       [{ status: 500, endpoint: 'keyv/get' }, /^`endpoint' must be an endpoint's or a package's/],
       [{ kind: 'hang', delayMs: 700_000 }, /^`delayMs' must be milliseconds from 0 to 600000$/],
       [{ kind: 'delay' }, /^a delay fault needs a delayMs$/],
+      [
+        { status: 503, endpoint: 'keyv.gte' },
+        /^`endpoint' "keyv.gte" is neither an endpoint nor a package of this service; its package holds keyv.delete, keyv.get, keyv.scan, keyv.set$/,
+      ],
+      [
+        { status: 503, endpont: 'keyv.get' },
+        /^a fault takes kind, status, endpoint, .*; not `endpont'$/,
+      ],
+      [{ status: 503, token: '' }, /or a role: secret, authorization, none$/],
     ] as const) {
       const answer = await h.control('faults', rule)
       expect(answer.status, JSON.stringify(rule)).toBe(400)
@@ -84,6 +93,34 @@ describe('faults on demand', () => {
     expect((await h.control(`faults/${rule!.id}/clear`, {})).body).toEqual([])
     expect((await get(other)).status).toBe(200)
     expect((await h.control('faults/nope/clear', {})).status).toBe(404)
+  })
+
+  it('matches the role of a token, as the journal names it, and a stored procedure to come', async () => {
+    const authorization = await h.authorize({ abilities: ['core'] })
+    await h.control('faults', { status: 503, endpoint: 'core.ping', count: null, token: 'secret' })
+    await h.control('faults', { kind: 'network', endpoint: 'core.echo', token: 'authorization' })
+    await h.control('faults', { status: 502, endpoint: 'core', token: 'none' })
+    expect((await h.call('core.ping', { token: authorization })).status).toBe(200)
+    expect((await h.call('core.ping')).status).toBe(503)
+    expect((await h.call('core.echo', { body: 'x' })).status).toBe(200)
+    expect((await h.call('core.echo', { body: 'x', token: authorization })).status).toBe(0)
+    expect((await h.call('core.echo', { body: 'x', token: null })).status).toBe(502)
+    expect((await h.control('faults', { status: 500, endpoint: 'lib.later' })).status).toBe(200)
+  })
+
+  it('journals a faulted call with the role of its token, not as unknown', async () => {
+    await h.control('exchanges', { capacity: 10 })
+    const authorization = await h.authorize({ abilities: ['core'] })
+    await h.control('faults', { kind: 'hang', delayMs: 1, endpoint: 'core.ping', count: 2 })
+    await h.call('core.ping', { token: authorization })
+    await h.call('core.ping', { token: 'forged' })
+    const { exchanges } = (await h.control('exchanges')).body as {
+      exchanges: Array<{ trace: { credential: { kind: string } | null } }>
+    }
+    expect(exchanges.slice(0, 2).map((e) => e.trace.credential?.kind)).toEqual([
+      'unknown',
+      'authorization',
+    ])
   })
 
   it('meets a share of the calls with a probability', async () => {

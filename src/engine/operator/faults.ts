@@ -1,5 +1,6 @@
 import { randomBytes, toBase64Url, utf8 } from '../auth/bytes'
 import { ForbiddenError, InvalidError, ServiceError } from '../errors'
+import type { Registry } from '../packages'
 import type { Reply, ReplyFault } from '../wire/response'
 
 /**
@@ -27,7 +28,10 @@ export interface FaultRule {
   count: number | null
   /** Only calls to this endpoint, or to every endpoint of this package (whole segments). */
   endpoint: string | null
-  /** Only calls carrying this bearer token. */
+  /**
+   * Only calls carrying this bearer token, or a token of this role, as the journal names them:
+   * `secret`, `authorization` (any authorization the account signed) or `none`.
+   */
   token: string | null
   /** The chance a matching call meets it (and uses up one of its `count`). */
   probability: number
@@ -117,7 +121,16 @@ export class InjectedFault extends ServiceError {
  * Reads a rule from a control-plane body, saying what is wrong with it. `{status: 0}` is the
  * older spelling of a delay alone.
  */
-export function readFaultRule(body: Record<string, unknown>): Omit<FaultRule, 'id'> {
+export function readFaultRule(
+  body: Record<string, unknown>,
+  registry?: Pick<Registry, 'get' | 'list' | 'neighbours'>,
+): Omit<FaultRule, 'id'> {
+  const unknown = Object.keys(body).filter((key) => !RULE_KEYS.includes(key))
+  if (unknown.length > 0) {
+    throw new InvalidError(
+      `a fault takes ${RULE_KEYS.join(', ')}; not ${unknown.map((key) => `\`${key}'`).join(', ')}`,
+    )
+  }
   const { status, endpoint, token, delayMs, retryAfter = 1, probability = 1, once } = body
   const kind = body.kind ?? (status === 0 ? 'delay' : 'status')
   if (typeof kind !== 'string' || !KINDS.includes(kind as FaultKind)) {
@@ -156,8 +169,11 @@ export function readFaultRule(body: Record<string, unknown>): Omit<FaultRule, 'i
       "`endpoint' must be an endpoint's or a package's dotted name, such as keyv.get or keyv",
     )
   }
+  if (typeof endpoint === 'string' && registry) checkTarget(endpoint, registry)
   if (token !== undefined && token !== null && (typeof token !== 'string' || token === '')) {
-    throw new InvalidError("`token' must be the bearer token whose calls meet the fault")
+    throw new InvalidError(
+      `\`token' must be the bearer token whose calls meet the fault, or a role: ${TOKEN_ROLES.join(', ')}`,
+    )
   }
   if (typeof probability !== 'number' || !(probability > 0 && probability <= 1)) {
     throw new InvalidError("`probability' must be a number more than 0 and at most 1")
@@ -182,6 +198,36 @@ export function readFaultRule(body: Record<string, unknown>): Omit<FaultRule, 'i
     retryAfter,
     ...(answer ? { answer } : {}),
   }
+}
+
+/** What a rule may say: anything else is a misspelling that would match every call. */
+const RULE_KEYS = [
+  'kind',
+  'status',
+  'endpoint',
+  'token',
+  'count',
+  'once',
+  'probability',
+  'delayMs',
+  'retryAfter',
+  'answer',
+]
+
+/** The roles a rule's `token` may name in place of a token, as the journal names them. */
+export const TOKEN_ROLES = ['secret', 'authorization', 'none'] as const
+
+/**
+ * A rule's endpoint must be one the service has, or a package of them: a misspelt one would
+ * never be met. Stored procedures (`lib`, `lib.<name>`) may come later, so any is taken.
+ */
+function checkTarget(endpoint: string, registry: Pick<Registry, 'get' | 'list' | 'neighbours'>) {
+  if (endpoint === 'lib' || endpoint.startsWith('lib.') || registry.get(endpoint)) return
+  if (registry.list().some(({ name }) => name.startsWith(`${endpoint}.`))) return
+  const near = registry.neighbours(endpoint)
+  throw new InvalidError(
+    `\`endpoint' ${JSON.stringify(endpoint)} is neither an endpoint nor a package of this service${near.length > 0 ? `; its package holds ${near.join(', ')}` : ''}`,
+  )
 }
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
@@ -227,10 +273,18 @@ function draw(): number {
 const covers = (endpoint: string, name: string) =>
   name === endpoint || name.startsWith(`${endpoint}.`)
 
-/** Whether a call to `endpoint` bearing `token` meets `rule` (drawing for a probability). */
-export const meets = (rule: FaultRule, endpoint: string, token: string | null): boolean =>
+/**
+ * Whether a call to `endpoint` bearing `token` of `role` (`secret`, `authorization`, `none` or
+ * `unknown`) meets `rule` (drawing for a probability).
+ */
+export const meets = (
+  rule: FaultRule,
+  endpoint: string,
+  token: string | null,
+  role: string,
+): boolean =>
   (rule.endpoint === null || covers(rule.endpoint, endpoint)) &&
-  (rule.token === null || rule.token === token) &&
+  (rule.token === null || rule.token === token || rule.token === role) &&
   (rule.probability >= 1 || draw() < rule.probability)
 
 /** A new rule's id. */
@@ -267,8 +321,8 @@ export function createFaults() {
       rules = given.map((rule) => ({ ...rule }))
     },
     /** The rule this call meets, counted as used; none when no rule matches or the draw misses. */
-    take(endpoint: string, token: string | null): FaultRule | undefined {
-      const rule = rules.find((r) => meets(r, endpoint, token))
+    take(endpoint: string, token: string | null, role: string): FaultRule | undefined {
+      const rule = rules.find((r) => meets(r, endpoint, token, role))
       if (!rule) return undefined
       if (rule.count !== null) {
         rule.count -= 1

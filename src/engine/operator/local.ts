@@ -37,7 +37,7 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       list: async () => faults.list(),
       remove: async (id) => faults.remove(id),
       clear: async () => faults.clear(),
-      take: async (endpoint, token) => faults.take(endpoint, token),
+      take: async (endpoint, token, role) => faults.take(endpoint, token, role),
     },
     strict: {
       async set(enabled) {

@@ -50,9 +50,10 @@ export interface OperatorState {
     clear(): Promise<void>
     /**
      * The first rule this call meets, one of its calls used up, at once: a rule with one call
-     * left is met by exactly one request, whichever engine answers it.
+     * left is met by exactly one request, whichever engine answers it. `role` is what the
+     * token is, as the journal names it (`secret`, `authorization`, `none`, `unknown`).
      */
-    take(endpoint: string, token: string | null): Promise<FaultRule | undefined>
+    take(endpoint: string, token: string | null, role: string): Promise<FaultRule | undefined>
   }
   strict: {
     /** Switches strict mode, and empties its report. */

@@ -43,6 +43,12 @@ export interface CallContext {
   /** Waits on the engine clock, stopping with 408 at the time limit. */
   sleep(ms: number): Promise<void>
   /**
+   * Asked between the steps of long work inside one call (compiling a program): `undefined` to
+   * go on, or the wait for the evaluation's next turn (as between two calls); 408 past the
+   * time limit.
+   */
+  turn(): Promise<void> | undefined
+  /**
    * Notes a warning in this call's decision trace: the call goes on as asked, but what it was
    * given looks like a mistake (an `expiry` in milliseconds, say).
    */

@@ -1,7 +1,7 @@
 import type { KeyvTarget } from '../auth/abilities'
 import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
 import { withCounterfactual } from '../insight/counterfactual'
-import { InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
+import { checkGone, InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'
 import { asProcedure } from '../lang/parser'
@@ -38,7 +38,7 @@ export class Evaluation {
   private readonly deadline: number
 
   constructor(
-    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn'> & {
+    readonly ctx: Omit<CallContext, 'sleep' | 'runProc' | 'warn' | 'turn'> & {
       /** Counts one endpoint call against the rate limit; throws past it. */
       countCall?: () => void | Promise<void>
       /** Records what each call decided, for the request's trace. */
@@ -47,6 +47,8 @@ export class Evaluation {
       deadline?: number
       /** Asked before each call: a wait for the evaluation's next turn when it has had its share. */
       pause?: Pause
+      /** Aborted once no one waits for the answer: the evaluation stops at its next call. */
+      signal?: AbortSignal
     },
     private readonly resolveEndpoint: Resolver,
     private readonly neighbours: Neighbours = () => [],
@@ -73,7 +75,14 @@ export class Evaluation {
     this.checkTime()
   }
 
+  /** Between two steps of one call's work: the time limit, then the evaluation's turn. */
+  turn(): Promise<void> | undefined {
+    this.checkTime()
+    return this.ctx.pause ? this.ctx.pause() : yieldWhenDue(this.ctx.settings.limits.sliceMs)
+  }
+
   private checkTime(): void {
+    checkGone(this.ctx.signal)
     if (this.ctx.clock.now() > this.deadline) {
       throw new TimeoutError(this.ctx.settings.limits.timeLimitMs / 1000)
     }
@@ -444,6 +453,9 @@ class InvocationContext implements CallContext {
   }
   sleep(ms: number): Promise<void> {
     return this.evaluation.sleep(ms)
+  }
+  turn(): Promise<void> | undefined {
+    return this.evaluation.turn()
   }
   warn(message: string): void {
     if (this.entry) (this.entry.warnings ??= []).push(message)

@@ -5,11 +5,12 @@
  * passes the slice, waits for a macrotask so that I/O and timers get in.
  */
 
+import { realTime } from '../real-time'
+
 type Schedule = (run: () => void) => void
 
 // Node's setImmediate runs right after pending I/O; elsewhere a zero timeout does the same.
-const { setImmediate: immediate } = globalThis as { setImmediate?: Schedule }
-const nextTurn: Schedule = immediate ?? ((run) => setTimeout(run, 0))
+const nextTurn: Schedule = realTime.setImmediate ?? ((run) => realTime.setTimeout(run, 0))
 
 /** When the current run of microtasks began; `undefined` once the loop has had a turn. */
 let runStarted: number | undefined
@@ -19,7 +20,7 @@ let runStarted: number | undefined
  * next turn; `undefined` (nothing to wait for) otherwise.
  */
 export function yieldWhenDue(sliceMs: number): Promise<void> | undefined {
-  const now = performance.now()
+  const now = realTime.monotonic()
   if (runStarted === undefined) {
     runStarted = now
     nextTurn(() => (runStarted = undefined))
@@ -36,11 +37,12 @@ export function yieldWhenDue(sliceMs: number): Promise<void> | undefined {
 export type Pause = () => Promise<void> | undefined
 
 /**
- * How one account's evaluations take turns with every other account's, on a server that hosts
- * several (`src/server/fair-share.ts`): `admit` runs an evaluation once the account may start
- * another, handing it the pause it asks between calls. Without one, an engine's evaluations
- * yield as `yieldWhenDue` says.
+ * How one account's requests take turns with every other account's, on a server that hosts
+ * several (`src/server/fair-share.ts`): `admit` runs a request once the account may start
+ * another, handing it the pause it asks between calls (and between steps of long work), or
+ * rejects with `ClientGoneError` when `signal` aborts before it starts. Without one, an
+ * engine's evaluations yield as `yieldWhenDue` says.
  */
 export interface AccountTurns {
-  admit<T>(run: (pause: Pause) => Promise<T>): Promise<T>
+  admit<T>(run: (pause: Pause) => Promise<T>, signal?: AbortSignal): Promise<T>
 }

@@ -25,6 +25,12 @@ export interface Call {
    * declared length does; 400 (`body_incomplete`) when the client goes away before its end.
    */
   body(limit: number): Promise<Uint8Array>
+  /**
+   * Aborted once the client has gone away before its answer (its connection closed): work done
+   * for it alone (reach, simulate, diff, coverage, a wait for its turn) stops. Absent where
+   * nothing tells.
+   */
+  readonly signal?: AbortSignal
 }
 
 /** The whole URL of a call, as a Fetch `Request` says it. */

@@ -1,3 +1,4 @@
+import { realTime } from '../real-time'
 import { readBody } from './body'
 import type { Call } from './call'
 import type { Reply } from './response'
@@ -18,6 +19,7 @@ export function callOf(request: Request): Call {
     header: (name) => request.headers.get(name),
     headers: () => request.headers,
     body: (limit) => readBody(request, limit),
+    signal: request.signal,
   }
 }
 
@@ -51,16 +53,19 @@ function breaking(body: string | Uint8Array): ReadableStream<Uint8Array> {
   })
 }
 
-/** Waits `ms` of real time (whatever the engine's clock), or until `signal` aborts. */
+/**
+ * Waits `ms` of real time (whatever the engine's clock, and whatever timers a test faked), or
+ * until `signal` aborts.
+ */
 export function waitReal(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve()
     const done = () => {
-      clearTimeout(timer)
+      realTime.clearTimeout(timer)
       signal?.removeEventListener('abort', done)
       resolve()
     }
-    const timer = setTimeout(done, ms)
+    const timer = realTime.setTimeout(done, ms)
     signal?.addEventListener('abort', done, { once: true })
   })
 }

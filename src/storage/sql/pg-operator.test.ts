@@ -51,7 +51,9 @@ describe('the operator controls of one account in PostgreSQL, through two proces
     const added = await a.faults.add(readFaultRule({ status: 503, count: 20 }))
     expect((await b.view()).faulted).toBe(true)
     const taken = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => (i % 2 === 0 ? a : b).faults.take('core.ping', null)),
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 === 0 ? a : b).faults.take('core.ping', null, 'none'),
+      ),
     )
     const met = taken.filter((rule) => rule !== undefined)
     expect(met).toHaveLength(20)
@@ -66,14 +68,20 @@ describe('the operator controls of one account in PostgreSQL, through two proces
     const [a, b] = await twice()
     const always = await a.faults.add(readFaultRule({ status: 500, count: null, token: 't' }))
     await a.faults.add(readFaultRule({ status: 429, endpoint: 'keyv' }))
-    expect(await b.faults.take('keyv.get', 'other')).toMatchObject({ status: 429, count: 0 })
-    expect(await b.faults.take('keyv.get', 'other')).toBeUndefined()
+    expect(await b.faults.take('keyv.get', 'other', 'unknown')).toMatchObject({
+      status: 429,
+      count: 0,
+    })
+    expect(await b.faults.take('keyv.get', 'other', 'unknown')).toBeUndefined()
     for (let i = 0; i < 3; i++) {
-      expect(await b.faults.take('core.ping', 't')).toMatchObject({ status: 500, count: null })
+      expect(await b.faults.take('core.ping', 't', 'unknown')).toMatchObject({
+        status: 500,
+        count: null,
+      })
     }
     expect(await b.faults.remove(always.id)).toBe(true)
     expect(await a.faults.remove(always.id)).toBe(false)
-    expect(await a.faults.take('core.ping', 't')).toBeUndefined()
+    expect(await a.faults.take('core.ping', 't', 'unknown')).toBeUndefined()
   })
 
   it('keeps one journal, its ids in the order kept, the newest as many as it holds', async () => {

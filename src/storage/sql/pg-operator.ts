@@ -226,10 +226,10 @@ export async function openPgOperator(
       async clear() {
         await db.query(sql.clearFaults)
       },
-      async take(endpoint, token) {
+      async take(endpoint, token, role) {
         // A rule another request used up meanwhile is passed over: look again.
         for (;;) {
-          const found = (await listFaults()).find((r) => meets(r, endpoint, token))
+          const found = (await listFaults()).find((r) => meets(r, endpoint, token, role))
           if (!found || found.count === null) return found
           const [used] = await db.query<{ remaining: number }>(sql.useFault, [found.id])
           if (used) return { ...found, count: used.remaining }

@@ -56,6 +56,12 @@ describe('coverage of a journal', () => {
     // 2 endpoints (auth.create is a secret's to call).
     expect([report.covered, report.items]).toEqual([4, 10])
     expect(report.score).toBe(40)
+    // Each endpoint's credential columns add up to its calls, a token the service does not know
+    // (`unknown`) among them.
+    await h.call('core.ping', { token: 'not-a-token' })
+    const table = coverageTable(coverageReport(tallyCoverage(await journal())))
+    expect(table).toMatch(/^endpoint +calls +secret +authorization +none +unknown +outcomes/m)
+    expect(table).toMatch(/^core\.ping +2 +1 +0 +0 +1 /m)
     const text = JSON.stringify(report) + coverageTable(report) + coverageHtml(report)
     expect(text).not.toContain(token)
     expect(text).not.toContain(h.secret.key)

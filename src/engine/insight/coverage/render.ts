@@ -25,13 +25,14 @@ export function coverageTable(report: CoverageReport): string {
     `authorization coverage: ${report.score}% (${report.covered} of ${report.items} items, ${report.entries} calls)`,
     '',
     table(
-      ['endpoint', 'calls', 'secret', 'authorization', 'none', 'outcomes', 'limits'],
+      ['endpoint', 'calls', 'secret', 'authorization', 'none', 'unknown', 'outcomes', 'limits'],
       report.endpoints.map((e) => [
         e.endpoint,
         String(e.calls),
         String(e.credentials.secret),
         String(e.credentials.authorization),
         String(e.credentials.none),
+        String(e.credentials.unknown),
         counts(e.outcomes),
         counts(e.dimensions),
       ]),
@@ -86,13 +87,14 @@ th{background:#f6f8fa}.score{font-size:2rem;font-weight:600}.low{color:#b42318}.
 export function coverageHtml(report: CoverageReport, title = 'Authorization coverage'): string {
   const style = REPORT_STYLE
   const endpoints = htmlTable(
-    ['endpoint', 'calls', 'secret', 'authorization', 'none', 'outcomes', 'limits'],
+    ['endpoint', 'calls', 'secret', 'authorization', 'none', 'unknown', 'outcomes', 'limits'],
     report.endpoints.map((e) => [
       e.endpoint,
       String(e.calls),
       String(e.credentials.secret),
       String(e.credentials.authorization),
       String(e.credentials.none),
+      String(e.credentials.unknown),
       counts(e.outcomes),
       counts(e.dimensions),
     ]),

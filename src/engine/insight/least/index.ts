@@ -4,14 +4,14 @@
  * against the minted token, and where the minted token reaches beyond its use.
  */
 import type { CoverageEntry } from '../coverage/tally'
-import { identifyAt, type InsightContext } from '../context'
+import { between, identifyAt, type InsightContext, type InsightRun } from '../context'
 import { catalogue, type CatalogueEntry } from '../reach'
 import { InvalidError } from '../../errors'
 import { flagsOf } from './flags'
 import { prove, type ProofResult } from './prove'
 import { suggest, widened } from './suggest'
 import type { EndpointUse, LeastPrivilegeReport, TokenLeastPrivilege, TokenUse } from './types'
-import { collectUse, keyOf as keyOfCredential, MAX_TOKENS, type TokenGroup } from './use'
+import { keyOf as keyOfCredential, MAX_TOKENS, useCollector, type TokenGroup } from './use'
 
 export * from './types'
 export { MAX_BUCKETS, MAX_CHECKED, MAX_REPLAYED, MAX_TOKENS } from './use'
@@ -26,7 +26,12 @@ const ROUNDS = 3
 export interface LeastPrivilegeOptions {
   /** Only this token (it is identified, never repeated). */
   token?: string
+  /** Its turns and its client's signal, as every insight takes them. */
+  run?: InsightRun
 }
+
+/** Entries read between two turns. */
+const STEP = 256
 
 /** The tokens of `entries`, each with the narrowest token for its use and the proof of it. */
 export async function leastPrivilege(
@@ -34,7 +39,17 @@ export async function leastPrivilege(
   entries: Iterable<CoverageEntry>,
   options: LeastPrivilegeOptions = {},
 ): Promise<LeastPrivilegeReport> {
-  const use = collectUse(entries)
+  const run = options.run ?? {}
+  const collector = useCollector()
+  let read = 0
+  for (const entry of entries) {
+    if (++read % STEP === 0) {
+      const turn = between(ctx, run)
+      if (turn) await turn
+    }
+    collector.add(entry)
+  }
+  const use = collector.finish()
   const notes: string[] = []
   const ordered = [...use.groups.values()].sort(
     (a, b) =>
@@ -55,7 +70,11 @@ export async function leastPrivilege(
   const insecure = ctx.registry.insecure
   const tokens: TokenLeastPrivilege[] = []
   for (const [i, group] of groups.entries()) {
-    tokens.push(await analyse(ctx, group, labels.get(group)!, endpoints, insecure, i < MAX_PROVEN))
+    const turn = between(ctx, run)
+    if (turn) await turn
+    tokens.push(
+      await analyse(ctx, group, labels.get(group)!, endpoints, insecure, i < MAX_PROVEN, run),
+    )
   }
   if (groups.length > MAX_PROVEN) {
     notes.push(`${groups.length - MAX_PROVEN} tokens past the first ${MAX_PROVEN} were not proven`)
@@ -111,16 +130,17 @@ async function analyse(
   endpoints: readonly CatalogueEntry[],
   insecure: readonly string[],
   proven: boolean,
+  run: InsightRun,
 ): Promise<TokenLeastPrivilege> {
   let suggestion = suggest(group, endpoints, insecure)
   let result: ProofResult | undefined
   if (proven) {
-    result = await prove(ctx, group, suggestion)
+    result = await prove(ctx, group, suggestion, run)
     for (let round = 1; round < ROUNDS && result.proof.status === 'failed'; round++) {
       const extra = result.widen.filter((a) => !suggestion.abilities.includes(a))
       if (extra.length === 0) break
       suggestion = widened(suggestion, extra, insecure)
-      result = await prove(ctx, group, suggestion)
+      result = await prove(ctx, group, suggestion, run)
     }
   }
   const { expiresAt: _expiresAt, ...shown } = suggestion

@@ -11,7 +11,7 @@ import { decide, decideTarget, Refusal } from '../../auth/decide'
 import type { Principal } from '../../auth/principal'
 import { InvalidError } from '../../errors'
 import type { SecretRecord } from '../../store'
-import type { InsightContext } from '../context'
+import type { InsightContext, InsightRun } from '../context'
 import { withLimits } from '../counterfactual'
 import { diff } from '../diff'
 import { simulate } from '../simulate'
@@ -52,6 +52,7 @@ export async function prove(
   ctx: InsightContext,
   group: TokenGroup,
   suggestion: Suggested,
+  run: InsightRun = {},
 ): Promise<ProofResult> {
   const now = await ctx.account.now()
   const secret = await secretFor(ctx, group, now)
@@ -97,17 +98,17 @@ export async function prove(
   const widen = new Set<string>()
   for (const replay of distinct) {
     const at = replay.at ?? t
-    const run = async (token: string) => {
+    const replayAs = async (token: string) => {
       try {
-        return (await simulate(ctx, token, [replay.call], at)).results[0]
+        return (await simulate(ctx, token, [replay.call], at, run)).results[0]
       } catch (error) {
         // A call simulate cannot read (a hostile file's): not replayed.
         if (error instanceof InvalidError) return undefined
         throw error
       }
     }
-    const after = await run(suggested)
-    const before = minted ? await run(minted) : undefined
+    const after = await replayAs(suggested)
+    const before = minted ? await replayAs(minted) : undefined
     if (!after || (minted && !before)) continue
     proof.replayed++
     const was = before
@@ -133,7 +134,7 @@ export async function prove(
   checkTraces(group, suggestion, secret.id, proof, widen)
   let excess: Excess | null = null
   if (minted) {
-    const report = await diff(ctx, minted, suggested, t)
+    const report = await diff(ctx, minted, suggested, t, run)
     proof.gained = report.gained.slice(0, MAX_LISTED)
     proof.lost = report.lost.slice(0, MAX_LISTED)
     excess = {

@@ -248,6 +248,13 @@ export function identityOf(credential: Record<string, unknown>) {
 
 /** Reads the journal's entries into what each token did. */
 export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
+  const collector = useCollector()
+  for (const entry of entries) collector.add(entry)
+  return collector.finish()
+}
+
+/** What each token did, read one entry at a time (a caller may take turns between them). */
+export function useCollector(): { add(entry: CoverageEntry): void; finish(): JournalUse } {
   const use: JournalUse = {
     entries: 0,
     secretCalls: 0,
@@ -262,19 +269,20 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
   // per entry to find its group.
   const byCreated = new Map<unknown, TokenGroup[]>()
   let lastBearer: string | undefined
-  for (const entry of entries) {
-    if (!isObject(entry)) continue
+  const add = (entry: CoverageEntry): void => {
+    if (!isObject(entry)) return
     const { request, response, trace } = entry as unknown as Loose
-    if (!isObject(request) || !isObject(response) || !isObject(trace)) continue
+    if (!isObject(request) || !isObject(response) || !isObject(trace)) return
     // A journal repeats each token in many requests: it is remembered when it changes.
     const bearer = header(request.headers, 'authorization')
     if (bearer !== null && bearer !== lastBearer && use.bearers.size < MAX_BEARERS) {
       lastBearer = bearer
-      const token = bearer.slice(bearer.trimStart().indexOf(' ') + 1).trim()
+      const trimmed = bearer.trim()
+      const token = trimmed.slice(trimmed.indexOf(' ') + 1).trim()
       if (token.length >= 8) use.bearers.add(token)
     }
     const endpoint = endpointOf(trace.endpoint)
-    if (endpoint === null) continue
+    if (endpoint === null) return
     use.entries++
     const status = typeof response.status === 'number' ? response.status : 0
     const at = time((entry as unknown as Loose).at)
@@ -285,11 +293,11 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
     const credential = isObject(trace.credential) ? trace.credential : null
     if (credential?.kind === 'secret') {
       use.secretCalls++
-      continue
+      return
     }
     if (credential?.kind !== 'authorization') {
       use.otherCalls++
-      continue
+      return
     }
     const created = credential.createdAt
     let alike = byCreated.get(created)
@@ -297,7 +305,7 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
     if (!group) {
       if (use.groups.size >= MAX_TOKENS) {
         use.unfollowed++
-        continue
+        return
       }
       const key = keyOf(credential)
       group = use.groups.get(key)
@@ -311,17 +319,20 @@ export function collectUse(entries: Iterable<CoverageEntry>): JournalUse {
     const accepted = credential.decision === 'accepted'
     record(group, endpoint, request, status, at, accepted, trace, credential)
   }
-  for (const group of use.groups.values()) {
-    const asked = group.abilities?.join('\n')
-    group.inJournal = mints.some(
-      (mint) =>
-        mint.abilities === asked &&
-        (mint.at === null ||
-          group.createdAt === null ||
-          (mint.at >= group.createdAt - 1 && mint.at <= group.createdAt + 5)),
-    )
+  const finish = (): JournalUse => {
+    for (const group of use.groups.values()) {
+      const asked = group.abilities?.join('\n')
+      group.inJournal = mints.some(
+        (mint) =>
+          mint.abilities === asked &&
+          (mint.at === null ||
+            group.createdAt === null ||
+            (mint.at >= group.createdAt - 1 && mint.at <= group.createdAt + 5)),
+      )
+    }
+    return use
   }
-  return use
+  return { add, finish }
 }
 
 /**

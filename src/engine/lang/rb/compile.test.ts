@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { compileProgram } from './compile'
 import { MAX_COMPILED_DEPTH, MAX_COMPILED_VALUES } from './composer'
+import { MAX_CHAIN } from './parser'
 import { RbSyntaxError } from './syntax-error'
 
 const compile = (source: string, service = 'proc') => compileProgram(source, service)
@@ -350,5 +351,52 @@ describe('what cannot be compiled names its line and column', () => {
     expect(failure(nesting.join('\n')).message).toContain(
       `deeper than ${MAX_COMPILED_DEPTH} levels`,
     )
+  })
+})
+
+describe('every depth is bounded: no program overflows the stack', () => {
+  const links = (n: number, link: string) => Array.from({ length: n }, () => link).join('')
+
+  it('a chain as long as the bound compiles, walked in a loop; one link more is a 400 naming the bound and the line', () => {
+    // Evaluated recursively, 3,000 links overflowed Node's stack.
+    const name = exec(`core${links(MAX_CHAIN, '.x')}`) as unknown[]
+    expect((name[1] as unknown[])[1]).toBe(`core${links(MAX_CHAIN, '.x')}`)
+    const [piped] = compile(`a = core.ping\nexec { a${links(MAX_CHAIN, ' >> a')} }`) as [unknown[]]
+    expect(piped).toHaveLength(MAX_CHAIN + 2)
+    for (const [source, line] of [
+      [`a = core.ping\nexec { a${links(MAX_CHAIN + 1, ' >> a')} }`, 2],
+      [`a = core.ping\nexec { a${links(MAX_CHAIN + 1, ' .| a')} }`, 2],
+      [`exec { core.echo${links(MAX_CHAIN, '.with(1)')} }`, 1],
+      // A chain spread over lines: the one that passes the bound is named.
+      [`exec {\n  core.ping\n${links(MAX_CHAIN + 1, '  .x\n')}}`, MAX_CHAIN + 2],
+    ] as const) {
+      const error = failure(source)
+      expect(error.message).toContain(`expected at most ${MAX_CHAIN} links in one chain`)
+      expect(error.line).toBe(line)
+    }
+  })
+
+  it('compositions doubled through variables are refused at the line that passes the bound', () => {
+    const doubling = [
+      'a = core.ping >> core.ping',
+      ...Array.from({ length: 30 }, () => 'a = a >> a'),
+      'exec { a }',
+    ]
+    const error = failure(doubling.join('\n'))
+    expect(error.message).toContain(
+      `a composition would hold more than ${MAX_COMPILED_VALUES} calls`,
+    )
+    // 2^17 calls, on the 17th doubling.
+    expect(error.line).toBe(17)
+  })
+
+  it('composing is linear: .compose of 20,000 calls shares them instead of copying the list each time', () => {
+    // Copying the list on every compose took 21 s for this program.
+    const program = `a = core.ping\nexec { a.compose(${Array.from({ length: 20_000 }, () => 'a').join(', ')}) }`
+    const [composition] = compile(program) as [unknown[]]
+    expect(composition).toHaveLength(20_002)
+    expect(
+      composition.slice(1).every((call) => JSON.stringify(call) === '["()","core.ping"]'),
+    ).toBe(true)
   })
 })

@@ -1,5 +1,5 @@
 import type { Value } from '../value'
-import type { Arguments, Block, Expr, Keyword, Program, Statement } from './ast'
+import type { Arguments, Block, Expr, Program, Statement } from './ast'
 import {
   compose,
   describeComposed,
@@ -11,8 +11,10 @@ import {
   type Composed,
   type Composition,
   type MaybeInput,
+  wrap,
 } from './composer'
-import { parse } from './parser'
+import { parsing } from './parser'
+import { finish, type Steps } from './steps'
 import { RbSyntaxError, type Position } from './syntax-error'
 
 /**
@@ -24,7 +26,18 @@ import { RbSyntaxError, type Position } from './syntax-error'
  * column of anything outside the language.
  */
 export function compileProgram(source: string, serviceName: string): Value[] {
-  return new Compiler(serviceName).program(parse(source))
+  return finish(compiling(source, serviceName))
+}
+
+/**
+ * `compileProgram` in steps (see `steps.ts`): parsing, compiling and writing the tuples stop
+ * every few hundred tokens or values, so that `core.compile` takes turns and keeps the time
+ * limit as any evaluation does. Linear in the program: a chain is walked in a loop, and
+ * composing shares callables rather than copying them.
+ */
+export function* compiling(source: string, serviceName: string): Steps<Value[]> {
+  const program = yield* parsing(source)
+  return yield* new Compiler(serviceName).program(program)
 }
 
 /**
@@ -61,21 +74,22 @@ class Compiler {
 
   constructor(private readonly serviceName: string) {}
 
-  program(program: Program): Value[] {
+  *program(program: Program): Steps<Value[]> {
     const scope: Scope = new Map()
     const objects: Value[] = []
     for (const statement of program.statements) {
+      yield
       if (statement.kind === 'assign') {
-        scope.set(statement.name, this.evaluate(statement.value, [scope]))
+        scope.set(statement.name, yield* this.evaluate(statement.value, [scope]))
         continue
       }
-      objects.push(this.block(statement.expr, [scope], statement.at))
+      objects.push(yield* this.block(statement.expr, [scope], statement.at))
     }
     return objects
   }
 
   /** A top-level `exec { … }` or `proc(…) { … }`, as one object of the program. */
-  private block(expr: Expr, scopes: Scope[], at: Position): Value {
+  private *block(expr: Expr, scopes: Scope[], at: Position): Steps<Value> {
     if (expr.kind !== 'name' || (expr.name !== 'exec' && expr.name !== 'proc')) {
       throw new RbSyntaxError(
         at,
@@ -88,22 +102,22 @@ class Compiler {
         `expected a block after \`${expr.name}', as in \`${expr.name === 'exec' ? 'exec' : 'proc(name: "greet")'} { core.echo("hi") }'`,
       )
     }
-    const body = this.composable(this.run(expr.block, scopes), expr.block, expr.name)
+    const body = this.composable(yield* this.run(expr.block, scopes), expr.block, expr.name)
     if (expr.name === 'exec') {
       if (expr.args && (expr.args.positional.length > 0 || expr.args.keywords.length > 0)) {
         throw new RbSyntaxError(expr.args.at, "expected `exec { … }' with no arguments")
       }
-      return this.serializer.value(body)
+      return yield* this.serializer.value(body)
     }
-    return this.deployment(expr.args, body, scopes)
+    return yield* this.deployment(expr.args, body, scopes)
   }
 
   /** `proc(name:, release:) { body }` → `{}` with a call to `<service>.deploy`. */
-  private deployment(
+  private *deployment(
     args: Arguments | undefined,
     body: Callable | Composition,
     scopes: Scope[],
-  ): Value {
+  ): Steps<Value> {
     const given = new Map<string, Composed>()
     if (args) {
       if (args.positional.length > 0) {
@@ -119,7 +133,7 @@ class Compiler {
             `expected \`name:' or \`release:', found \`${keyword.name}:'`,
           )
         }
-        given.set(keyword.name, this.evaluate(keyword.value, scopes))
+        given.set(keyword.name, yield* this.evaluate(keyword.value, scopes))
       }
     }
     const name = given.get('name')
@@ -128,9 +142,9 @@ class Compiler {
       '()',
       `${this.serviceName}.deploy`,
       // An unnamed procedure still goes out, to fail alone when it is deployed.
-      ['$$', 'name', name ? this.serializer.value(name) : ['%%', null]],
-      ...(release ? [['$$', 'release', this.serializer.value(release)] as Value] : []),
-      ['$$', 'proc', this.serializer.value(body)],
+      ['$$', 'name', name ? yield* this.serializer.value(name) : ['%%', null]],
+      ...(release ? [['$$', 'release', yield* this.serializer.value(release)] as Value] : []),
+      ['$$', 'proc', yield* this.serializer.value(body)],
     ]
     return ['{}', call]
   }
@@ -145,19 +159,22 @@ class Compiler {
   }
 
   /** Runs a block's statements in a scope of its own: its value is its last statement's. */
-  private run(block: Block, outer: Scope[]): Composed {
+  private *run(block: Block, outer: Scope[]): Steps<Composed> {
     const scopes = [...outer, new Map()]
     let value: Composed | undefined
-    for (const statement of block.statements) value = this.statement(statement, scopes)
+    for (const statement of block.statements) {
+      yield
+      value = yield* this.statement(statement, scopes)
+    }
     if (value === undefined) {
       throw new RbSyntaxError(block.at, 'expected a call inside the block, found an empty block')
     }
     return value
   }
 
-  private statement(statement: Statement, scopes: Scope[]): Composed {
-    if (statement.kind === 'expression') return this.evaluate(statement.expr, scopes)
-    const value = this.evaluate(statement.value, scopes)
+  private *statement(statement: Statement, scopes: Scope[]): Steps<Composed> {
+    if (statement.kind === 'expression') return yield* this.evaluate(statement.expr, scopes)
+    const value = yield* this.evaluate(statement.value, scopes)
     // Ruby assigns to the variable of that name in the nearest scope holding it, else this one.
     const holder =
       [...scopes].reverse().find((scope) => scope.has(statement.name)) ?? scopes.at(-1)!
@@ -165,7 +182,11 @@ class Compiler {
     return value
   }
 
-  private evaluate(expr: Expr, scopes: Scope[]): Composed {
+  /**
+   * What an expression stands for. Recursion follows the nesting the parser bounds; a chain
+   * (`a.b(…)[…] >> c`, nested to the left as long as it goes on) is walked in a loop.
+   */
+  private *evaluate(expr: Expr, scopes: Scope[]): Steps<Composed> {
     const at = expr.at
     switch (expr.kind) {
       case 'string':
@@ -177,19 +198,20 @@ class Compiler {
         return { kind: 'scalar', value: null, at }
       case 'symbol':
         return { kind: 'symbol', name: expr.name, at }
-      case 'array':
-        return { kind: 'array', items: expr.items.map((item) => this.evaluate(item, scopes)), at }
-      case 'hash':
-        return {
-          kind: 'hash',
-          entries: expr.entries.map((entry): [string, Composed] => [
-            entry.key,
-            this.evaluate(entry.value, scopes),
-          ]),
-          at,
+      case 'array': {
+        const items: Composed[] = []
+        for (const item of expr.items) items.push(yield* this.evaluate(item, scopes))
+        return { kind: 'array', items, at }
+      }
+      case 'hash': {
+        const entries: Array<[string, Composed]> = []
+        for (const entry of expr.entries) {
+          entries.push([entry.key, yield* this.evaluate(entry.value, scopes)])
         }
+        return { kind: 'hash', entries, at }
+      }
       case 'group':
-        return this.evaluate(expr.expr, scopes)
+        return yield* this.evaluate(expr.expr, scopes)
       case 'variable': {
         const value = [...scopes]
           .reverse()
@@ -204,45 +226,69 @@ class Compiler {
         return value
       }
       case 'name':
-        return this.name(expr, scopes)
+        return yield* this.name(expr, scopes)
       case 'send':
-        return this.send(expr, scopes)
       case 'index':
-        return this.index(expr, scopes)
-      case 'pipe': {
-        const left = this.evaluate(expr.left, scopes)
-        const right = this.evaluate(expr.right, scopes)
-        if (!isComposable(left)) {
-          throw new RbSyntaxError(
-            expr.left.at,
-            `expected a call or a composition before \`${expr.op}', found ${describeComposed(left)}`,
-          )
-        }
-        if (!isComposable(right)) {
-          throw new RbSyntaxError(
-            expr.right.at,
-            `expected a call or a composition after \`${expr.op}', found ${describeComposed(right)}`,
-          )
-        }
-        return compose(left, right)
-      }
+      case 'pipe':
+        return yield* this.chain(expr, scopes)
     }
   }
 
+  /** A chain, from the innermost target out, one link at a time. */
+  private *chain(expr: Link, scopes: Scope[]): Steps<Composed> {
+    const links: Link[] = []
+    let base: Expr = expr
+    while (base.kind === 'send' || base.kind === 'index' || base.kind === 'pipe') {
+      links.push(base)
+      base = base.kind === 'pipe' ? base.left : base.target
+    }
+    let value = yield* this.evaluate(base, scopes)
+    for (let i = links.length - 1; i >= 0; i--) {
+      if (i % 64 === 0) yield
+      const link = links[i]!
+      if (link.kind === 'send') value = yield* this.send(link, value, scopes)
+      else if (link.kind === 'index') value = yield* this.index(link, value, scopes)
+      else value = yield* this.pipe(link, value, scopes)
+    }
+    return value
+  }
+
+  /** `left >> right` (and `|`, `.|`, `.>>`), `left` already evaluated. */
+  private *pipe(
+    expr: Extract<Expr, { kind: 'pipe' }>,
+    left: Composed,
+    scopes: Scope[],
+  ): Steps<Composed> {
+    const right = yield* this.evaluate(expr.right, scopes)
+    if (!isComposable(left)) {
+      throw new RbSyntaxError(
+        expr.left.at,
+        `expected a call or a composition before \`${expr.op}', found ${describeComposed(left)}`,
+      )
+    }
+    if (!isComposable(right)) {
+      throw new RbSyntaxError(
+        expr.right.at,
+        `expected a call or a composition after \`${expr.op}', found ${describeComposed(right)}`,
+      )
+    }
+    return compose(left, right, expr.at)
+  }
+
   /** A bare name: `arg(…)`, or the first segment of a callable (`core`, `type`, `proc`). */
-  private name(expr: Extract<Expr, { kind: 'name' }>, scopes: Scope[]): Composed {
-    if (expr.name === 'arg' || expr.name === 'argument') return this.argument(expr, scopes)
+  private *name(expr: Extract<Expr, { kind: 'name' }>, scopes: Scope[]): Steps<Composed> {
+    if (expr.name === 'arg' || expr.name === 'argument') return yield* this.argument(expr, scopes)
     if (expr.name === 'exec' || (expr.name === 'proc' && (expr.args || expr.block))) {
       throw new RbSyntaxError(
         expr.at,
         `expected a call, found \`${expr.name}${expr.name === 'proc' ? '(…)' : ''} { … }': blocks stand at the top level of the program`,
       )
     }
-    const { input, args } = this.given(expr.args, expr.block, scopes)
+    const { input, args } = yield* this.given(expr.args, expr.block, scopes)
     return { kind: 'callable', name: expr.name, input, args, at: expr.at }
   }
 
-  private argument(expr: Extract<Expr, { kind: 'name' }>, scopes: Scope[]): Argument {
+  private *argument(expr: Extract<Expr, { kind: 'name' }>, scopes: Scope[]): Steps<Argument> {
     const usage = `\`${expr.name}(:name, default: …, type: …)'`
     const [name, extra] = expr.args?.positional ?? []
     if (!name || extra || expr.block) {
@@ -262,7 +308,7 @@ class Compiler {
           `expected \`default:' or \`type:', found \`${keyword.name}:'`,
         )
       }
-      options.set(keyword.name, this.evaluate(keyword.value, scopes))
+      options.set(keyword.name, yield* this.evaluate(keyword.value, scopes))
     }
     return {
       kind: 'argument',
@@ -272,34 +318,30 @@ class Compiler {
     }
   }
 
-  /** `target.name(…) { … }`: a longer callable, or `.with` / `.compose`. */
-  private send(expr: Extract<Expr, { kind: 'send' }>, scopes: Scope[]): Composed {
-    const target = this.evaluate(expr.target, scopes)
-    if (expr.name === 'with' && isComposable(target)) return this.with(target, expr, scopes)
+  /** `target.name(…) { … }`, `target` already evaluated: a longer callable, or `.with` / `.compose`. */
+  private *send(
+    expr: Extract<Expr, { kind: 'send' }>,
+    target: Composed,
+    scopes: Scope[],
+  ): Steps<Composed> {
+    if (expr.name === 'with' && isComposable(target)) return yield* this.with(target, expr, scopes)
     if (expr.name === 'compose' && isComposable(target)) {
       if (expr.block || expr.args?.keywords.length) {
         throw new RbSyntaxError(expr.at, "expected `.compose(other, …)' with calls only")
       }
       let composed: Composition | Callable = target
       for (const other of expr.args?.positional ?? []) {
-        const value = this.evaluate(other, scopes)
+        yield
+        const value = yield* this.evaluate(other, scopes)
         if (!isComposable(value)) {
           throw new RbSyntaxError(
             other.at,
             `expected a call or a composition to compose, found ${describeComposed(value)}`,
           )
         }
-        composed = compose(composed, value)
+        composed = compose(composed, value, other.at)
       }
-      return composed.kind === 'callable'
-        ? {
-            kind: 'composition',
-            input: composed.input,
-            args: new Map(),
-            callables: [composed],
-            at: composed.at,
-          }
-        : composed
+      return composed.kind === 'callable' ? wrap(composed) : composed
     }
     if (target.kind !== 'callable') {
       const what =
@@ -317,20 +359,23 @@ class Compiler {
         `expected an endpoint name, found \`${expr.name}', which a callable answers itself in Ruby: write \`${target.name}["${expr.name}"]'`,
       )
     }
-    const { input, args } = this.given(expr.args, expr.block, scopes, target)
+    const { input, args } = yield* this.given(expr.args, expr.block, scopes, target)
     return { kind: 'callable', name: `${target.name}.${expr.name}`, input, args, at: target.at }
   }
 
-  /** `target["name"] { … }`: a longer callable, any name. */
-  private index(expr: Extract<Expr, { kind: 'index' }>, scopes: Scope[]): Composed {
-    const target = this.evaluate(expr.target, scopes)
+  /** `target["name"] { … }`, `target` already evaluated: a longer callable, any name. */
+  private *index(
+    expr: Extract<Expr, { kind: 'index' }>,
+    target: Composed,
+    scopes: Scope[],
+  ): Steps<Composed> {
     if (target.kind !== 'callable') {
       throw new RbSyntaxError(
         expr.at,
         `expected a call before \`[…]', found ${describeComposed(target)}`,
       )
     }
-    const key = this.evaluate(expr.key, scopes)
+    const key = yield* this.evaluate(expr.key, scopes)
     const name =
       key.kind === 'symbol'
         ? key.name
@@ -343,17 +388,17 @@ class Compiler {
         `expected a name in \`[…]', found ${describeComposed(key)}`,
       )
     }
-    const { input, args } = this.given(undefined, expr.block, scopes, target)
+    const { input, args } = yield* this.given(undefined, expr.block, scopes, target)
     return { kind: 'callable', name: `${target.name}.${name}`, input, args, at: target.at }
   }
 
   /** `.with(input, name: value) { block }` on a callable or a composition. */
-  private with(
+  private *with(
     target: Callable | Composition,
     expr: Extract<Expr, { kind: 'send' }>,
     scopes: Scope[],
-  ): Composed {
-    const { input, args } = this.given(expr.args, expr.block, scopes, target)
+  ): Steps<Composed> {
+    const { input, args } = yield* this.given(expr.args, expr.block, scopes, target)
     return { ...target, input, args }
   }
 
@@ -361,12 +406,12 @@ class Compiler {
    * The input and arguments a call is given, over those of what it extends: a new input
    * replaces the old, arguments merge (the new win), a block becomes the `proc` argument.
    */
-  private given(
+  private *given(
     given: Arguments | undefined,
     block: Block | undefined,
     scopes: Scope[],
     base?: Callable | Composition,
-  ): { input: MaybeInput; args: Map<string, Composed> } {
+  ): Steps<{ input: MaybeInput; args: Map<string, Composed> }> {
     const [first, extra] = given?.positional ?? []
     if (extra) {
       throw new RbSyntaxError(
@@ -374,15 +419,15 @@ class Compiler {
         "expected one input: a call takes one positional value, then `name: value' keywords",
       )
     }
-    const input = first ? this.evaluate(first, scopes) : (base?.input ?? UNDEFINED)
+    const input = first ? yield* this.evaluate(first, scopes) : (base?.input ?? UNDEFINED)
     const args = new Map(base?.args)
-    for (const keyword of given?.keywords ?? [])
-      args.set(keyword.name, this.keyword(keyword, scopes))
-    if (block) args.set('proc', this.run(block, scopes))
+    for (const keyword of given?.keywords ?? []) {
+      args.set(keyword.name, yield* this.evaluate(keyword.value, scopes))
+    }
+    if (block) args.set('proc', yield* this.run(block, scopes))
     return { input, args }
   }
-
-  private keyword(keyword: Keyword, scopes: Scope[]): Composed {
-    return this.evaluate(keyword.value, scopes)
-  }
 }
+
+/** An expression that goes on from the one to its left. */
+type Link = Extract<Expr, { kind: 'send' | 'index' | 'pipe' }>

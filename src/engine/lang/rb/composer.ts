@@ -1,4 +1,5 @@
 import type { Value } from '../value'
+import { STEP_WORK, type Steps } from './steps'
 import { RbSyntaxError, type Position } from './syntax-error'
 
 /**
@@ -37,8 +38,37 @@ export interface Composition {
   kind: 'composition'
   input: MaybeInput
   args: Map<string, Composed>
-  callables: Callable[]
+  callables: Callables
   at: Position
+}
+
+/**
+ * A composition's callables in order, shared with the compositions it was made from: joining
+ * two lists copies neither, so composing is as cheap however long they are (a variable holding
+ * a composition may be composed with itself on every line, doubling it).
+ */
+export type Callables = readonly [Callable] | Join
+
+interface Join {
+  readonly first: Callables
+  readonly then: Callables
+  readonly length: number
+}
+
+const join = (first: Callables, then: Callables): Join => ({
+  first,
+  then,
+  length: first.length + then.length,
+})
+
+/** The callables in order, walked with a stack of its own. */
+function* eachCallable(list: Callables): Generator<Callable, void, void> {
+  const stack: Callables[] = [list]
+  while (stack.length > 0) {
+    const top = stack.pop()!
+    if ('first' in top) stack.push(top.then, top.first)
+    else yield top[0]
+  }
 }
 
 /** `arg(:name, default: …, type: …)` */
@@ -57,91 +87,122 @@ export const MAX_COMPILED_DEPTH = 256
 export const isComposable = (value: Composed): value is Callable | Composition =>
   value.kind === 'callable' || value.kind === 'composition'
 
-/** `callable >> other` (and `|`, `.compose`): a composition with the callable's input. */
-export function compose(left: Callable | Composition, right: Callable | Composition): Composition {
-  const composed: Composition =
-    left.kind === 'callable'
-      ? { kind: 'composition', input: left.input, args: new Map(), callables: [left], at: left.at }
-      : { ...left, args: new Map(left.args), callables: [...left.callables] }
-  if (right.kind === 'callable') {
-    composed.callables.push(right)
-  } else {
-    // The gem merges a composition on the right: its callables and arguments, not its input.
-    composed.callables.push(...right.callables)
-    for (const [name, value] of right.args) composed.args.set(name, value)
+/** A callable alone as a composition: its input, no arguments of its own. */
+export const wrap = (callable: Callable): Composition => ({
+  kind: 'composition',
+  input: callable.input,
+  args: new Map(),
+  callables: [callable],
+  at: callable.at,
+})
+
+/**
+ * `callable >> other` (and `|`, `.compose`): a composition with the callable's input. `at` is
+ * where the composing is written, named when the composition would hold more callables than a
+ * program's tuples may hold values.
+ */
+export function compose(
+  left: Callable | Composition,
+  right: Callable | Composition,
+  at: Position,
+): Composition {
+  const composed = left.kind === 'callable' ? wrap(left) : left
+  const added = right.kind === 'callable' ? ([right] as const) : right.callables
+  if (composed.callables.length + added.length > MAX_COMPILED_VALUES) {
+    throw new RbSyntaxError(
+      at,
+      `expected a smaller program: a composition would hold more than ${MAX_COMPILED_VALUES} calls`,
+    )
   }
-  return composed
+  const args = new Map(composed.args)
+  // The gem merges a composition on the right: its callables and arguments, not its input.
+  if (right.kind === 'composition') for (const [name, value] of right.args) args.set(name, value)
+  return { ...composed, args, callables: join(composed.callables, added) }
 }
 
-/** Serializes values for one program, holding the whole to the size and depth limits. */
+/**
+ * Serializes values for one program, holding the whole to the size and depth limits, in steps
+ * (see `steps.ts`): it stops every few hundred values. Its recursion follows the tuples' depth,
+ * held to `MAX_COMPILED_DEPTH`.
+ */
 export class Serializer {
-  private count = 0
-
   /** A value where it stands as an input or an argument: what the gem's `serialize_value` gives. */
-  value(value: Composed, depth = 0): Value {
-    this.step(value.at, depth)
+  *value(value: Composed, depth = 0): Steps<Value> {
+    if (this.step(value.at, depth)) yield
     switch (value.kind) {
       case 'symbol':
         return ['@@', value.name, {}]
       case 'callable':
-        return ['{}', this.call(value, depth + 1)]
+        return ['{}', yield* this.call(value, depth + 1)]
       case 'composition':
-        return this.composition(value, depth)
+        return yield* this.composition(value, depth)
       case 'argument':
-        return ['@@', value.name, this.options(value, depth + 1)]
+        return ['@@', value.name, yield* this.options(value, depth + 1)]
       default:
-        return ['%%', this.data(value, depth + 1)]
+        return ['%%', yield* this.data(value, depth + 1)]
     }
   }
 
-  composition(value: Composition, depth = 0): Value {
-    this.step(value.at, depth)
-    return [
+  *composition(value: Composition, depth = 0): Steps<Value> {
+    if (this.step(value.at, depth)) yield
+    const tuples: Value[] = [
       '{}',
-      ...this.inputAndArgs(value.input, value.args, depth + 1),
-      ...value.callables.map((callable) => this.call(callable, depth + 1)),
+      ...(yield* this.inputAndArgs(value.input, value.args, depth + 1)),
     ]
+    for (const callable of eachCallable(value.callables)) {
+      tuples.push(yield* this.call(callable, depth + 1))
+    }
+    return tuples
   }
 
   /** A callable as the gem writes it inside a composition (`serialize(unwrapped: true)`). */
-  call(value: Callable, depth: number): Value {
-    this.step(value.at, depth)
-    return ['()', value.name, ...this.inputAndArgs(value.input, value.args, depth + 1)]
+  *call(value: Callable, depth: number): Steps<Value> {
+    if (this.step(value.at, depth)) yield
+    return ['()', value.name, ...(yield* this.inputAndArgs(value.input, value.args, depth + 1))]
   }
 
-  private inputAndArgs(input: MaybeInput, args: Map<string, Composed>, depth: number): Value[] {
+  private *inputAndArgs(
+    input: MaybeInput,
+    args: Map<string, Composed>,
+    depth: number,
+  ): Steps<Value[]> {
     const tuples: Value[] = []
-    if (input !== UNDEFINED) tuples.push(['>>', this.value(input, depth + 1)])
-    for (const [name, value] of args) tuples.push(['$$', name, this.value(value, depth + 1)])
+    if (input !== UNDEFINED) tuples.push(['>>', yield* this.value(input, depth + 1)])
+    for (const [name, value] of args) tuples.push(['$$', name, yield* this.value(value, depth + 1)])
     return tuples
   }
 
   /** An argument's options: symbols there are data (`type: :integer`), not references. */
-  private options(value: Argument, depth: number): Value {
+  private *options(value: Argument, depth: number): Steps<Value> {
     const entries: Array<[string, Value]> = []
     for (const [name, option] of value.options) {
       entries.push([
         name,
-        option.kind === 'symbol' ? ['%%', option.name] : this.value(option, depth + 1),
+        option.kind === 'symbol' ? ['%%', option.name] : yield* this.value(option, depth + 1),
       ])
     }
     return Object.fromEntries(entries)
   }
 
   /** Literal data, as MessagePack would carry the Ruby value: symbols become strings. */
-  private data(value: Composed, depth: number): Value {
-    this.step(value.at, depth)
+  private *data(value: Composed, depth: number): Steps<Value> {
+    if (this.step(value.at, depth)) yield
     switch (value.kind) {
       case 'scalar':
         return value.value
       case 'symbol':
         return value.name
-      case 'array':
-        return value.items.map((item) => this.data(item, depth + 1))
-      case 'hash':
-        return Object.fromEntries(
-          value.entries.map(([key, item]): [string, Value] => [key, this.data(item, depth + 1)]),
-        )
+      case 'array': {
+        const items: Value[] = []
+        for (const item of value.items) items.push(yield* this.data(item, depth + 1))
+        return items
+      }
+      case 'hash': {
+        const entries: Array<[string, Value]> = []
+        for (const [key, item] of value.entries)
+          entries.push([key, yield* this.data(item, depth + 1)])
+        return Object.fromEntries(entries)
+      }
       default:
         throw new RbSyntaxError(
           value.at,
@@ -150,7 +211,11 @@ export class Serializer {
     }
   }
 
-  private step(at: Position, depth: number): void {
+  // Declared after the methods: a generator method right after a field would read as `0 * value(…)`.
+  private count = 0
+
+  /** Counts one value against the limits; whether it is time for a step. */
+  private step(at: Position, depth: number): boolean {
     if (++this.count > MAX_COMPILED_VALUES) {
       throw new RbSyntaxError(
         at,
@@ -163,6 +228,7 @@ export class Serializer {
         `expected a shallower program: its tuples would nest deeper than ${MAX_COMPILED_DEPTH} levels`,
       )
     }
+    return this.count % STEP_WORK === 0
   }
 }
 

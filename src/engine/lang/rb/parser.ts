@@ -9,10 +9,17 @@ import type {
   Statement,
 } from './ast'
 import { Lexer, type Token } from './lexer'
+import { finish, STEP_WORK, type Steps } from './steps'
 import { RbSyntaxError } from './syntax-error'
 
 /** Brackets, blocks and parentheses nest at most this deep. */
 export const MAX_NESTING = 32
+
+/**
+ * One expression chains at most this many links (`.name`, `[…]`, `>>`, `|`, `.|`, `.>>`): as
+ * many calls as one request may make.
+ */
+export const MAX_CHAIN = 10_000
 
 /**
  * Parses a program of the composer language (Ruby syntax) by recursive descent:
@@ -39,15 +46,23 @@ export const MAX_NESTING = 32
  * Newlines end statements, except after an operator, a comma or an opening bracket, and
  * before a line that starts with `.` (a chain going on). A name assigned before is a local
  * variable; any other name starts a call. Throws `RbSyntaxError` with the line, the column and
- * what was expected.
+ * what was expected. Recursion follows only nesting, held to `MAX_NESTING`; a chain is read in
+ * a loop, held to `MAX_CHAIN` links.
  */
 export function parse(source: string): Program {
+  return finish(parsing(source))
+}
+
+/** `parse` in steps (see `steps.ts`): it stops every few hundred tokens. */
+export function parsing(source: string): Steps<Program> {
   return new Parser(new Lexer(source)).program()
 }
 
 class Parser {
   private index = 0
   private depth = 0
+  /** Tokens read when the parser last stopped for a step. */
+  private stepped = 0
   private readonly scopes: Array<Set<string>> = [new Set()]
 
   /** Read as far as the parser looks: the first error in reading order is the one reported. */
@@ -62,17 +77,25 @@ class Parser {
     return this.tokens[Math.min(at, this.tokens.length - 1)]!
   }
 
-  program(): Program {
-    const statements = this.statements('end')
+  *program(): Steps<Program> {
+    const statements = yield* this.statements('end')
     return { statements }
   }
 
-  private statements(closer: 'end' | '}', opened?: Token): Statement[] {
+  /** Whether enough tokens were read since the last step to stop for another. */
+  private due(): boolean {
+    if (this.tokens.length - this.stepped < STEP_WORK) return false
+    this.stepped = this.tokens.length
+    return true
+  }
+
+  private *statements(closer: 'end' | '}', opened?: Token): Steps<Statement[]> {
     const out: Statement[] = []
     this.skipSeparators()
     while (!this.closes(closer)) {
+      if (this.due()) yield
       if (opened && this.peek().kind === 'end') throw this.unclosed('}', 'block', opened)
-      out.push(this.statement())
+      out.push(yield* this.statement())
       if (this.closes(closer)) break
       if (!this.isSeparator(this.peek())) {
         const close = closer === '}' ? ", or `}' to close the block" : ''
@@ -91,27 +114,40 @@ class Parser {
     return closer === 'end' ? token.kind === 'end' : token.kind === 'punct' && token.text === '}'
   }
 
-  private statement(): Statement {
+  private *statement(): Steps<Statement> {
     const token = this.peek()
     if (token.kind === 'identifier' && this.isPunct(this.peek(1), '=')) {
       this.index += 2
       this.skipNewlines()
       // As in Ruby, the name is a variable from its own assignment on.
       this.scopes.at(-1)!.add(token.value as string)
-      const value = this.expression()
+      const value = yield* this.expression()
       return { kind: 'assign', name: token.value as string, value, at: token.start }
     }
-    return { kind: 'expression', expr: this.expression(), at: token.start }
+    return { kind: 'expression', expr: yield* this.expression(), at: token.start }
   }
 
-  private expression(): Expr {
-    let left = this.postfix()
+  private *expression(): Steps<Expr> {
+    const chain = { links: 0 }
+    let left = yield* this.postfix(chain)
     for (;;) {
+      if (this.due()) yield
       const operator = this.pipeOperator()
       if (!operator) return left
+      this.link(chain, operator.token)
       this.skipNewlines()
-      const right = this.postfix()
+      const right = yield* this.postfix(chain)
       left = { kind: 'pipe', left, right, op: operator.op, at: operator.token.start }
+    }
+  }
+
+  /** One more link of the expression's chain, refused past `MAX_CHAIN`. */
+  private link(chain: { links: number }, at: Token): void {
+    if (++chain.links > MAX_CHAIN) {
+      throw new RbSyntaxError(
+        at.start,
+        `expected at most ${MAX_CHAIN} links in one chain of calls and compositions (\`.name', \`[…]', \`>>', \`|', \`.|'), found more: split it over variables`,
+      )
     }
   }
 
@@ -138,9 +174,10 @@ class Parser {
     return this.isPunct(this.token(at), '.') ? at : undefined
   }
 
-  private postfix(): Expr {
-    let expr = this.primary()
+  private *postfix(chain: { links: number }): Steps<Expr> {
+    let expr = yield* this.primary()
     for (;;) {
+      if (this.due()) yield
       const dot = this.dotAhead()
       if (dot !== undefined) {
         const after = this.token(dot + 1)
@@ -153,9 +190,10 @@ class Parser {
             name.kind === 'constant' ? "; the language's names start with a lowercase letter" : '',
           )
         }
+        this.link(chain, name)
         this.index++
-        const args = this.arguments()
-        const block = this.block()
+        const args = yield* this.arguments()
+        const block = yield* this.block()
         expr = {
           kind: 'send',
           target: expr,
@@ -168,15 +206,15 @@ class Parser {
       }
       const open = this.peek()
       if (this.isPunct(open, '[') && !open.spaced) {
+        this.link(chain, open)
         this.index++
-        const key = this.nested(() => {
-          this.skipNewlines()
-          const key = this.expression()
-          this.skipNewlines()
-          this.expect(']', "`]' to close the lookup")
-          return key
-        })
-        const block = this.block()
+        this.enter()
+        this.skipNewlines()
+        const key = yield* this.expression()
+        this.skipNewlines()
+        this.expect(']', "`]' to close the lookup")
+        this.depth--
+        const block = yield* this.block()
         expr = { kind: 'index', target: expr, key, ...(block ? { block } : {}), at: open.start }
         continue
       }
@@ -184,7 +222,7 @@ class Parser {
     }
   }
 
-  private primary(): Expr {
+  private *primary(): Steps<Expr> {
     const token = this.peek()
     const at = token.start
     switch (token.kind) {
@@ -201,7 +239,7 @@ class Parser {
       case 'keyword':
         return this.keyword(token)
       case 'identifier':
-        return this.name(token)
+        return yield* this.name(token)
       case 'constant':
         throw this.expected(
           'an expression',
@@ -210,7 +248,7 @@ class Parser {
       case 'label':
         throw this.expected('an expression', "; `name: value' goes inside a call's parentheses")
       case 'punct':
-        return this.punctuated(token)
+        return yield* this.punctuated(token)
       default:
         throw this.expected('an expression')
     }
@@ -236,14 +274,14 @@ class Parser {
     }
   }
 
-  private name(token: Token): Expr {
+  private *name(token: Token): Steps<Expr> {
     this.index++
     const name = token.value as string
     if (this.isVariable(name) && !this.isPunct(this.peek(), '(')) {
       return { kind: 'variable', name, at: token.start }
     }
-    const args = this.arguments()
-    const block = this.block()
+    const args = yield* this.arguments()
+    const block = yield* this.block()
     return {
       kind: 'name',
       name,
@@ -253,7 +291,7 @@ class Parser {
     }
   }
 
-  private punctuated(token: Token): Expr {
+  private *punctuated(token: Token): Steps<Expr> {
     const at = token.start
     switch (token.text) {
       case '-': {
@@ -265,45 +303,49 @@ class Parser {
         this.index += 2
         return { kind: number.kind, value: -(number.value as number), at }
       }
-      case '[':
+      case '[': {
         this.index++
-        return this.nested(() => {
-          const items = this.list(']', () => this.expression(), 'an array element', token)
-          return { kind: 'array', items, at }
-        })
-      case '{':
+        this.enter()
+        const items = yield* this.list(']', () => this.expression(), 'an array element', token)
+        this.depth--
+        return { kind: 'array', items, at }
+      }
+      case '{': {
         this.index++
-        return this.nested(() => {
-          const entries = this.list('}', () => this.entry(), 'a hash entry', token)
-          const seen = new Set<string>()
-          for (const entry of entries) {
-            if (seen.has(entry.key)) throw duplicate(entry.at, 'hash key', entry.key)
-            seen.add(entry.key)
-          }
-          return { kind: 'hash', entries, at }
-        })
-      case '(':
+        this.enter()
+        const entries = yield* this.list('}', () => this.entry(), 'a hash entry', token)
+        const seen = new Set<string>()
+        for (const entry of entries) {
+          if (seen.has(entry.key)) throw duplicate(entry.at, 'hash key', entry.key)
+          seen.add(entry.key)
+        }
+        this.depth--
+        return { kind: 'hash', entries, at }
+      }
+      case '(': {
         this.index++
-        return this.nested(() => {
-          this.skipNewlines()
-          if (this.isPunct(this.peek(), ')')) throw this.expected("an expression inside `( )'")
-          const expr = this.expression()
-          this.skipNewlines()
-          this.expect(')', "`)' to close the parenthesis")
-          return { kind: 'group', expr, at }
-        })
+        this.enter()
+        this.skipNewlines()
+        if (this.isPunct(this.peek(), ')')) throw this.expected("an expression inside `( )'")
+        const expr = yield* this.expression()
+        this.skipNewlines()
+        this.expect(')', "`)' to close the parenthesis")
+        this.depth--
+        return { kind: 'group', expr, at }
+      }
       default:
         throw this.expected('an expression')
     }
   }
 
   /** Elements up to `closer`, separated by commas (one may trail); newlines are free inside. */
-  private list<T>(closer: string, item: () => T, what: string, opened: Token): T[] {
+  private *list<T>(closer: string, item: () => Steps<T>, what: string, opened: Token): Steps<T[]> {
     const items: T[] = []
     this.skipNewlines()
     while (!this.isPunct(this.peek(), closer)) {
+      if (this.due()) yield
       if (this.peek().kind === 'end') throw this.unclosed(closer, what, opened)
-      items.push(item())
+      items.push(yield* item())
       this.skipNewlines()
       if (this.peek().kind === 'end') throw this.unclosed(closer, what, opened)
       if (this.isPunct(this.peek(), ',')) {
@@ -320,13 +362,13 @@ class Parser {
   }
 
   /** A keyed entry: `name: value`, `"name": value`, `:name => value` or `"name" => value`. */
-  private entry(): HashEntry {
-    const keyed = this.keyed()
+  private *entry(): Steps<HashEntry> {
+    const keyed = yield* this.keyed()
     if (keyed) return { key: keyed.name, value: keyed.value, at: keyed.at }
     throw this.expected("a hash key: `name:', `\"name\":' or `:name =>'")
   }
 
-  private keyed(): Keyword | undefined {
+  private *keyed(): Steps<Keyword | undefined> {
     const token = this.peek()
     const next = this.peek(1)
     let key: string | undefined
@@ -342,61 +384,58 @@ class Parser {
     }
     if (key === undefined) return undefined
     this.skipNewlines()
-    return { name: key, value: this.expression(), at: token.start }
+    return { name: key, value: yield* this.expression(), at: token.start }
   }
 
   /** A call's parentheses, when they follow on the same line. */
-  private arguments(): Arguments | undefined {
+  private *arguments(): Steps<Arguments | undefined> {
     const open = this.peek()
     if (!this.isPunct(open, '(')) return undefined
     this.index++
-    return this.nested(() => {
-      const positional: Expr[] = []
-      const keywords: Keyword[] = []
-      this.list(
-        ')',
-        () => {
-          const keyword = this.keyed()
-          if (keyword) {
-            if (keywords.some((k) => k.name === keyword.name)) {
-              throw duplicate(keyword.at, 'keyword', keyword.name)
-            }
-            keywords.push(keyword)
-            return
-          }
-          if (keywords.length > 0) {
-            throw this.expected("a keyword argument (`name: value'); positional values come first")
-          }
-          positional.push(this.expression())
-        },
-        'an argument',
-        open,
-      )
-      return { positional, keywords, at: open.start }
-    })
+    this.enter()
+    const given: Arguments = { positional: [], keywords: [], at: open.start }
+    const names = new Set<string>()
+    yield* this.list(')', () => this.argument(given, names), 'an argument', open)
+    this.depth--
+    return given
+  }
+
+  /** One argument in a call's parentheses: positional values first, then keywords, each once. */
+  private *argument({ positional, keywords }: Arguments, names: Set<string>): Steps<void> {
+    const keyword = yield* this.keyed()
+    if (keyword) {
+      if (names.has(keyword.name)) throw duplicate(keyword.at, 'keyword', keyword.name)
+      names.add(keyword.name)
+      keywords.push(keyword)
+      return
+    }
+    if (keywords.length > 0) {
+      throw this.expected("a keyword argument (`name: value'); positional values come first")
+    }
+    positional.push(yield* this.expression())
   }
 
   /** A block in braces, when one follows on the same line. */
-  private block(): Block | undefined {
+  private *block(): Steps<Block | undefined> {
     const open = this.peek()
     if (!this.isPunct(open, '{')) return undefined
     this.index++
-    return this.nested(() => {
-      let first = this.index
-      while (this.token(first).kind === 'newline') first++
-      if (this.isPunct(this.token(first), '|')) {
-        this.index = first
-        throw this.expected(
-          'a statement',
-          ": block parameters (`|x|') are outside the language; a block's value is the call it ends with",
-        )
-      }
-      this.scopes.push(new Set())
-      const statements = this.statements('}', open)
-      this.scopes.pop()
-      this.index++
-      return { statements, at: open.start }
-    })
+    this.enter()
+    let first = this.index
+    while (this.token(first).kind === 'newline') first++
+    if (this.isPunct(this.token(first), '|')) {
+      this.index = first
+      throw this.expected(
+        'a statement',
+        ": block parameters (`|x|') are outside the language; a block's value is the call it ends with",
+      )
+    }
+    this.scopes.push(new Set())
+    const statements = yield* this.statements('}', open)
+    this.scopes.pop()
+    this.index++
+    this.depth--
+    return { statements, at: open.start }
   }
 
   /** The program ended inside brackets or a block: say where they opened. */
@@ -406,7 +445,8 @@ class Parser {
     return this.expected(`\`${closer}' to close ${inside} opened at ${where}`)
   }
 
-  private nested<T>(parse: () => T): T {
+  /** One level deeper into brackets, a block or parentheses (the opener just read). */
+  private enter(): void {
     if (++this.depth > MAX_NESTING) {
       const token = this.token(this.index - 1)
       throw new RbSyntaxError(
@@ -414,9 +454,6 @@ class Parser {
         `expected at most ${MAX_NESTING} levels of brackets, blocks and parentheses, found more`,
       )
     }
-    const result = parse()
-    this.depth--
-    return result
   }
 
   private isVariable(name: string): boolean {

@@ -1,7 +1,6 @@
-// Under Jest, each test.concurrent runs on a copy of the service of its own (Jest runs no
-// beforeEach or afterEach for them): siblings writing the same key never see each other's
-// value, and none of it outlives them. Jest only: over `serve`, Vitest's concurrent siblings
-// share one frame instead.
+// Each concurrent test runs on a copy of the service of its own (in process), or an account of
+// its own forked from the file's (over `serve`), under Vitest and Jest alike: siblings writing
+// the same key never see each other's value, and none of it outlives them.
 import { describe, expect, it } from 'vitest'
 import { connect } from '../client.js'
 
