@@ -115,6 +115,7 @@ async function settle(page: Page, view: string) {
     }
     case 'Coverage':
       await expect(page.getByTestId('coverage-read')).toHaveText(/^From 10 calls in 10 exchanges/)
+      await expect(page.getByTestId('coverage-tokens')).not.toContainText('Asking the engine')
       break
     case 'Key-value':
       await expect(page.getByTestId('key-row')).toHaveCount(4)
