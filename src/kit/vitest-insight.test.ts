@@ -59,15 +59,57 @@ describe('insight from useService', () => {
       /reaches 6 thing\(s\) more:\n {2}- reaches `core.echo', which the other cannot call: \{"endpoint":"core.echo"\}\n/,
     )
     // What it cannot judge is an error, with .not as without: never a pass.
+    // Each made only when awaited: a rejection waiting in a list is an unhandled one.
     for (const refused of [
-      expect('not-a-token').not.toReach('core.ping'),
-      expect(token).not.toReach('keyv.gte'),
-      expect(token).not.toReach('keyv.get', { bukcet: 'users' } as never),
-      expect(Promise.resolve(token)).not.toReach('core.ping'),
-      expect(token).not.toBeNarrowerThan('not-a-token'),
+      () => expect('not-a-token').not.toReach('core.ping'),
+      () => expect(token).not.toReach('keyv.gte'),
+      () => expect(token).not.toReach('keyv.get', { bukcet: 'users' } as never),
+      () => expect(Promise.resolve(token)).not.toReach('core.ping'),
+      () => expect(token).not.toBeNarrowerThan('not-a-token'),
     ]) {
-      await expect(refused).rejects.toThrow(
+      await expect(refused()).rejects.toThrow(
         /is not a token of the running service|has no endpoint `keyv.gte'|unknown key `bukcet'|received a Promise/,
+      )
+    }
+  })
+})
+
+describe('least privilege from the kit', () => {
+  it('holds a token to its use: toBeNoWiderThanItsUse fails for the wide one, passes for the suggestion', async () => {
+    const wide = await proc.authorize(['type.string', 'keyv'])
+    const calls = async (token: string) => {
+      const reversed = await fetch(
+        tuplesRequest(proc.baseUrl, 'type.string.reverse', token, [['>>', 'abc']]),
+      )
+      expect(reversed.status).toBe(200)
+      const got = await fetch(
+        tuplesRequest(proc.baseUrl, 'keyv.get', token, [
+          ['$$', 'bucket', 'users'],
+          ['$$', 'key', 'alice/1'],
+        ]),
+      )
+      expect(got.status).not.toBe(401)
+    }
+    await calls(wide)
+    await expect(wide).not.toBeNoWiderThanItsUse()
+    await expect(expect(wide).toBeNoWiderThanItsUse()).rejects.toThrow(
+      /reaches 9 endpoint\(s\) and \d+ key-value region\(s\) beyond it; its calls need only `keyv.get\?bucket=users&prefix=alice\/1', `type.string.reverse':\n {2}- `type.string' reaches/,
+    )
+    // Within a slack of endpoints, still held to the key-value region used.
+    await expect(wide).not.toBeNoWiderThanItsUse({ endpoints: 20 })
+    const [found] = (await proc.leastPrivilege(wide)).tokens
+    const narrow = await proc.authorize(found!.suggestion.abilities)
+    await calls(narrow)
+    await expect(narrow).toBeNoWiderThanItsUse()
+    // What it cannot judge is an error, with .not as without.
+    const unused = await proc.authorize(['core.ping'])
+    for (const refused of [
+      () => expect(unused).not.toBeNoWiderThanItsUse(),
+      () => expect(proc.secret).not.toBeNoWiderThanItsUse(),
+      () => expect(narrow).not.toBeNoWiderThanItsUse({ endpoint: 1 } as never),
+    ]) {
+      await expect(refused()).rejects.toThrow(
+        /holds no call made with the token|is a secret key|unknown key `endpoint'/,
       )
     }
   })
