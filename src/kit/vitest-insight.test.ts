@@ -59,7 +59,7 @@ describe('insight from useService', () => {
       /reaches 6 thing\(s\) more:\n {2}- reaches `core.echo', which the other cannot call: \{"endpoint":"core.echo"\}\n/,
     )
     // What it cannot judge is an error, with .not as without: never a pass.
-    // Each made only when awaited: a rejection waiting in a list is an unhandled one.
+    // Each assertion is made only when awaited: none may reject unobserved.
     for (const refused of [
       () => expect('not-a-token').not.toReach('core.ping'),
       () => expect(token).not.toReach('keyv.gte'),

@@ -62,7 +62,7 @@ export async function expectHostedBounds(url: string, control: string): Promise<
   expect(JSON.stringify(refused.value)).toContain(`the most it may (${MAX_SECRETS})`)
 
   for (let i = 0; i < MAX_FAULT_RULES; i++) {
-    expect((await plane('faults', { status: 503, endpoint: `nothing.${i}` })).status).toBe(200)
+    expect((await plane('faults', { status: 503, endpoint: `lib.nothing${i}` })).status).toBe(200)
   }
   const past = await plane('faults', { status: 503 })
   expect(past.status).toBe(403)
