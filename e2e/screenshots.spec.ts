@@ -116,6 +116,7 @@ async function settle(page: Page, view: string) {
     }
     case 'Coverage':
       await expect(page.getByTestId('coverage-read')).toHaveText(/^From 10 calls in 10 exchanges/)
+      await expect(page.getByTestId('coverage-tokens')).not.toContainText('Asking the engine')
       break
     case 'Watches':
       await expect(page.getByTestId('watch-count')).toBeVisible()

@@ -18,6 +18,7 @@ const all = [
   'playground-ui',
   'scaling',
   'insight',
+  'least-privilege',
   'store',
   'rewind',
 ]

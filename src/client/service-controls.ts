@@ -1,7 +1,13 @@
 import type { AnswerOptions, Checkpoint, FaultOptions, FaultRule, SecretView } from '../engine'
 import type { BranchInfo, BranchList } from '../engine/history/history'
 import type { Recording } from '../engine/history/recording'
-import type { DiffReport, ReachReport, SimulateCall, SimulateReport } from '../engine/insight'
+import type {
+  DiffReport,
+  LeastPrivilegeReport,
+  ReachReport,
+  SimulateCall,
+  SimulateReport,
+} from '../engine/insight'
 import type { AuthorizeOptions } from './authorize'
 import type { ReceivedRequest, RequestFilter } from './journal'
 
@@ -96,6 +102,11 @@ export interface ServiceControls<InProcess extends boolean> {
   simulate(token: string, calls: SimulateCall[], at?: number): Promise<SimulateReport>
   /** What `b` reaches that `a` does not, and the reverse, each with a call that proves it. */
   diff(a: string, b: string, at?: number): Promise<DiffReport>
+  /**
+   * The narrowest token for each token's use in the journal (`token`'s alone when given), each
+   * proven by replaying its calls and by diff (decision 090).
+   */
+  leastPrivilege(token?: string): Promise<LeastPrivilegeReport>
 }
 
 /** The exchange a rewind names: its id, given as it is or as a request `requests()` gave. */

@@ -5,96 +5,32 @@
  * with its journal on. Prints a table, writes `report.json` and a self-contained `report.html`
  * under `--out` (default `service-coverage`), and exits 1 when the score is below `--min`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createEngine, type ExchangeRecord } from '../engine'
 import {
   coverageHtml,
   coverageReport,
   coverageTable,
   mergeTallies,
-  readCoverageInput,
   tallyCoverage,
   type CoverageTally,
 } from '../engine/insight'
-import { MAX_JOURNAL } from '../engine/operator/control-plane'
-import { createMemoryStore } from '../storage/memory-store'
-import { CaseFileError, parseCaseFile, type Case } from './cases'
-import { controlOver, fromResponse, toRequest } from './fetch-target'
-import { runCases, type Target } from './run'
+import { CaseFileError } from './cases'
+import { readJournalFiles } from './journal-files'
 import { SERVICE_NAME } from './targets'
 import { COVERAGE_USAGE } from './usage'
 import { schemaRef } from './schema-ref'
 
-const BASE_URL = 'https://coverage.proc.test'
-
-/** The journal of contracts replayed on an engine in this process, every exchange of every case. */
-export async function replayForCoverage(
-  contracts: readonly Case[],
-  serviceName = SERVICE_NAME,
-): Promise<ExchangeRecord[]> {
-  const engine = createEngine({
-    store: createMemoryStore(),
-    baseUrl: BASE_URL,
-    serviceName,
-    exchangeLog: MAX_JOURNAL,
-  })
-  const kept: ExchangeRecord[] = []
-  let seen = 0
-  const target: Target = {
-    name: 'handle',
-    baseUrl: BASE_URL,
-    serviceName,
-    control: controlOver(engine.handle, BASE_URL),
-    async send(request) {
-      const response = await fromResponse(await engine.handle(toRequest(request)))
-      // A reset between cases empties the journal: each exchange is taken as it is made.
-      for (const record of (await engine.operator.journal.list()).reverse()) {
-        if (record.id > seen) {
-          kept.push(record)
-          seen = record.id
-        }
-      }
-      return response
-    },
-  }
-  await runCases(target, contracts, { allSteps: true })
-  return kept
-}
+export { replayForCoverage } from './journal-files'
 
 /** The tally of the named files, each read as what it holds. */
 export async function coverageOf(
   files: readonly string[],
   serviceName = SERVICE_NAME,
 ): Promise<CoverageTally> {
-  const tallies: CoverageTally[] = []
-  for (const file of files) {
-    let text: string
-    try {
-      text = readFileSync(file, 'utf8')
-    } catch {
-      throw new CaseFileError(file, 'no such file')
-    }
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch (error) {
-      throw new CaseFileError(file, `not valid JSON (${(error as Error).message})`)
-    }
-    const input = readCoverageInput(value)
-    if (input.kind === 'tally') tallies.push(input.tally)
-    else if (input.kind === 'entries') tallies.push(tallyCoverage(input.entries))
-    else if (input.kind === 'contracts') {
-      tallies.push(tallyCoverage(await replayForCoverage(parseCaseFile(file, text), serviceName)))
-    } else {
-      throw new CaseFileError(
-        file,
-        "holds no journal, coverage or contracts: give GET /_account/exchanges as saved, the playground's export or HAR, a coverage file the kit wrote, or contracts",
-      )
-    }
-  }
-  return mergeTallies(...tallies)
+  const { entries, tallies } = await readJournalFiles(files, serviceName)
+  return mergeTallies(tallyCoverage(entries), ...tallies.map(({ tally }) => tally))
 }
 
 export interface CoverageContext {

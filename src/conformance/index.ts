@@ -4,6 +4,8 @@ export { conformanceCommand, verifyCommand, main, EXIT, type CommandContext } fr
 export { coverageCommand, coverageOf, replayForCoverage } from './coverage-command'
 export { replayCommand } from './replay-command'
 export { replayRecording, describeReplay, type ReplayResult, type Recording } from './replay'
+export { tokensCommand } from './tokens-command'
+export { readJournalFiles, MAX_JOURNAL_FILE_BYTES } from './journal-files'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export { loadCases, getCasesDir, setCasesDir } from './load-cases'
 export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'

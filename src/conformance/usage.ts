@@ -1,4 +1,4 @@
-/** What `conformance`, `verify` and `coverage` print for `--help`. */
+/** What `conformance`, `verify`, `coverage` and `tokens` print for `--help`. */
 
 const TARGET_FLAGS = `target (one of):
   --target handle            the engine in this process (the default)
@@ -81,4 +81,20 @@ flags:
   --control-token T          its control token (serve's, or the hosted account's own)
   -h, --help                 this text
 A value that starts with - (a token may) is given as --flag=value: --control-token=-abc.
+`
+
+export const TOKENS_USAGE = `usage: service-playground tokens FILE... [flags]
+
+Least privilege from your tests: for every authorization in exchanges.json (GET
+/_account/exchanges, the playground's export or HAR) or contracts, the narrowest auth.create
+arguments for what it did, proven by replaying its calls, and where the token minted reaches
+beyond its use. Prints them and writes tokens.json and tokens.html. No token is printed.
+Exit codes: 0 no token reaches more than --max-excess endpoints beyond its use, 1 one does,
+2 a wrong command line or file.
+
+flags:
+  --max-excess N             fail when a token reaches more than N endpoints beyond its use
+  --out DIR                  where the reports go (default service-tokens)
+  --service-name NAME        the name the service answers to (default proc)
+  -h, --help                 this text
 `

@@ -66,6 +66,8 @@ export type {
   CoverageTally,
   CoverageFlag,
   EndpointCoverage,
+  LeastPrivilegeReport,
+  TokenLeastPrivilege,
 } from './insight'
 export { bearerToken, readBearer, type Bearer } from './auth/bearer'
 export type {

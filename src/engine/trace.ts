@@ -27,6 +27,11 @@ export interface CallTrace {
   grant: 'secret' | 'ability' | 'procedure' | null
   /** The ability that granted it, as written (limits included). */
   ability: string | null
+  /**
+   * For a key-value call an authorization made: the bucket and the key (for `keyv.scan`, the
+   * prefix) its limits were checked against; absent for other calls.
+   */
+  target?: { bucket: string; key: string }
   /** The error's machine-readable code, when it did not end as allowed. */
   code: string | null
   status: number | null

@@ -5,6 +5,7 @@
  *   conformance  the conformance suite against a target (handle, msw, serve or a base URL)
  *   verify       contracts recorded from tests, replayed against a target
  *   coverage     the authorization coverage of a client's tests, with a --min gate
+ *   tokens       the narrowest token for each token's use, with a --max-excess gate
  */
 import { fileURLToPath } from 'node:url'
 import {
@@ -13,6 +14,7 @@ import {
   replayCommand,
   setCasesDir,
   setServeCommand,
+  tokensCommand,
   verifyCommand,
 } from '../conformance'
 
@@ -36,6 +38,9 @@ commands:
                   [--min PERCENT] [--out DIR] [--service-name NAME]
   replay        send a recording (GET /_account/recording) again, byte for byte compared
                   RECORDING.json --target URL|handle|msw|serve [--control-token T]
+  tokens        least privilege: the narrowest token for each token your tests used
+                  exchanges.json | contracts/*.json
+                  [--max-excess N] [--out DIR] [--service-name NAME]
   help          this text
 
 \`service-playground <command> --help\` shows every flag of a command. A value that starts with
@@ -63,6 +68,9 @@ switch (command) {
     break
   case 'replay':
     process.exit(await replayCommand(rest, { root: process.cwd() }))
+    break
+  case 'tokens':
+    process.exit(await tokensCommand(rest))
     break
   case undefined:
   case 'help':

@@ -142,6 +142,7 @@ export function inProcessHandle(
       reach: (token, at) => service().reach(token, at),
       simulate: (token, calls, at) => service().simulate(token, calls, at),
       diff: (a, b, at) => service().diff(a, b, at),
+      leastPrivilege: (token) => service().leastPrivilege(token),
     },
   })
   hooks.afterAll(async () => {
@@ -190,6 +191,7 @@ export function inProcessHandle(
     reach: (token, at) => service().reach(token, at),
     simulate: (token, calls, at) => service().simulate(token, calls, at),
     diff: (a, b, at) => service().diff(a, b, at),
+    leastPrivilege: (token) => service().leastPrivilege(token),
     contract: recorder(hooks.scope, source),
   } as ServiceHandle
 }

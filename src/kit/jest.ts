@@ -14,7 +14,7 @@ import type { ReceivedExpectation } from '../client/journal'
 import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '../node'
 import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
-import { insightMatchers, type ReachWhere } from './reach-matchers'
+import { insightMatchers, type ReachWhere, type UseSlack } from './reach-matchers'
 import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
 
@@ -110,6 +110,11 @@ declare global {
       toReach(endpoint: string, where?: ReachWhere): Promise<R>
       /** The token reaches nothing its parent does not (the service's diff finds no item). */
       toBeNarrowerThan(parent: string): Promise<R>
+      /**
+       * The token reaches nothing beyond what the journal shows it using (`slack.endpoints`
+       * endpoints more at most), by the service's least privilege (decision 090). Await it.
+       */
+      toBeNoWiderThanItsUse(slack?: UseSlack): Promise<R>
     }
   }
 }

@@ -28,7 +28,14 @@ import {
   type TestContract,
 } from './contract'
 import { addCoverage } from './coverage-collect'
-import { checkNarrower, checkReach, registerInsight, type ReachWhere } from './reach-matchers'
+import {
+  checkNarrower,
+  checkNoWider,
+  checkReach,
+  registerInsight,
+  type ReachWhere,
+  type UseSlack,
+} from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
 import { accountService } from './serve-handle'
 import { tallyCoverage } from '../engine/insight'
@@ -126,7 +133,12 @@ async function saveAtEnd(
 
 /** The service's insight, for `toReach` and `toBeNarrowerThan`, while the test runs. */
 const insightOf = (remote: RemoteService) =>
-  registerInsight({ reach: remote.reach, simulate: remote.simulate, diff: remote.diff })
+  registerInsight({
+    reach: remote.reach,
+    simulate: remote.simulate,
+    diff: remote.diff,
+    leastPrivilege: remote.leastPrivilege,
+  })
 
 function serveTargetFromEnvironment(): ServeTarget | undefined {
   const url = process.env.SERVICE_PLAYGROUND_URL
@@ -362,6 +374,11 @@ export const expect = baseExpect.extend({
   async toBeNarrowerThan(child: string, parent: string) {
     const { pass, message } = await checkNarrower(child, parent)
     return { pass, message: () => message, name: 'toBeNarrowerThan' }
+  },
+  /** The token reaches nothing beyond what the journal shows it using (decision 090). */
+  async toBeNoWiderThanItsUse(token: string, slack?: UseSlack) {
+    const { pass, message } = await checkNoWider(token, slack)
+    return { pass, message: () => message, name: 'toBeNoWiderThanItsUse' }
   },
 })
 

@@ -99,5 +99,7 @@ export function remoteService({
     simulate: (token, calls, at) =>
       said(client.post('simulate', at === undefined ? { token, calls } : { token, calls, at })),
     diff: (a, b, at) => said(client.post('diff', at === undefined ? { a, b } : { a, b, at })),
+    leastPrivilege: (token) =>
+      said(client.post('least-privilege', token === undefined ? {} : { token })),
   }
 }

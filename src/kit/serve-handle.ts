@@ -179,6 +179,7 @@ export function serveHandle(
       reach: async (token, at) => (await service()).reach(token, at),
       simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
       diff: async (a, b, at) => (await service()).diff(a, b, at),
+      leastPrivilege: async (token) => (await service()).leastPrivilege(token),
     },
   })
   hooks.afterAll(async () => {
@@ -223,6 +224,7 @@ export function serveHandle(
     reach: async (token, at) => (await service()).reach(token, at),
     simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
     diff: async (a, b, at) => (await service()).diff(a, b, at),
+    leastPrivilege: async (token) => (await service()).leastPrivilege(token),
     contract: recorder(hooks.scope, source),
   } as ServeServiceHandle
 }

@@ -74,6 +74,47 @@ describe('insight from useService', () => {
   })
 })
 
+describe('least privilege from the kit', () => {
+  it('holds a token to its use: toBeNoWiderThanItsUse fails for the wide one, passes for the suggestion', async () => {
+    const wide = await proc.authorize(['type.string', 'keyv'])
+    const calls = async (token: string) => {
+      const reversed = await fetch(
+        tuplesRequest(proc.baseUrl, 'type.string.reverse', token, [['>>', 'abc']]),
+      )
+      expect(reversed.status).toBe(200)
+      const got = await fetch(
+        tuplesRequest(proc.baseUrl, 'keyv.get', token, [
+          ['$$', 'bucket', 'users'],
+          ['$$', 'key', 'alice/1'],
+        ]),
+      )
+      expect(got.status).not.toBe(401)
+    }
+    await calls(wide)
+    await expect(wide).not.toBeNoWiderThanItsUse()
+    await expect(expect(wide).toBeNoWiderThanItsUse()).rejects.toThrow(
+      /reaches 9 endpoint\(s\) and \d+ key-value region\(s\) beyond it; its calls need only `keyv.get\?bucket=users&prefix=alice\/1', `type.string.reverse':\n {2}- `type.string' reaches/,
+    )
+    // Within a slack of endpoints, still held to the key-value region used.
+    await expect(wide).not.toBeNoWiderThanItsUse({ endpoints: 20 })
+    const [found] = (await proc.leastPrivilege(wide)).tokens
+    const narrow = await proc.authorize(found!.suggestion.abilities)
+    await calls(narrow)
+    await expect(narrow).toBeNoWiderThanItsUse()
+    // What it cannot judge is an error, with .not as without.
+    const unused = await proc.authorize(['core.ping'])
+    for (const refused of [
+      () => expect(unused).not.toBeNoWiderThanItsUse(),
+      () => expect(proc.secret).not.toBeNoWiderThanItsUse(),
+      () => expect(narrow).not.toBeNoWiderThanItsUse({ endpoint: 1 } as never),
+    ]) {
+      await expect(refused()).rejects.toThrow(
+        /holds no call made with the token|is a secret key|unknown key `endpoint'/,
+      )
+    }
+  })
+})
+
 describe('coverage from the kit', () => {
   it('adds up every test of a run in one file, and starts afresh for a new run', async () => {
     const token = await proc.authorize(['core'])

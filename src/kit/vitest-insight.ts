@@ -1,7 +1,7 @@
 // `toReach` and `toBeNarrowerThan` for Vitest: `await expect(token).toReach('keyv.get', { bucket:
 // 'users' })`, `await expect(child).toBeNarrowerThan(parent)` (decision 055).
 import { expect } from 'vitest'
-import { insightMatchers, type ReachWhere } from './reach-matchers'
+import { insightMatchers, type ReachWhere, type UseSlack } from './reach-matchers'
 
 expect.extend(insightMatchers)
 
@@ -18,5 +18,10 @@ declare module 'vitest' {
     toReach(endpoint: string, where?: ReachWhere): Promise<T>
     /** The token reaches nothing its parent does not (the service's diff finds no item). */
     toBeNarrowerThan(parent: string): Promise<T>
+    /**
+     * The token reaches nothing beyond what the journal shows it using (`slack.endpoints`
+     * endpoints more at most), by the service's least privilege (decision 090). Await it.
+     */
+    toBeNoWiderThanItsUse(slack?: UseSlack): Promise<T>
   }
 }

@@ -256,6 +256,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     reach: (token, at) => current().engine.insight.reach(token, at),
     simulate: (token, calls, at) => current().engine.insight.simulate(token, calls, at),
     diff: (a, b, at) => current().engine.insight.diff(a, b, at),
+    leastPrivilege: (token) =>
+      current().engine.insight.leastPrivilege(
+        current().here.journal.list(),
+        token === undefined ? {} : { token },
+      ),
     reset: () => current().engine.reset(),
     checkpoint: () => current().engine.checkpoints.checkpoint(),
     restore: async (id) => {

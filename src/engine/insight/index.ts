@@ -1,11 +1,14 @@
 /**
- * Authorization insight (decisions 055–057): what a token can reach, the decision for calls
- * without making them, what one token reaches that another does not, and coverage of a
- * journal. Every answer is computed by the code that answers calls.
+ * Authorization insight (decisions 055–057, 090): what a token can reach, the decision for
+ * calls without making them, what one token reaches that another does not, coverage of a
+ * journal, and the narrowest token for each token's use. Every answer is computed by the code
+ * that answers calls.
  */
 import type { Json } from '../store'
 import type { InsightContext, InsightRun } from './context'
+import type { CoverageEntry } from './coverage'
 import { diff } from './diff'
+import { leastPrivilege, type LeastPrivilegeOptions, type LeastPrivilegeReport } from './least'
 import { reach } from './reach'
 import { simulate } from './simulate'
 import type {
@@ -58,6 +61,14 @@ export interface Insight {
   addWatch(body: Record<string, Json>, run?: InsightRun): Promise<WatchesReport>
   /** Removes a watch by its id; answers the watches left. */
   removeWatch(id: string, run?: InsightRun): Promise<WatchesReport>
+  /**
+   * Every token of the journal `entries`, with the narrowest token for what it did, proven by
+   * replaying its calls and by `diff` (decision 090).
+   */
+  leastPrivilege(
+    entries: Iterable<CoverageEntry>,
+    options?: LeastPrivilegeOptions,
+  ): Promise<LeastPrivilegeReport>
 }
 
 export function createInsight(ctx: InsightContext): Insight {
@@ -69,6 +80,8 @@ export function createInsight(ctx: InsightContext): Insight {
     watches: (run) => watchesReport(ctx, undefined, run),
     addWatch: (body, run) => addWatch(ctx, body, run),
     removeWatch: (id, run) => removeWatch(ctx, id, run),
+    leastPrivilege: (entries, options) => leastPrivilege(ctx, entries, options),
   }
 }
 export * from './coverage'
+export * from './least'

@@ -23,6 +23,7 @@ import {
   coverageReport,
   readCoverageRequest,
   readResource,
+  readLeastPrivilegeRequest,
   tallyCoverage,
   type Insight,
   type SimulateCall,
@@ -67,7 +68,15 @@ type Handler<K extends ControlRoute> = (
  * the insight that evaluates calls): on a server that hosts several accounts each waits for
  * its account's turn to start, body read included, and takes turns as evaluations do.
  */
-const TAKES_TURNS = new Set(['import', 'export', 'reach', 'simulate', 'diff', 'coverage'])
+const TAKES_TURNS = new Set([
+  'import',
+  'export',
+  'reach',
+  'simulate',
+  'diff',
+  'coverage',
+  'least-privilege',
+])
 
 /** How many journal entries coverage tallies between two turns. */
 const COVERAGE_STEP = 256
@@ -237,6 +246,14 @@ export function createControlPlane({
         const since = afterOf(new URLSearchParams({ after: String(after) }))
         return { exchanges: (await journal.list(since)).reverse() }
       }),
+    'POST least-privilege': async (body, _params, _query, run) => {
+      const { entries, token, skipped } = readLeastPrivilegeRequest(body)
+      const report = await insight.leastPrivilege(entries ?? (await journal.list(0)), {
+        ...(token === undefined ? {} : { token }),
+        run,
+      })
+      return skipped === undefined ? report : { ...report, skipped }
+    },
     'GET exchanges': async (_body, _params, query) => {
       const after = afterOf(query)
       const [{ journal: capacity }, exchanges] = await Promise.all([
@@ -276,7 +293,7 @@ export function createControlPlane({
       const limit =
         path === 'import' || path === 'replay/state'
           ? IMPORT_BODY_LIMIT
-          : path === 'coverage'
+          : path === 'coverage' || path === 'least-privilege'
             ? COVERAGE_BODY_LIMIT
             : maxBodyBytes
       const answer = async (run: InsightRun) => {

@@ -11,6 +11,7 @@ import type {
   WatchesReport,
   WhoReachesReport,
 } from '../insight/types'
+import type { LeastPrivilegeReport } from '../insight/least/types'
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
 import type { Checkpoint } from './checkpoints'
@@ -170,6 +171,15 @@ export interface ControlRoutes {
   'POST replay/state': {
     body: { account?: AccountSnapshot; mark?: unknown; after?: number }
     answer: { exchanges: ExchangeRecord[] }
+  }
+  /**
+   * Every token of the journal entries given (the account's own journal when none are), or only
+   * `token`, with the narrowest `auth.create` arguments for its use, proven (decision 090);
+   * `skipped` counts the entries left out when `skipUnreadable`.
+   */
+  'POST least-privilege': {
+    body: { entries?: ExchangeRecord[]; token?: string; skipUnreadable?: boolean }
+    answer: LeastPrivilegeReport & { skipped?: number }
   }
   /** The journal, newest first; only exchanges with an id above `after` when given. */
   'GET exchanges': { query: { after?: number }; answer: ExchangePage }

@@ -27,13 +27,14 @@ export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024
  * What the journal holds in memory beside the characters and bytes it keeps, measured on V8
  * (decision 017): an exchange's own objects (the kept exchange, its headers' map, its outcome,
  * what its token was), each header's entry, each body's buffer and view, each traced call with
- * its sentence, and each counterfactual.
+ * its sentence, each counterfactual, and the bucket and key a key-value call touched.
  */
 const EXCHANGE_BYTES = 1024
 const HEADER_BYTES = 64
 const BODY_BYTES = 256
 const TRACED_CALL_BYTES = 384
 const COUNTERFACTUAL_BYTES = 512
+const TARGET_BYTES = 96
 
 /** A body as kept: its first `MAX_LOGGED_BODY_BYTES`, and its whole size. */
 interface KeptBody {
@@ -180,8 +181,10 @@ class Finished {
     for (const name in this.responseHeaders)
       size += HEADER_BYTES + name.length + this.responseHeaders[name]!.length
     for (const body of [this.sent, this.answered]) if (body) size += BODY_BYTES + body.bytes.length
-    for (const call of this.calls)
+    for (const call of this.calls) {
       size += TRACED_CALL_BYTES + (call.counterfactual ? COUNTERFACTUAL_BYTES : 0)
+      if (call.target) size += TARGET_BYTES + call.target.bucket.length + call.target.key.length
+    }
     if (this.tokenCounterfactual) size += COUNTERFACTUAL_BYTES
     return size + (this.outcome.counterfactual ? COUNTERFACTUAL_BYTES : 0)
   }

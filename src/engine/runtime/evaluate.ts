@@ -404,6 +404,8 @@ export class Evaluation {
   private authorizeTarget(name: string, target: KeyvTarget, entry: CallTrace | undefined): void {
     const { principal } = this.ctx
     if (principal.kind !== 'authorization') return
+    // What it touched, for the trace: least privilege reads the buckets and keys a token used.
+    if (entry) entry.target = { bucket: target.bucket, key: target.key }
     const verdict = decideTarget(principal, name, target)
     if (verdict instanceof Refusal) throw this.denied(name, entry, verdict)
     if (verdict === BY_SECRET || !entry) return

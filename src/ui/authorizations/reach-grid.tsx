@@ -8,6 +8,7 @@ import { useReach } from './insight-api'
 import { KeyRegions } from './key-regions'
 import { LifeTimeline } from './life-timeline'
 import { ReachPackages } from './reach-packages'
+import { TightenToUse } from './tighten'
 
 /**
  * "What can this token do?": the engine's reach report (`POST /_account/reach`, decision 055)
@@ -25,7 +26,14 @@ export function ReachGrid({ token, choiceId }: { token: string; choiceId?: strin
       ) : !reach.data ? (
         <p className="muted">Asking the engine…</p>
       ) : (
-        <ReachReportView report={reach.data} {...(choiceId ? { choiceId } : {})} />
+        <>
+          <ReachReportView report={reach.data} {...(choiceId ? { choiceId } : {})} />
+          {reach.data.token.kind === 'authorization' && (
+            <ErrorBoundary what="Tighten to what was used">
+              <TightenToUse token={token} />
+            </ErrorBoundary>
+          )}
+        </>
       )}
     </section>
   )

@@ -87,3 +87,25 @@ export function useComposeHref(): (composition: URLSearchParams) => string {
     return routeHref('authorizations', next)
   }
 }
+
+/**
+ * A link, within the Authorizations view, that fills the composer with `auth.create`'s
+ * arguments as a whole (every ability, `insecure`, the ttl): what "tighten to what was used"
+ * puts into it. The view's other parameters (the token inspected) are kept.
+ */
+export function useComposeArgsHref(): (args: {
+  abilities: readonly string[]
+  insecure?: boolean
+  ttl?: number
+}) => string {
+  const { view, params } = useRoute()
+  return ({ abilities, insecure, ttl }) => {
+    const next = new URLSearchParams(
+      view === 'authorizations' ? [...params].filter(([name]) => !COMPOSER_PARAMS.has(name)) : [],
+    )
+    for (const ability of abilities) next.append('ability', ability)
+    if (insecure) next.set('insecure', 'true')
+    if (ttl !== undefined) next.set('ttl', String(ttl))
+    return routeHref('authorizations', next)
+  }
+}

@@ -7,6 +7,7 @@ import { routeHref } from '../shared/router'
 import { coverageQuery, type PageCoverage } from './coverage-api'
 import { AbilityTable, EndpointCells, RefusalTable } from './coverage-tables'
 import { CoverageFlags } from './coverage-flags'
+import { CoverageTokens } from './coverage-tokens'
 import './coverage.css'
 
 /**
@@ -52,6 +53,9 @@ export default function CoverageView() {
       </section>
       {report && report.entries > 0 && (
         <>
+          <ErrorBoundary what="The tokens wider than their use">
+            <CoverageTokens />
+          </ErrorBoundary>
           <ErrorBoundary what="The flags">
             <CoverageFlags report={report} />
           </ErrorBoundary>

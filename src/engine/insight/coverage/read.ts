@@ -36,10 +36,12 @@ function fromHar(entry: Record<string, unknown>): CoverageEntry | undefined {
           bytes: Number(request.bodySize) || post.text.length,
           truncated: typeof post.comment === 'string' && post.comment.startsWith('cut at'),
         }
+  const at = typeof entry._virtualTime === 'string' ? Date.parse(entry._virtualTime) / 1000 : NaN
   return {
     request: { url: String(request.url), headers, body },
     response: { status: Number(response.status) },
     trace: entry._trace as unknown as RequestTrace,
+    ...(Number.isFinite(at) ? { at } : {}),
   }
 }
 

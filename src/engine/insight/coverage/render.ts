@@ -3,7 +3,7 @@ import type { CoverageReport } from './report'
 const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - text.length))
 
 /** Rows as a plain-text table, columns padded to their widest cell. */
-function table(head: string[], rows: string[][]): string {
+export function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)))
   const line = (cells: string[]) =>
     cells
@@ -65,24 +65,27 @@ export function coverageTable(report: CoverageReport): string {
   return `${parts.join('\n')}\n`
 }
 
-const escape = (text: string) =>
+export const escape = (text: string) =>
   text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
 
-function htmlTable(head: string[], rows: string[][]): string {
+export function htmlTable(head: string[], rows: string[][]): string {
   const cells = (tag: string, row: string[]) =>
     `<tr>${row.map((c) => `<${tag}>${escape(c)}</${tag}>`).join('')}</tr>`
   return `<table><thead>${cells('th', head)}</thead><tbody>${rows.map((r) => cells('td', r)).join('')}</tbody></table>`
 }
 
-/** The report as one HTML page that needs nothing else: no script, no style sheet, no font. */
-export function coverageHtml(report: CoverageReport, title = 'Authorization coverage'): string {
-  const style = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
+/** The style of a report page, in the page itself: it loads nothing from elsewhere. */
+export const REPORT_STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24}
 table{border-collapse:collapse;margin:.5rem 0 1.5rem;width:100%}th,td{border:1px solid #d0d7de;padding:.3rem .5rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:#f6f8fa}.score{font-size:2rem;font-weight:600}.low{color:#b42318}.ok{color:#1a7f37}li{margin:.2rem 0}`
+
+/** The report as one HTML page that needs nothing else: no script, no style sheet, no font. */
+export function coverageHtml(report: CoverageReport, title = 'Authorization coverage'): string {
+  const style = REPORT_STYLE
   const endpoints = htmlTable(
     ['endpoint', 'calls', 'secret', 'authorization', 'none', 'unknown', 'outcomes', 'limits'],
     report.endpoints.map((e) => [

@@ -3,6 +3,7 @@
 // to add them to. Everything is checked before it is counted: a body that is not what the
 // tally reads is a 400 naming the first field that is wrong, never a fault.
 
+import { isTime } from '../../clock'
 import { InvalidError } from '../../errors'
 import type { Json } from '../../store'
 import { DIMENSIONS, type CoverageEntry, type CoverageTally, type CredentialKind } from './tally'
@@ -83,15 +84,26 @@ function call(value: Value, path: string): void {
   for (const field of ['grant', 'ability', 'code'] as const) {
     textOrNull(trace[field] ?? null, `${path}.${field}`)
   }
+  if (trace.target !== undefined) {
+    const target = object(trace.target, `${path}.target`)
+    text(target.bucket, `${path}.target.bucket`)
+    text(target.key, `${path}.target.key`)
+  }
   if (trace.counterfactual !== undefined) {
     const counterfactual = object(trace.counterfactual, `${path}.counterfactual`)
     if (counterfactual.from !== undefined) text(counterfactual.from, `${path}.counterfactual.from`)
   }
 }
 
-/** One journal entry, as `GET /_account/exchanges` gives it (only what the tally reads). */
-function entry(value: Value, path: string): CoverageEntry {
-  const { request, response, trace } = object(value, path)
+/**
+ * One journal entry, as `GET /_account/exchanges` gives it (only what coverage and least
+ * privilege read), checked field by field: a wrong one is a 400 naming it.
+ */
+export function readEntry(value: Value, path: string): CoverageEntry {
+  const { request, response, trace, at } = object(value, path)
+  if (at !== undefined && !(typeof at === 'number' && isTime(at))) {
+    wrong(`${path}.at`, 'a time in Unix seconds')
+  }
   const req = object(request, `${path}.request`)
   text(req.url, `${path}.request.url`)
   array(req.headers, `${path}.request.headers`).forEach((header, i) => {
@@ -172,32 +184,42 @@ function tally(value: Value, path: string): CoverageTally {
 }
 
 /**
- * Reads a coverage request's body: `entries` (journal entries, as `GET /_account/exchanges`
- * lists them; absent to read the account's journal), `tally` (one already made, to add to: a
- * client sends a long log in parts) and `skipUnreadable` (`true`: an entry that is not what
- * the tally reads is left out and counted in `skipped`, instead of refusing the request; a log
- * kept by an older page may hold some).
+ * The journal entries a control-plane body sends (`entries`; absent to read the account's
+ * journal), each checked; with `skipUnreadable: true` an entry that is not what the engine
+ * writes is left out and counted in `skipped`, instead of refusing the request (a log kept by
+ * an older page may hold some).
  */
-export function readCoverageRequest(body: Record<string, Json>): CoverageRequest {
-  const request: CoverageRequest = {}
+export function readEntries(body: Record<string, Json>): {
+  entries?: CoverageEntry[]
+  skipped?: number
+} {
   if (body.skipUnreadable != null && typeof body.skipUnreadable !== 'boolean') {
     wrong('skipUnreadable', 'a boolean')
   }
-  if (body.entries != null) {
-    const given = array(body.entries, 'entries')
-    if (body.skipUnreadable === true) {
-      request.entries = []
-      request.skipped = 0
-      given.forEach((e, i) => {
-        try {
-          request.entries!.push(entry(e, `entries[${i}]`))
-        } catch (error) {
-          if (!(error instanceof InvalidError)) throw error
-          request.skipped!++
-        }
-      })
-    } else request.entries = given.map((e, i) => entry(e, `entries[${i}]`))
+  if (body.entries == null) return {}
+  const given = array(body.entries, 'entries')
+  if (body.skipUnreadable !== true) {
+    return { entries: given.map((e, i) => readEntry(e, `entries[${i}]`)) }
   }
+  const entries: CoverageEntry[] = []
+  let skipped = 0
+  given.forEach((e, i) => {
+    try {
+      entries.push(readEntry(e, `entries[${i}]`))
+    } catch (error) {
+      if (!(error instanceof InvalidError)) throw error
+      skipped++
+    }
+  })
+  return { entries, skipped }
+}
+
+/**
+ * Reads a coverage request's body: `entries` and `skipUnreadable` (see `readEntries`) and
+ * `tally` (one already made, to add to: a client sends a long log in parts).
+ */
+export function readCoverageRequest(body: Record<string, Json>): CoverageRequest {
+  const request: CoverageRequest = readEntries(body)
   if (body.tally != null) request.tally = tally(body.tally, 'tally')
   return request
 }

@@ -15,6 +15,8 @@ export interface CoverageEntry {
   request: { url: string; headers: Array<[string, string]>; body: LoggedBody | null }
   response: { status: number }
   trace: RequestTrace
+  /** When it was answered, Unix seconds on the virtual clock (absent where a source has none). */
+  at?: number
 }
 
 /** The limit dimensions a call may exercise, and `none` for a call that exercised none. */
@@ -142,12 +144,18 @@ function bodyBytes(body: LoggedBody | null): Uint8Array {
   )
 }
 
+/** The service's name, from the tuple content type an entry was sent with, if any. */
+export const serviceNameOf = (entry: CoverageEntry) =>
+  /application\/vnd\.([a-z][a-z0-9_-]*)\+/.exec(
+    header(entry.request.headers, 'content-type') ?? '',
+  )?.[1] ?? 'service'
+
 /**
  * What an `auth.create` asked for, read from its request by the engine's own parser: its
  * abilities, and whether it set an expiry or `insecure`. `undefined` when it cannot be read
  * (a body cut short, an argument computed by a composition).
  */
-function minted(entry: CoverageEntry, serviceName: string) {
+export function mintRequest(entry: CoverageEntry, serviceName = serviceNameOf(entry)) {
   const { request } = entry
   if (request.body?.truncated) return undefined
   try {
@@ -170,12 +178,6 @@ function minted(entry: CoverageEntry, serviceName: string) {
     return undefined
   }
 }
-
-/** The service's name, from the tuple content type an entry was sent with, if any. */
-const serviceNameOf = (entry: CoverageEntry) =>
-  /application\/vnd\.([a-z][a-z0-9_-]*)\+/.exec(
-    header(entry.request.headers, 'content-type') ?? '',
-  )?.[1] ?? 'service'
 
 const [BUCKET, PREFIX, EXPIRY, ROLL, INSECURE] = [1, 2, 4, 8, 16]
 
@@ -231,7 +233,7 @@ function count(counter: Counter, entry: CoverageEntry): void {
   }
   counter.cell(trace.endpoint, kind, outcome, 1, exercisedBy(bits))
   if (trace.endpoint === 'auth.create' && status === 200) {
-    const asked = minted(entry, serviceNameOf(entry))
+    const asked = mintRequest(entry)
     if (asked) {
       for (const raw of asked.abilities) counter.ability(raw).minted++
       if (asked.expiry) counter.mintedWith.expiry++
