@@ -1,5 +1,5 @@
-import { Ajv } from 'ajv'
-import schema from '../../conformance/schema.json' with { type: 'json' }
+import { Ajv, type ValidateFunction } from 'ajv'
+import schema from '../../schemas/cases.json' with { type: 'json' }
 
 export type Format = 'tuples' | 'msgpack' | 'json' | 'text' | 'query'
 
@@ -67,6 +67,8 @@ export interface Case {
 
 /** A file of cases as written: a contract is one too. */
 export interface CaseFile {
+  /** Where the file's schema is, for an editor (decision 085). */
+  $schema?: string
   description: string
   cases: Array<{
     name: string
@@ -85,7 +87,9 @@ export class CaseFileError extends Error {
   }
 }
 
-const validate = new Ajv({ allErrors: false }).compile<CaseFile>(schema)
+let compiled: ValidateFunction<CaseFile> | undefined
+/** Compiled when first needed: `serve` and commands that read no case file never pay for it. */
+const validator = () => (compiled ??= new Ajv({ allErrors: false }).compile<CaseFile>(schema))
 
 /** A case file's text as its cases, checked against the schema (a contract file is one too). */
 export function readCaseFile(file: string, text: string): CaseFile {
@@ -95,6 +99,7 @@ export function readCaseFile(file: string, text: string): CaseFile {
   } catch (error) {
     throw new CaseFileError(file, `not valid JSON (${(error as Error).message})`)
   }
+  const validate = validator()
   if (!validate(data)) {
     const [first] = validate.errors ?? []
     const where = first?.instancePath ? first.instancePath : '(the file)'

@@ -6,7 +6,7 @@
  * under `--out` (default `service-coverage`), and exits 1 when the score is below `--min`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createEngine, type ExchangeRecord } from '../engine'
 import {
@@ -25,6 +25,7 @@ import { controlOver, fromResponse, toRequest } from './fetch-target'
 import { runCases, type Target } from './run'
 import { SERVICE_NAME } from './targets'
 import { COVERAGE_USAGE } from './usage'
+import { schemaRef } from './schema-ref'
 
 const BASE_URL = 'https://coverage.proc.test'
 
@@ -135,7 +136,9 @@ export async function coverageCommand(
     const report = coverageReport(await coverageOf(positionals, values['service-name']))
     out(coverageTable(report).trimEnd())
     mkdirSync(values.out!, { recursive: true })
-    writeFileSync(join(values.out!, 'report.json'), `${JSON.stringify(report, null, 2)}\n`)
+    const json = resolve(values.out!, 'report.json')
+    const written = { $schema: schemaRef('coverage', json), ...report }
+    writeFileSync(json, `${JSON.stringify(written, null, 2)}\n`)
     writeFileSync(join(values.out!, 'report.html'), coverageHtml(report))
     out(`\nwrote ${join(values.out!, 'report.json')} and ${join(values.out!, 'report.html')}`)
     if (min !== undefined && report.score < min) {

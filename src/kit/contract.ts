@@ -11,6 +11,7 @@ import {
 } from 'node:fs'
 import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { readCaseFile, type CaseFile } from '../conformance/cases'
+import { schemaRef } from '../conformance/schema-ref'
 import { addToContract, formatContract } from '../conformance/contract/format'
 import { recordContract, type SecretInfo } from '../conformance/contract/record'
 import type { ExchangeRecord } from '../engine'
@@ -108,7 +109,10 @@ export async function saveContract(
       text === undefined
         ? { description: CONTRACT_DESCRIPTION, cases: [] }
         : readCaseFile(file, text)
-    const next = formatContract(addToContract(current, recorded))
+    // Named from where the file belongs in the project, so that a contract recorded afresh
+    // under SERVICE_PLAYGROUND_CONTRACT_DIR is byte for byte the committed one.
+    const $schema = schemaRef('cases', isAbsolute(path) ? path : resolve(test.root, path))
+    const next = formatContract({ $schema, ...addToContract(current, recorded) })
     if (next === text) return
     const temporary = `${file}.${process.pid}.tmp`
     writeFileSync(temporary, next)

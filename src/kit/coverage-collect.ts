@@ -2,7 +2,7 @@
 // file and worker of one run added up into one file, written as the run goes, so that the file
 // holds the whole run once the last test has ended.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { dirname, isAbsolute, resolve } from 'node:path'
 import { isMainThread } from 'node:worker_threads'
 import {
   coverageReport,
@@ -14,6 +14,7 @@ import {
   type CoverageTally,
   type PolicyCheck,
 } from '../engine/insight'
+import { schemaRef } from '../conformance/schema-ref'
 import { contractPath, withLock } from './contract'
 
 /**
@@ -61,7 +62,9 @@ export async function addCoverage(
     }
     const merged = before ? mergeTallies(before, tally) : tally
     const temporary = `${file}.${process.pid}.tmp`
-    writeFileSync(temporary, `${JSON.stringify({ ...coverageReport(merged), run }, null, 2)}\n`)
+    const $schema = schemaRef('coverage', isAbsolute(path) ? path : resolve(root, path))
+    const report = { $schema, ...coverageReport(merged), run }
+    writeFileSync(temporary, `${JSON.stringify(report, null, 2)}\n`)
     renameSync(temporary, file)
   })
   return file

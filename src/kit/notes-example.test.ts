@@ -42,9 +42,14 @@ async function record(dir: string, extra: Record<string, string> = {}) {
     )
   }
   // The coverage the fixture added up over the run is the one the contracts give (committed).
-  const { run: _run, ...collected } = JSON.parse(
-    readFileSync(join(dir, 'coverage/service-coverage.json'), 'utf8'),
-  ) as Record<string, unknown>
+  const {
+    run: _run,
+    $schema: _schema,
+    ...collected
+  } = JSON.parse(readFileSync(join(dir, 'coverage/service-coverage.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >
   expect(collected).toEqual(
     JSON.parse(readFileSync(join(ROOT, 'examples/notes/coverage/expected.json'), 'utf8')),
   )

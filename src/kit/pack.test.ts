@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../serve/spawn-serve'
@@ -36,10 +36,15 @@ afterAll(() => rm(work, { recursive: true, force: true }), 120_000)
 
 /** A coverage file the kit wrote, without the run it names. */
 function coverageOf(file: string): Record<string, unknown> {
-  const { run: _run, ...collected } = JSON.parse(readFileSync(file, 'utf8')) as Record<
-    string,
-    unknown
-  >
+  const {
+    run: _run,
+    $schema,
+    ...collected
+  } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
+  // It names its schema where the installed kit has it, for an editor.
+  expect(readFileSync(join(dirname(file), String($schema)), 'utf8'), file).toMatch(
+    /"\$id": "https:\/\/service-playground\.test\/schemas\/coverage\.json"/,
+  )
   return collected
 }
 
@@ -84,6 +89,9 @@ describe('the packed kit', () => {
       'package/kit/types/src/kit/playwright.d.ts',
       'package/kit/types/src/kit/playwright.d.cts',
       'package/kit/cases/03-authorization.json',
+      'package/schemas/cases.json',
+      'package/schemas/coverage.json',
+      'package/schemas/account.json',
       'package/README.md',
       'package/docs/node-api.md',
     ]) {

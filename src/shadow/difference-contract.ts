@@ -62,6 +62,8 @@ export interface DifferenceContext {
   /** The mirror's base URL: the records' URLs are below it. */
   baseUrl: string
   secrets: SecretView[]
+  /** The file's `$schema`: where the published schema is, from where it is written. */
+  $schema?: string
 }
 
 /** The contract's file text; throws (the recorder's `RecordError`) when it cannot be made. */
@@ -78,7 +80,7 @@ export function differenceContract(
     description:
       'A difference the shadow found: the last step is the call on which the upstream and the engine answered differently, with the upstream’s answer as what it expects; the steps before it wrote what it read. `verify` replays it against the engine, where it fails until the engine answers as the upstream did.',
   })
-  const text = formatContract(file)
+  const text = formatContract(context.$schema ? { $schema: context.$schema, ...file } : file)
   // The recorder guards the engine's tokens; this guards the upstream's too.
   for (const value of twins.values()) {
     if (value.length >= 8 && text.includes(value)) {

@@ -7,8 +7,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { isLoopback } from '../server/gate'
-import type { Listener } from '../server/http'
-import { listenShadow } from './listen-shadow'
+import { listenWith, type Listener } from '../server/listener'
 import { createShadow, type Shadow } from './shadow'
 import { httpUpstream } from './upstream'
 
@@ -135,10 +134,11 @@ export async function startShadow(
   })
   let server: Listener
   try {
-    server = await listenShadow(shadow, {
+    server = await listenWith(shadow.answer, {
       port: config.port,
       host: config.host,
       allowedHosts: config.allowedHosts,
+      name: 'shadow',
     })
   } catch (error) {
     await shadow.close()

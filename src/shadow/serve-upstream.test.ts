@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { main as commands } from '../conformance/commands'
 import type * as Abilities from '../engine/auth/abilities'
+import { schemaError } from '../testing/published-schemas'
 import { run, shown } from '../testing/run-command'
 import { listening, ROOT, serve, stopAll, type Started } from '../testing/serve-process'
 
@@ -307,6 +308,7 @@ describe('serve --upstream', () => {
       ['#8', 'follows', 'not asked'],
       ['#11', 'noise', 'a different answer'],
     ])
+    expect(schemaError('shadow-report', json)).toBeUndefined()
     expect(json.notCompared).toEqual({ 'rate limited by the upstream (429)': 1 })
     expect([json.totals.agreed, json.totals.differs]).toEqual([8, 2])
     const stdout = shadow.output.stdout
@@ -328,6 +330,9 @@ describe('serve --upstream', () => {
       '/contracts/006-keyv.get.json',
       '/contracts/007-keyv.set.json',
     ])
+    for (const file of contracts) {
+      expect(schemaError('cases', JSON.parse(readFileSync(file, 'utf8'))), file).toBeUndefined()
+    }
     const output = [
       stdout,
       shadow.output.stderr,

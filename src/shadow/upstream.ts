@@ -9,7 +9,10 @@ export interface UpstreamRequest {
   pathname: string
   /** The query string with its `?`, or empty. */
   search: string
-  /** As the client sent them, names in any case, repeated ones repeated. */
+  /**
+   * As the client sent them: from the listener, as its `Call` reads them (names in lowercase,
+   * a repeated one's values joined as Fetch joins them); from a recorded request, as recorded.
+   */
   headers: ReadonlyArray<readonly [string, string]>
   body: Uint8Array
 }

@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv'
+import accountSchema from '../../../schemas/account.json' with { type: 'json' }
 import type { ExchangeRecord } from '../../engine'
 import type { SavedAuthorization } from './page-store'
 
@@ -15,113 +16,13 @@ export interface PagePart {
   exchanges: ExchangeRecord[]
 }
 
-const nullable = (type: string) => ({ type: [type, 'null'] })
-const body = {
-  oneOf: [
-    { type: 'null' },
-    {
-      type: 'object',
-      required: ['encoding', 'data', 'bytes', 'truncated'],
-      properties: {
-        encoding: { enum: ['text', 'base64'] },
-        data: { type: 'string' },
-        bytes: { type: 'number' },
-        truncated: { type: 'boolean' },
-      },
-    },
-  ],
-}
-const headers = {
-  type: 'array',
-  items: { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 },
-}
-
-const exchangeSchema = {
-  type: 'object',
-  required: ['id', 'startedAt', 'at', 'durationMs', 'request', 'response', 'trace'],
-  properties: {
-    id: { type: 'integer' },
-    startedAt: { type: 'number' },
-    at: { type: 'number' },
-    durationMs: { type: 'number' },
-    request: {
-      type: 'object',
-      required: ['method', 'url', 'headers', 'body'],
-      properties: { method: { type: 'string' }, url: { type: 'string' }, headers, body },
-    },
-    response: {
-      type: 'object',
-      required: ['status', 'headers', 'body'],
-      properties: { status: { type: 'integer' }, headers, body },
-    },
-    trace: {
-      type: 'object',
-      required: ['endpoint', 'credential', 'calls', 'droppedCalls', 'outcome'],
-      properties: {
-        endpoint: nullable('string'),
-        credential: {
-          oneOf: [
-            { type: 'null' },
-            {
-              type: 'object',
-              required: ['kind', 'decision', 'explanation'],
-              properties: {
-                kind: { enum: ['none', 'secret', 'authorization', 'unknown'] },
-                decision: { enum: ['accepted', 'refused'] },
-                reason: nullable('string'),
-                secretId: nullable('string'),
-                abilities: { type: ['array', 'null'], items: { type: 'string' } },
-                insecure: nullable('boolean'),
-                createdAt: nullable('number'),
-                expiresAt: nullable('number'),
-                secretExpiresAt: nullable('number'),
-                explanation: { type: 'string' },
-              },
-            },
-          ],
-        },
-        calls: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['endpoint', 'depth', 'decision', 'explanation'],
-            properties: {
-              endpoint: { type: 'string' },
-              depth: { type: 'integer', minimum: 0 },
-              decision: { enum: ['allowed', 'refused', 'failed', 'aborted'] },
-              grant: { enum: ['secret', 'ability', 'procedure', null] },
-              ability: nullable('string'),
-              code: nullable('string'),
-              status: nullable('integer'),
-              explanation: { type: 'string' },
-              warnings: { type: 'array', items: { type: 'string' } },
-            },
-          },
-        },
-        droppedCalls: { type: 'integer' },
-        outcome: {
-          type: 'object',
-          required: ['status'],
-          properties: {
-            status: { type: 'integer' },
-            code: nullable('string'),
-            message: nullable('string'),
-          },
-        },
-      },
-    },
-  },
-}
-
-const authorizationSchema = {
-  type: 'object',
-  required: ['token', 'savedAt'],
-  properties: { token: { type: 'string', minLength: 1 }, savedAt: { type: 'number' } },
-}
-
+// The entries' shapes are the published schema's (schemas/account.json): one home for them.
 const ajv = new Ajv()
-const isExchange = ajv.compile<ExchangeRecord>(exchangeSchema)
-const isAuthorization = ajv.compile<SavedAuthorization>(authorizationSchema)
+ajv.addSchema(accountSchema)
+const definition = <T>(name: string) =>
+  ajv.getSchema<T>(`${accountSchema.$id}#/definitions/${name}`)!
+const isExchange = definition<ExchangeRecord>('exchange')
+const isAuthorization = definition<SavedAuthorization>('savedAuthorization')
 
 /** The page's part of an export, for `exported` (the engine's snapshot). */
 export const withPagePart = (exported: object, part: PagePart) => ({
