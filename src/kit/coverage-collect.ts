@@ -8,9 +8,11 @@ import {
   coverageReport,
   mergeTallies,
   readCoverageInput,
+  tallyChecks,
   tallyCoverage,
   type CoverageEntry,
   type CoverageTally,
+  type PolicyCheck,
 } from '../engine/insight'
 import { schemaRef } from '../conformance/schema-ref'
 import { contractPath, withLock } from './contract'
@@ -76,6 +78,12 @@ export function coverageCollector(path: string | undefined, root: () => string) 
     take(entries: Iterable<CoverageEntry>): void {
       if (!path) return
       const tally = tallyCoverage(entries)
+      pending = pending ? mergeTallies(pending, tally) : tally
+    },
+    /** Counts what a passing policy matcher showed of an ability. */
+    checked(check: PolicyCheck): void {
+      if (!path) return
+      const tally = tallyChecks([check])
       pending = pending ? mergeTallies(pending, tally) : tally
     },
     /** Adds what was tallied to the file. */

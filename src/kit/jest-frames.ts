@@ -169,7 +169,7 @@ export function jestFrames(
       const records = testRecords(source, options)
       const blocks = new Map<CircusBlock, Checkpoint>()
       const tests = new Map<CircusTest, Checkpoint>()
-      const unregister = registerInsight(insight)
+      const unregister = registerInsight({ ...insight, checked: records.checked })
       // Where concurrent tests start early, each waits for its block's fixtures.
       const ready = new Map<CircusBlock, { promise: Promise<void>; resolve(): void }>()
       const readiness = (block: CircusBlock) => {

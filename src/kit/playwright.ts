@@ -38,7 +38,7 @@ import {
 } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
 import { accountService } from './serve-handle'
-import { tallyCoverage } from '../engine/insight'
+import { tallyChecks, tallyCoverage, type PolicyCheck } from '../engine/insight'
 
 export type { ContractRecorder } from './contract'
 
@@ -119,25 +119,32 @@ async function saveAtEnd(
   source: ContractSource,
   testInfo: TestInfo,
   { contract: path, coverage }: ServiceFixtureOptions,
+  checks: readonly PolicyCheck[],
   after = 0,
 ): Promise<void> {
   if (coverage) {
-    // This test's exchanges alone: those after its checkpoint, or all of a new service's.
+    // This test's exchanges alone: those after its checkpoint, or all of a new service's; and
+    // what its passing `toReach` showed.
     const { exchanges } = await source.journal(after || undefined)
-    await addCoverage(coverage, testOf(testInfo).root, tallyCoverage(exchanges))
+    const tally = tallyCoverage(exchanges, tallyChecks(checks))
+    await addCoverage(coverage, testOf(testInfo).root, tally)
   }
   if (path && testInfo.status === 'passed' && testInfo.expectedStatus === 'passed') {
     await saveContract(source, { ...testOf(testInfo), ...(after ? { after } : {}) }, path, true)
   }
 }
 
-/** The service's insight, for `toReach` and `toBeNarrowerThan`, while the test runs. */
-const insightOf = (remote: RemoteService) =>
+/**
+ * The service's insight, for `toReach` and `toBeNarrowerThan`, while the test runs; what a
+ * passing `toReach` showed goes into `checks`, for the test's coverage.
+ */
+const insightOf = (remote: RemoteService, checks: PolicyCheck[]) =>
   registerInsight({
     reach: remote.reach,
     simulate: remote.simulate,
     diff: remote.diff,
     leastPrivilege: remote.leastPrivilege,
+    checked: (check) => checks.push(check),
   })
 
 function serveTargetFromEnvironment(): ServeTarget | undefined {
@@ -318,12 +325,13 @@ export const test = base.extend<
         requests: async (filter) =>
           (await remote.requests(filter)).filter((request) => request.id > frame.journal),
       }
-      const unregister = insightOf(remote)
+      const checks: PolicyCheck[] = []
+      const unregister = insightOf(remote, checks)
       await use(withContract(scoped, source, testInfo, frame.journal))
       unregister()
       await stop()
       try {
-        await saveAtEnd(source, testInfo, options, frame.journal)
+        await saveAtEnd(source, testInfo, options, checks, frame.journal)
       } finally {
         await remote.restore(frame.id)
       }
@@ -348,11 +356,12 @@ export const test = base.extend<
       send: engine.handle,
     })
     const source = contractSource(remote, engine.settings.baseUrl)
-    const unregister = insightOf(remote)
+    const checks: PolicyCheck[] = []
+    const unregister = insightOf(remote, checks)
     await use(withContract(remote, source, testInfo))
     unregister()
     await stop()
-    await saveAtEnd(source, testInfo, options)
+    await saveAtEnd(source, testInfo, options, checks)
   },
 })
 
@@ -367,7 +376,7 @@ export const expect = baseExpect.extend({
   },
   /** The token can call `endpoint` now (somewhere in `where`), as the service decides it. */
   async toReach(token: string, endpoint: string, where?: ReachWhere) {
-    const { pass, message } = await checkReach(token, endpoint, where)
+    const { pass, message } = await checkReach(token, endpoint, where, this.isNot)
     return { pass, message: () => message, name: 'toReach' }
   },
   /** The token reaches nothing its parent does not. */

@@ -2,10 +2,12 @@
 // reach, simulate and diff (decision 055), for Vitest, Jest and Playwright alike. A policy
 // assertion that cannot fail is worse than none: what they cannot judge (a value that is not a
 // token, an endpoint the service does not have, a place it does not read) is refused with an
-// error, which fails the assertion with `.not` as without.
+// error, which fails the assertion with `.not` as without. A `toReach` that passes is told to
+// the service's coverage (decision 057): the abilities it showed letting in, or refusing.
 import type {
   DiffReport,
   LeastPrivilegeReport,
+  PolicyCheck,
   ReachReport,
   SimulateCall,
   SimulateReport,
@@ -17,6 +19,8 @@ export interface InsightSource {
   simulate(token: string, calls: SimulateCall[], at?: number): Promise<SimulateReport>
   diff(a: string, b: string, at?: number): Promise<DiffReport>
   leastPrivilege(token: string): Promise<LeastPrivilegeReport>
+  /** Takes what a passing `toReach` showed, for coverage (names of abilities, no token). */
+  checked?(check: PolicyCheck): void
 }
 
 /** Where in the key-value store: a bucket, a key prefix, or one key. */
@@ -164,7 +168,37 @@ export async function checkReach(
   token: unknown,
   endpoint: unknown,
   where: unknown = {},
+  isNot = false,
 ): Promise<{ pass: boolean; message: string }> {
+  const verdict = await judgeReach(token, endpoint, where)
+  // The assertion holds: what it showed counts, `.not` as the refusals of the abilities held.
+  if (verdict.pass !== isNot && verdict.source.checked) {
+    const shown = verdict.pass ? 'allowed' : 'refused'
+    for (const ability of new Set(verdict.pass ? verdict.letIn : verdict.refusing)) {
+      verdict.source.checked({ ability, shown })
+    }
+  }
+  return { pass: verdict.pass, message: verdict.message }
+}
+
+/**
+ * The verdict of `toReach`, with the abilities it shows: those that let the token in when it
+ * passes, those held that refuse it there when it does not (none for a token unusable as a
+ * whole, or a secret key).
+ */
+interface ReachVerdict {
+  pass: boolean
+  message: string
+  source: InsightSource
+  letIn: string[]
+  refusing: string[]
+}
+
+async function judgeReach(
+  token: unknown,
+  endpoint: unknown,
+  where: unknown,
+): Promise<ReachVerdict> {
   if (typeof endpoint !== 'string') {
     throw new TypeError(
       `toReach: the endpoint must be a dotted name, not ${describeReceived(endpoint)}`,
@@ -186,8 +220,10 @@ export async function checkReach(
   }
   const place = Object.keys(where).length ? ` (${quoted(where)})` : ''
   const what = `the token to reach \`${endpoint}'${place}`
+  const none = { source, letIn: [], refusing: [] }
   if (report.token.state !== 'usable') {
     return {
+      ...none,
       pass: false,
       message: `expected ${what}, but it is ${report.token.state}: ${report.token.explanation}${report.token.counterfactual ? `; ${report.token.counterfactual.sentence}` : ''}`,
     }
@@ -195,14 +231,19 @@ export async function checkReach(
   const entry = report.endpoints.find((e) => e.endpoint === endpoint)!
   const regions =
     entry.limits === null ? 'everywhere' : entry.limits.map((l) => `\`${l.ability}'`).join(', ')
+  const covering = (entry.limits ?? []).map((l) => l.ability)
   if (entry.decision === 'refused') {
     return {
+      ...none,
+      refusing: entry.code === 'missing_ability' ? (report.token.abilities ?? []) : [],
       pass: false,
       message: `expected ${what}, but ${entry.explanation}${entry.counterfactual ? `; ${entry.counterfactual.sentence}` : ''}`,
     }
   }
   if (Object.keys(where).length === 0) {
     return {
+      ...none,
+      letIn: entry.grant === 'ability' && entry.ability !== null ? [entry.ability] : [],
       pass: true,
       message: `expected the token not to reach \`${endpoint}', but ${entry.explanation} (${regions})`,
     }
@@ -211,11 +252,15 @@ export async function checkReach(
   const [decided] = call ? (await source.simulate(token as string, [call])).results : []
   if (!call || !decided || decided.decision === 'refused') {
     return {
+      ...none,
+      refusing: covering.length ? covering : entry.ability !== null ? [entry.ability] : [],
       pass: false,
       message: `expected ${what}, but it reaches \`${endpoint}' only within ${regions}${decided?.counterfactual ? `; ${decided.counterfactual.sentence}` : ''}`,
     }
   }
   return {
+    ...none,
+    letIn: decided.calls.flatMap((c) => (c.grant === 'ability' && c.ability ? [c.ability] : [])),
     pass: true,
     message: `expected the token not to reach \`${endpoint}'${place}, but it does: ${decided.explanation} (called with ${JSON.stringify(call.args)})`,
   }
@@ -312,8 +357,8 @@ function readSlack(matcher: string, slack: unknown): number {
 
 /** The matchers, for `expect.extend`: Vitest's and Jest's. */
 export const insightMatchers = {
-  async toReach(token: unknown, endpoint: unknown, where?: unknown) {
-    const { pass, message } = await checkReach(token, endpoint, where)
+  async toReach(this: { isNot?: boolean }, token: unknown, endpoint: unknown, where?: unknown) {
+    const { pass, message } = await checkReach(token, endpoint, where, this.isNot === true)
     return { pass, message: () => message }
   },
   async toBeNarrowerThan(child: unknown, parent: unknown) {

@@ -56,6 +56,8 @@ export function testRecords(source: () => Promise<ContractSource>, options: Reco
       }
     },
     tally,
+    /** Counts what a passing `toReach` showed, for the insight the matchers ask. */
+    checked: collector.checked,
     flush: () => collector.flush(),
   }
 }

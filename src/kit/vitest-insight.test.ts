@@ -6,9 +6,17 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { CoverageReport } from '../engine/insight'
+import {
+  coverageReport,
+  coverageTable,
+  tallyChecks,
+  type CoverageReport,
+  type PolicyCheck,
+} from '../engine/insight'
 import { tuplesRequest } from '../testing/tuples'
 import { addCoverage, runId } from './coverage-collect'
+import { registerInsight } from './reach-matchers'
+import { testRecords } from './test-records'
 import { useService } from './vitest'
 
 const dir = mkdtempSync(join(tmpdir(), 'kit-insight-'))
@@ -128,10 +136,80 @@ describe('coverage from the kit', () => {
     const twice = JSON.parse(readFileSync(file, 'utf8')) as CoverageReport & { run: string }
     expect(twice.run).toBe(runId())
     expect(twice.entries).toBe(2 * tally.entries)
-    expect(twice.abilities).toEqual([{ ability: 'core', minted: 2, allowed: 2, refused: 0 }])
+    expect(twice.abilities).toEqual([
+      { ability: 'core', minted: 2, allowed: 2, refused: 0, checked: { allowed: 0, refused: 0 } },
+    ])
     expect(JSON.stringify(twice)).not.toContain(token)
     writeFileSync(file, JSON.stringify({ ...twice, run: 'an earlier run' }))
     await addCoverage(file, dir, tally)
     expect((JSON.parse(readFileSync(file, 'utf8')) as CoverageReport).entries).toBe(tally.entries)
+  })
+
+  it('counts what a passing toReach showed, apart from calls, and no failing one', async () => {
+    const token = await proc.authorize(['keyv.get?bucket=users', 'core.ping'])
+    const checks: PolicyCheck[] = []
+    const unregister = registerInsight({
+      reach: proc.reach,
+      simulate: proc.simulate,
+      diff: proc.diff,
+      leastPrivilege: proc.leastPrivilege,
+      checked: (check) => checks.push(check),
+    })
+    try {
+      await expect(token).toReach('keyv.get', { bucket: 'users', key: 'a' })
+      await expect(token).toReach('core.ping')
+      await expect(token).not.toReach('keyv.get', { bucket: 'admin' })
+      await expect(token).not.toReach('keyv.set')
+      // A failing assertion shows nothing, either way.
+      await expect(expect(token).not.toReach('core.ping')).rejects.toThrow()
+      await expect(expect(token).toReach('keyv.delete')).rejects.toThrow()
+    } finally {
+      unregister()
+    }
+    expect(checks).toEqual([
+      { ability: 'keyv.get?bucket=users', shown: 'allowed' },
+      { ability: 'core.ping', shown: 'allowed' },
+      { ability: 'keyv.get?bucket=users', shown: 'refused' },
+      { ability: 'keyv.get?bucket=users', shown: 'refused' },
+      { ability: 'core.ping', shown: 'refused' },
+    ])
+    const report = coverageReport(tallyChecks(checks))
+    expect(report.abilities).toEqual([
+      {
+        ability: 'core.ping',
+        minted: 0,
+        allowed: 0,
+        refused: 0,
+        checked: { allowed: 1, refused: 1 },
+      },
+      {
+        ability: 'keyv.get?bucket=users',
+        minted: 0,
+        allowed: 0,
+        refused: 0,
+        checked: { allowed: 1, refused: 2 },
+      },
+    ])
+    // Shown both ways: no ability flagged as never exercised.
+    expect(report.flags.filter((f) => f.kind.startsWith('ability_'))).toEqual([])
+    expect(coverageTable(report)).toMatch(/keyv\.get\?bucket=users +0 +0 +0 +1 +2/)
+    expect(JSON.stringify(report)).not.toContain(token)
+  })
+
+  it('adds what the matchers showed to the coverage file, with the calls', async () => {
+    const file = join(dir, 'checked', 'service-coverage.json')
+    // Only the matchers' verdicts: no journal is read.
+    const records = testRecords(() => Promise.reject(new Error('unread')), { coverage: file })
+    records.checked({ ability: 'core', shown: 'refused' })
+    records.checked({ ability: 'core', shown: 'refused' })
+    await records.flush()
+    const written = JSON.parse(readFileSync(file, 'utf8')) as CoverageReport
+    expect(written.abilities).toEqual([
+      { ability: 'core', minted: 0, allowed: 0, refused: 0, checked: { allowed: 0, refused: 2 } },
+    ])
+    const abilityFlags = written.flags.filter((f) => f.kind.startsWith('ability_'))
+    expect(abilityFlags.map((f) => [f.kind, f.subject])).toEqual([
+      ['ability_never_allowed', 'core'],
+    ])
   })
 })

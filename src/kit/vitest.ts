@@ -77,7 +77,7 @@ function frameTests(
   // Vitest reads the first parameter as the fixtures it needs: none; the file is the second.
   // eslint-disable-next-line no-empty-pattern
   beforeAll(async ({}, file) => {
-    unregister = registerInsight(insight)
+    unregister = registerInsight({ ...insight, checked: records.checked })
     await frameDescribeBlocks(file as never, framed)
   })
   afterAll(async () => {

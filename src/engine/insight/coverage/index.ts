@@ -11,12 +11,14 @@ export {
   DIMENSIONS,
   emptyTally,
   mergeTallies,
+  tallyChecks,
   tallyCoverage,
   type AbilityUse,
   type CoverageCell,
   type CoverageEntry,
   type CoverageTally,
   type CredentialKind,
+  type PolicyCheck,
   type Dimension,
 } from './tally'
 export { COVERAGE_BODY_LIMIT, readCoverageRequest, type CoverageRequest } from './request'

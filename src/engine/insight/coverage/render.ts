@@ -19,6 +19,24 @@ const counts = (record: Record<string, number>) =>
     .map(([name, n]) => `${name} ${n}`)
     .join(', ')
 
+/** An ability's columns: the calls it let in and refused, then what policy matchers showed. */
+const ABILITY_HEAD = [
+  'ability',
+  'minted',
+  'allowed',
+  'refused',
+  'checked allowed',
+  'checked refused',
+]
+const abilityRow = (a: CoverageReport['abilities'][number]) => [
+  a.ability,
+  String(a.minted),
+  String(a.allowed),
+  String(a.refused),
+  String(a.checked.allowed),
+  String(a.checked.refused),
+]
+
 /** The report as the CLI prints it: the score, the endpoints, the abilities, the refusals, the flags. */
 export function coverageTable(report: CoverageReport): string {
   const parts = [
@@ -39,18 +57,7 @@ export function coverageTable(report: CoverageReport): string {
     ),
   ]
   if (report.abilities.length > 0) {
-    parts.push(
-      '',
-      table(
-        ['ability', 'minted', 'allowed', 'refused'],
-        report.abilities.map((a) => [
-          a.ability,
-          String(a.minted),
-          String(a.allowed),
-          String(a.refused),
-        ]),
-      ),
-    )
+    parts.push('', table(ABILITY_HEAD, report.abilities.map(abilityRow)))
   }
   parts.push(
     '',
@@ -99,15 +106,7 @@ export function coverageHtml(report: CoverageReport, title = 'Authorization cove
       counts(e.dimensions),
     ]),
   )
-  const abilities = htmlTable(
-    ['ability', 'minted', 'allowed', 'refused'],
-    report.abilities.map((a) => [
-      a.ability,
-      String(a.minted),
-      String(a.allowed),
-      String(a.refused),
-    ]),
-  )
+  const abilities = htmlTable(ABILITY_HEAD, report.abilities.map(abilityRow))
   const refusals = htmlTable(
     ['refusal', 'met', 'counts in the score', 'what it means'],
     report.refusals.map((r) => [r.code, String(r.met), r.relevant ? 'yes' : 'no', r.means]),

@@ -88,7 +88,8 @@ export interface CoverageReport extends CoverageTally {
 
 /**
  * What a tally says. The score counts, as one item each: every ability the client held or
- * minted, exercised allowed; the same, exercised refused; every refusal code relevant to what
+ * minted, exercised allowed (by a call, or shown by a passing `toReach`); the same, exercised
+ * refused (or shown by a passing `.not.toReach`); every refusal code relevant to what
  * it did (`missing_ability` and `secret_rolled` once it held an authorization, `outside_limit`
  * once an ability had limits, `expired` once one had an expiry, `insecure_ability` once it
  * minted with `insecure: true`), met; every endpoint it called, called with something other than
@@ -126,19 +127,20 @@ export function coverageReport(tally: CoverageTally): CoverageReport {
   let covered = 0
   for (const use of tally.abilities) {
     items += 2
-    if (use.allowed > 0) covered++
+    // A passing policy matcher shows what a call would have: it counts, apart from the calls.
+    if (use.allowed > 0 || use.checked.allowed > 0) covered++
     else
       flags.push({
         kind: 'ability_never_allowed',
         subject: use.ability,
-        sentence: `\`${use.ability}' never let a call in: no test used it for what it grants`,
+        sentence: `\`${use.ability}' never let a call in: no test used it for what it grants, nor showed it with \`toReach'`,
       })
-    if (use.refused > 0) covered++
+    if (use.refused > 0 || use.checked.refused > 0) covered++
     else
       flags.push({
         kind: 'ability_never_refused',
         subject: use.ability,
-        sentence: `no call was refused to a token holding \`${use.ability}': no test showed what it does not reach`,
+        sentence: `no call was refused to a token holding \`${use.ability}': no test showed what it does not reach, nor \`.not.toReach'`,
       })
   }
   const refusals = REFUSAL_CODES.map(({ code, means, relevant }) => {

@@ -167,6 +167,17 @@ function tally(value: Value, path: string): CoverageTally {
       minted: count(use.minted, `${at}.minted`),
       allowed: count(use.allowed, `${at}.allowed`),
       refused: count(use.refused, `${at}.refused`),
+      // A tally written before policy matchers were counted has none.
+      checked:
+        use.checked === undefined
+          ? { allowed: 0, refused: 0 }
+          : (() => {
+              const checked = object(use.checked, `${at}.checked`)
+              return {
+                allowed: count(checked.allowed, `${at}.checked.allowed`),
+                refused: count(checked.refused, `${at}.checked.refused`),
+              }
+            })(),
     }
   })
   const minted = object(given.mintedWith, `${path}.mintedWith`)

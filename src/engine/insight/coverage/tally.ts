@@ -48,6 +48,17 @@ export interface AbilityUse {
   allowed: number
   /** Calls refused to a token holding it, at its edge (no ability, or outside its limits). */
   refused: number
+  /**
+   * What policy matchers showed of it without a call: a passing `toReach` that it lets an
+   * endpoint (or place) in, a passing `.not.toReach` that a token holding it is refused there.
+   */
+  checked: { allowed: number; refused: number }
+}
+
+/** What one passing policy matcher showed of an ability: that it lets in, or that it refuses. */
+export interface PolicyCheck {
+  ability: string
+  shown: 'allowed' | 'refused'
 }
 
 /** The tally of one journal or many: it adds up across files, workers and runs. */
@@ -97,7 +108,10 @@ class Counter {
 
   ability(raw: string): AbilityUse {
     let use = this.abilities.get(raw)
-    if (!use) this.abilities.set(raw, (use = { ability: raw, minted: 0, allowed: 0, refused: 0 }))
+    if (!use) {
+      use = { ability: raw, minted: 0, allowed: 0, refused: 0, checked: { allowed: 0, refused: 0 } }
+      this.abilities.set(raw, use)
+    }
     return use
   }
 
@@ -110,6 +124,9 @@ class Counter {
       use.minted += a.minted
       use.allowed += a.allowed
       use.refused += a.refused
+      // A file written before matchers were counted has no `checked`.
+      use.checked.allowed += a.checked?.allowed ?? 0
+      use.checked.refused += a.checked?.refused ?? 0
     }
     this.mintedWith.expiry += tally.mintedWith.expiry
     this.mintedWith.insecure += tally.mintedWith.insecure
@@ -126,7 +143,9 @@ class Counter {
       cells: [...this.cells.values()].sort(
         byName((c) => `${c.endpoint}\u0000${c.credential}\u0000${c.outcome}`),
       ),
-      abilities: [...this.abilities.values()].sort(byName((a) => a.ability)),
+      abilities: [...this.abilities.values()]
+        .map((a) => ({ ...a, checked: { ...a.checked } }))
+        .sort(byName((a) => a.ability)),
       mintedWith: { ...this.mintedWith },
     }
   }
@@ -256,3 +275,10 @@ export function tallyCoverage(
 /** Tallies added up: of several files, workers or runs. */
 export const mergeTallies = (...tallies: readonly CoverageTally[]): CoverageTally =>
   tallyCoverage([], ...tallies)
+
+/** The tally of policy matchers' verdicts: abilities shown to let in or to refuse, no call made. */
+export function tallyChecks(checks: Iterable<PolicyCheck>): CoverageTally {
+  const counter = new Counter()
+  for (const { ability, shown } of checks) counter.ability(ability).checked[shown]++
+  return counter.tally()
+}
