@@ -155,11 +155,14 @@ describe('the control plane', () => {
       state: 'invalid',
       reason: 'bad_signature',
     })
+    const lasting = await h.authorize({ abilities: ['core'] })
     await h.engine.account.rollSecret(h.secret.id)
-    expect((await h.control('inspect', { token })).body).toMatchObject({
+    expect((await h.control('inspect', { token: lasting })).body).toMatchObject({
       state: 'invalid',
       reason: 'secret_rolled',
     })
+    // The first cause in time: it had expired before the roll took effect.
+    expect((await h.control('inspect', { token })).body).toMatchObject({ state: 'expired' })
   })
 
   it('lists the endpoints with their arguments', async () => {
