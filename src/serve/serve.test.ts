@@ -73,7 +73,7 @@ describe('npm run serve', () => {
       headers: { authorization: `Bearer ${CONTROL}` },
     })
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ now: expect.any(Number) })
+    expect(await response.json()).toEqual({ now: expect.any(Number), still: false })
   })
 
   it('answers no other Host than its own, against DNS rebinding', async () => {
