@@ -455,7 +455,7 @@ describe('the packed kit', () => {
       const recordings = readdirSync(join(dir, 'proc-client/recordings')).map(
         (name) => `proc-client/recordings/${name}`,
       )
-      expect(recordings).toHaveLength(5)
+      expect(recordings).toHaveLength(6)
       const targets = [
         ['--target', 'handle'],
         ['--target', 'msw'],

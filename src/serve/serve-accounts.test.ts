@@ -41,7 +41,7 @@ describe('serve for a team of test workers', () => {
     })
 
   it('writes the control token it made to --control-token-file', async () => {
-    expect(control).toMatch(/^[A-Za-z0-9_-]{32}$/)
+    expect(control).toMatch(/^ct_[A-Za-z0-9_-]{32}$/)
     expect((await controlPlane(url, 'secrets')).status).toBe(200)
   })
 

@@ -20,6 +20,7 @@ describe('listen', () => {
     expect(await (await ping()).text()).toBe('true')
     expect(await (await fetch(`${server.url}/_account/clock`)).json()).toEqual({
       now: expect.any(Number),
+      still: false,
     })
 
     await server.close()
