@@ -7,11 +7,14 @@ const port = Number(process.env.E2E_PORT ?? 4173)
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
-  workers: 2,
+  // A browser test mostly waits (on the page, the worker, IndexedDB): three at a time keep two
+  // cores busy.
+  workers: 3,
   retries: 0,
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list']],
-  timeout: 30_000,
+  // The longest journeys take half a minute on a quiet machine: room for a loaded one.
+  timeout: 90_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',

@@ -144,7 +144,7 @@ test('a wrong contract shows the step that differs, with the difference, the req
   )
   const exchange = step.getByLabel('Step 5: the request and the answer')
   await expect(exchange).toContainText(
-    /POST https:\/\/api\.example\.test\/_replay\/[0-9a-f-]+\/keyv\/get/,
+    /POST https:\/\/api\.example\.test\/_replay\/run_[0-9a-f-]+\/keyv\/get/,
   )
   await expect(exchange).toContainText('authorization: Bearer $auth1')
   await expect(exchange).toContainText('answered 200')
