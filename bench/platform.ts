@@ -4,7 +4,7 @@
  */
 import { createHmac } from 'node:crypto'
 import type { EngineOptions } from '../src/engine'
-import { nodeHmac } from '../src/node/hmac'
+import { nodeHmac } from '../src/server/node-hmac'
 
 export const engineOptions: Partial<EngineOptions> = { hmac: nodeHmac }
 

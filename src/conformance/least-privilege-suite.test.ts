@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest'
 import { createEngine, createManualClock } from '../engine'
 import type { TokenLeastPrivilege } from '../engine/insight'
-import { nodeHmac } from '../node/hmac'
+import { nodeHmac } from '../server/node-hmac'
 import { createMemoryStore } from '../storage'
 import { controlOver, fromResponse, toRequest } from './fetch-target'
 import { loadCases } from './load-cases'

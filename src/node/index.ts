@@ -26,7 +26,7 @@ import { exchangeId, respondRule, type ServiceControls } from '../client/service
 import { checkDuration, checkMoment } from '../client/times'
 import { checkOptions, checkSecrets } from '../client/options'
 import { callsInFlight, trackInFlight } from './calls-in-flight'
-import { nodeHmac } from './hmac'
+import { nodeHmac } from '../server/node-hmac'
 import { joinSharedServer, leaveSharedServer } from './shared-server'
 
 export { checkOptions } from '../client/options'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
-import { nodeHmac } from '../node/hmac'
+import { nodeHmac } from '../server/node-hmac'
 import { newAccountId } from '../server/accounts'
 import { newControlToken, newSecretKey } from '../server/host'
 import { conformanceCommand, verifyCommand } from '../conformance/commands'

@@ -33,7 +33,7 @@ import type { AccountShelf } from '../server/accounts'
 import { canonicalHost, isLoopback } from '../server/gate'
 import { createFairShare, type FairShare } from '../server/fair-share'
 import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
-import { nodeHmac } from '../node/hmac'
+import { nodeHmac } from '../server/node-hmac'
 import { listen, type Listener } from '../server/http'
 import {
   describeData,

@@ -22,7 +22,7 @@ import {
 import { createFairShare, type FairShare } from './fair-share'
 import { sameSecret } from './gate'
 import { createInFlight } from './in-flight'
-import { nodeHmac } from '../node/hmac'
+import { nodeHmac } from './node-hmac'
 
 export interface HostOptions {
   /**

@@ -17,7 +17,7 @@ import {
   type Reply,
   type SecretView,
 } from '../engine'
-import { nodeHmac } from '../node/hmac'
+import { nodeHmac } from '../server/node-hmac'
 import { createMemoryStore } from '../storage/memory-store'
 import type { KnownSnapshot, KnownState } from './known-state'
 import type { Twins } from './twins'

@@ -5,7 +5,7 @@
 // not reach `auth.create` mints nothing.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { nodeHmac } from '../../node/hmac'
+import { nodeHmac } from '../../server/node-hmac'
 import { createMemoryStore } from '../../storage/memory-store'
 import { identify } from '../auth/credentials'
 import { decide, Refusal } from '../auth/decide'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nodeHmac } from '../../node/hmac'
+import { nodeHmac } from '../../server/node-hmac'
 import { createHarness } from '../../testing/engine-harness'
 import type { ExchangeRecord } from '../operator/exchange-log'
 import type { Json } from '../store'

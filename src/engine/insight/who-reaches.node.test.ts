@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { nodeHmac } from '../../node/hmac'
+import { nodeHmac } from '../../server/node-hmac'
 import { createHarness, type Harness } from '../../testing/engine-harness'
 import type { WhoReachesReport } from './types'
 

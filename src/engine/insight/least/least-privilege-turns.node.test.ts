@@ -2,7 +2,7 @@
 // do, between the journal's entries and the calls of its proof, and stops at the next turn once
 // its client has gone.
 import { describe, expect, it } from 'vitest'
-import { nodeHmac } from '../../../node/hmac'
+import { nodeHmac } from '../../../server/node-hmac'
 import { createMemoryStore } from '../../../storage/memory-store'
 import { createManualClock } from '../../clock'
 import { createEngine } from '../../engine'

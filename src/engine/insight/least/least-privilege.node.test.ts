@@ -6,7 +6,7 @@
 // does not. Then the bounds: a journal of 10^6 entries and hostile ones.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { nodeHmac } from '../../../node/hmac'
+import { nodeHmac } from '../../../server/node-hmac'
 import { createMemoryStore } from '../../../storage/memory-store'
 import { createManualClock } from '../../clock'
 import { createEngine } from '../../engine'

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { createEngine, createManualClock } from '../engine'
 import { webCryptoHmac } from '../engine/auth/hmac'
 import { createMemoryStore } from '../storage'
-import { nodeHmac } from './hmac'
-import { startService } from '.'
+import { nodeHmac } from './node-hmac'
+import { startService } from '../node'
 
 const call = (engine: ReturnType<typeof createEngine>, path: string, token: string) =>
   engine.handle(
