@@ -103,7 +103,10 @@ export interface PgDatabaseOptions {
 export interface PgDatabase {
   /** `PostgreSQL database user@host:port/name`, for messages: never a password. */
   readonly where: string
-  /** The rows of one statement, on a connection of the pool. */
+  /**
+   * The rows of one statement, on a connection of the pool; again when PostgreSQL broke a
+   * deadlock by cancelling it.
+   */
   query<R extends QueryResultRow>(statement: Statement | string, values?: unknown[]): Promise<R[]>
   /**
    * Runs `body` in one transaction; again from the start when PostgreSQL broke a deadlock.
@@ -160,24 +163,15 @@ export async function openPgDatabase(
     }
   }
 
-  async function transaction<T>(
-    body: (client: PoolClient) => Promise<T>,
-    begin = 'BEGIN',
-  ): Promise<T> {
+  /**
+   * Runs `run` again from the start when PostgreSQL broke a deadlock or a serialization
+   * conflict by cancelling it (nothing of it was kept): a reader meeting a schema being
+   * dropped, two writers crossing. Five tries at most.
+   */
+  async function retried<T>(run: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await withClient(pool, async (client, discard) => {
-          await client.query(begin)
-          try {
-            const result = await body(client)
-            await client.query('COMMIT')
-            return result
-          } catch (error) {
-            // A connection that cannot even roll back is closed, not handed to the next caller.
-            await client.query('ROLLBACK').catch(discard)
-            throw error
-          }
-        })
+        return await run()
       } catch (error) {
         const code = (error as { code?: unknown }).code
         if (attempt >= 5 || (code !== '40P01' && code !== '40001')) throw error
@@ -185,14 +179,33 @@ export async function openPgDatabase(
     }
   }
 
+  function transaction<T>(body: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
+    return retried(() =>
+      withClient(pool, async (client, discard) => {
+        await client.query(begin)
+        try {
+          const result = await body(client)
+          await client.query('COMMIT')
+          return result
+        } catch (error) {
+          // A connection that cannot even roll back is closed, not handed to the next caller.
+          await client.query('ROLLBACK').catch(discard)
+          throw error
+        }
+      }),
+    )
+  }
+
   return {
     where,
     query: <R extends QueryResultRow>(statement: Statement | string, values: unknown[] = []) =>
       guard(() =>
-        withClient(pool, async (client) => {
-          const config = typeof statement === 'string' ? { text: statement } : statement
-          return (await client.query<R>({ ...config, values })).rows
-        }),
+        retried(() =>
+          withClient(pool, async (client) => {
+            const config = typeof statement === 'string' ? { text: statement } : statement
+            return (await client.query<R>({ ...config, values })).rows
+          }),
+        ),
       ),
     transact: (body, begin) => guard(() => transaction(body, begin)),
     connect: (body) => guard(() => withClient(pool, body)),
