@@ -19,8 +19,10 @@ export interface ChaosFinding {
   /** A 1-minimal sublist of `met` that still fails (`minimal` false: the budget ran out first). */
   faults: ChaosFault[]
   minimal: boolean
-  /** Reruns the shrinking took. */
+  /** Reruns the shrinking took (the check without any fault included). */
   reruns: number
+  /** Milliseconds the shrinking took, that check included. */
+  shrinkMs: number
   /** The one-line repro: `SERVICE_PLAYGROUND_CHAOS=<repro> npx vitest run <file> -t <title>`. */
   repro: string
   /** The failure the run met first. */
@@ -86,6 +88,7 @@ export async function runChaos(
   for (let run = 0; run < settings.runs; run++) {
     const result = await fromStart(() => once(frame, body, addresser(settings, run, test)))
     if (!result.failure) continue
+    const shrinking = performance.now()
     const clean = await fromStart(() => once(frame, body, () => undefined))
     if (clean.failure) throw clean.failure.error
     const shrunk = await ddmin(
@@ -102,6 +105,7 @@ export async function runChaos(
       faults: shrunk.items,
       minimal: shrunk.minimal,
       reruns: shrunk.tries + 1,
+      shrinkMs: performance.now() - shrinking,
       repro: reproOf(settings.seed, run, test, shrunk.items),
       cause: result.failure.error,
     })
