@@ -11,9 +11,17 @@ export async function ddmin<T>(
 ): Promise<{ items: T[]; tries: number; minimal: boolean }> {
   let current = [...items]
   let tries = 0
+  // A sublist is asked about once: the same faults rerun the same way.
+  const asked = new Map<string, boolean>()
+  const keyOf = (subset: T[]) => subset.map((item) => items.indexOf(item)).join(',')
   const test = async (subset: T[]) => {
+    const key = keyOf(subset)
+    const known = asked.get(key)
+    if (known !== undefined) return known
     tries++
-    return fails(subset)
+    const answer = await fails(subset)
+    asked.set(key, answer)
+    return answer
   }
   let n = 2
   while (current.length >= 2) {
