@@ -293,10 +293,14 @@ function summarize(
   flags: TargetFlags,
   context: CommandContext,
 ): void {
-  appendSummary(summaryFile(flags.summary, context.env), resultsSummary(command, against, results), [
-    ...results.flatMap((r) => r.credentials.map(([value]) => value)),
-    ...[flags.secret, flags['control-token']].filter((v): v is string => !!v),
-  ])
+  appendSummary(
+    summaryFile(flags.summary, context.env),
+    resultsSummary(command, against, results),
+    [
+      ...results.flatMap((r) => r.credentials.map(([value]) => value)),
+      ...[flags.secret, flags['control-token']].filter((v): v is string => !!v),
+    ],
+  )
 }
 
 /** Why a run in which every contract was skipped verified nothing, and what to do. */

@@ -76,7 +76,16 @@ beforeAll(async () => {
   const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
   try {
     serve = await start(
-      configure(['--port', '0', '--service-name', 'proc', '--secret', SECRET, '--control-token', CONTROL]),
+      configure([
+        '--port',
+        '0',
+        '--service-name',
+        'proc',
+        '--secret',
+        SECRET,
+        '--control-token',
+        CONTROL,
+      ]),
     )
   } finally {
     quiet.mockRestore()
@@ -116,7 +125,9 @@ describe('job summaries', () => {
       '### ❌ verify',
       '### ✅ conformance',
       '### ❌ authorization coverage: ' + /coverage: (.*)$/m.exec(sections()[2]!)![1],
-      expect.stringMatching(/^### ✅ least privilege: the widest token reaches \d+ endpoints? beyond its use$/),
+      expect.stringMatching(
+        /^### ✅ least privilege: the widest token reaches \d+ endpoints? beyond its use$/,
+      ),
       '### ❌ verify --shadow',
       '### ✅ shadow: the engine beside the upstream',
     ])

@@ -97,6 +97,7 @@ export function resultsSummary(
       lines.push(
         '',
         `step ${step.index} (${hide(step.label)})${step.request ? `: \`${step.request.method} ${hide(new URL(step.request.url).pathname)}\`` : ''}`,
+        '',
         diff(
           step.differences.map((d) => ({
             what: hide(d.what),
@@ -139,14 +140,18 @@ export function shadowSummary(
     lines.push(
       '',
       `**${cell(e.label)}** — \`${e.endpoint}\` [${e.format}]: \`${e.request.method} ${e.request.path}\``,
+      '',
       diff(
         e.differences.map((d) => ({
           what: d.what,
           was: d.engine,
           is: d.upstream,
-          ...(e.counterfactual ? { note: `the engine would let it in with: ${e.counterfactual}` } : {}),
+          ...(e.counterfactual
+            ? { note: `the engine would let it in with: ${e.counterfactual}` }
+            : {}),
         })),
       ),
+      '',
       e.contract
         ? `Saved as \`${e.contract}\`.`
         : `No contract saved${e.noContract ? `: ${e.noContract}` : ''}.`,
@@ -156,7 +161,9 @@ export function shadowSummary(
   if (others.length > 0) {
     lines.push('', '<details><summary>not counted as differences</summary>', '')
     for (const e of others)
-      lines.push(`- ${cell(`${e.label} ${e.endpoint}: ${e.outcome}${e.because ? ` (${e.because})` : ''}`)}`)
+      lines.push(
+        `- ${cell(`${e.label} ${e.endpoint}: ${e.outcome}${e.because ? ` (${e.because})` : ''}`)}`,
+      )
     lines.push('', '</details>')
   }
   return lines.join('\n')

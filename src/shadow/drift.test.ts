@@ -6,7 +6,15 @@
  * expects the changed answer; the summary and every output hold no secret or token; a wrong
  * command line is told what to do.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -41,7 +49,16 @@ beforeAll(async () => {
   const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
   try {
     upstream = await start(
-      configure(['--port', '0', '--service-name', 'proc', '--secret', SECRET, '--control-token', CONTROL]),
+      configure([
+        '--port',
+        '0',
+        '--service-name',
+        'proc',
+        '--secret',
+        SECRET,
+        '--control-token',
+        CONTROL,
+      ]),
     )
   } finally {
     quiet.mockRestore()
@@ -71,7 +88,8 @@ function changingProxy(target: string): Promise<string> {
       })
       const body = Buffer.from((await answer.text()).replaceAll(WAS, IS))
       const kept = [...answer.headers].filter(
-        ([name]) => !['connection', 'keep-alive', 'content-length', 'content-encoding'].includes(name),
+        ([name]) =>
+          !['connection', 'keep-alive', 'content-length', 'content-encoding'].includes(name),
       )
       res.writeHead(answer.status, kept.flat())
       res.end(body)
@@ -95,7 +113,10 @@ async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 const callSteps = (file: string) =>
-  loadContracts([file]).reduce((sum, c) => sum + c.steps.filter((s) => 'call' in s || 'mint' in s).length, 0)
+  loadContracts([file]).reduce(
+    (sum, c) => sum + c.steps.filter((s) => 'call' in s || 'mint' in s).length,
+    0,
+  )
 
 /** Nothing of a secret or token in a text: the two the tests gave, and any authorization's shape. */
 function holdsNoSecret(text: string) {
@@ -131,15 +152,18 @@ describe('drift against an unchanged upstream', () => {
       }
     }
     expect(readdirSync(contracts)).toEqual(['notes.json'])
-  }, 120_000)
+  }, 300_000)
 
   it('exits 0 from the command line, writing no contract, its summary saying so', async () => {
     const summary = join(scratch, 'quiet-summary.md')
-    const { code, output } = await run([
-      contracts,
-      ...['--upstream', upstream.url, '--control-token', CONTROL, '--rate', '1000'],
-      ...['--report', join(scratch, 'quiet-report')],
-    ], { GITHUB_STEP_SUMMARY: summary })
+    const { code, output } = await run(
+      [
+        contracts,
+        ...['--upstream', upstream.url, '--control-token', CONTROL, '--rate', '1000'],
+        ...['--report', join(scratch, 'quiet-report')],
+      ],
+      { GITHUB_STEP_SUMMARY: summary },
+    )
     expect({ code, output }).toMatchObject({ code: 0 })
     expect(output).toMatch(/: \d+ steps compared, 0 changed/)
     expect(readdirSync(contracts)).toEqual(['notes.json'])
@@ -168,10 +192,18 @@ describe('drift against an upstream that changed one field', () => {
       ...['--report', report, '--summary', summary],
     ])
     expect({ code, output }).toMatchObject({ code: 1 })
-    const changed = [...output.matchAll(/^CHANGED (.*) › step (\d+) \(/gm)].map((m) => `${m[1]} › step ${m[2]}`)
+    const changed = [...output.matchAll(/^CHANGED (.*) › step (\d+) \(/gm)].map(
+      (m) => `${m[1]} › step ${m[2]}`,
+    )
     expect(changed).toEqual(reading)
-    const differences = output.split('\n').filter((line) => line.startsWith('  ') && !/recorded as/.test(line))
-    expect(differences).toEqual(reading.map(() => expect.stringMatching(/result.*2 litres.*two litres|result.*two litres.*2 litres/)))
+    const differences = output
+      .split('\n')
+      .filter((line) => line.startsWith('  ') && !/recorded as/.test(line))
+    expect(differences).toEqual(
+      reading.map(() =>
+        expect.stringMatching(/result.*2 litres.*two litres|result.*two litres.*2 litres/),
+      ),
+    )
     const json = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as {
       exchanges: Array<{ outcome: string; askedAgain: string }>
     }
@@ -183,7 +215,9 @@ describe('drift against an upstream that changed one field', () => {
   }, 60_000)
 
   it('writes each beside the contract, never over a file, and not twice', async () => {
-    const written = readdirSync(contracts).filter((name) => name !== 'notes.json').sort()
+    const written = readdirSync(contracts)
+      .filter((name) => name !== 'notes.json')
+      .sort()
     expect(written).toEqual(reading.map((_, i) => `notes.drift-${i + 1}.json`))
     expect(readFileSync(notes, 'utf8')).toBe(
       readFileSync(join(ROOT, 'examples/notes/contracts/notes.json'), 'utf8'),
@@ -199,10 +233,13 @@ describe('drift against an upstream that changed one field', () => {
       )
     }
     // Against the engine, the new contract fails at its last step until the engine answers so.
-    const verified = await main(['verify', join(contracts, written[0]!), '--junit', join(scratch, 'v.xml')], {
-      out: () => undefined,
-      err: () => undefined,
-    })
+    const verified = await main(
+      ['verify', join(contracts, written[0]!), '--junit', join(scratch, 'v.xml')],
+      {
+        out: () => undefined,
+        err: () => undefined,
+      },
+    )
     expect(verified).toBe(1)
     // A second run finds the same change, already recorded: no file more.
     const again = await run([
@@ -236,9 +273,18 @@ describe('drift, told wrong', () => {
     [['x.json', '--upstream', 'not a url'], /--upstream must be the service's base URL/],
     [['x.json', '--upstream', 'ftp://proc.run'], /--upstream must be the service's base URL/],
     [['x.json', '--upstream', 'https://me:pw@proc.run'], /must not hold credentials/],
-    [['x.json', '--upstream', 'https://proc.run', '--rate', '0'], /--rate is the most calls a minute/],
-    [['x.json', '--upstream', 'https://proc.run', '--rate', '1.5'], /--rate is the most calls a minute/],
-    [['x.json', '--upstream', 'https://proc.run', '--rate', 'fast'], /--rate is the most calls a minute/],
+    [
+      ['x.json', '--upstream', 'https://proc.run', '--rate', '0'],
+      /--rate is the most calls a minute/,
+    ],
+    [
+      ['x.json', '--upstream', 'https://proc.run', '--rate', '1.5'],
+      /--rate is the most calls a minute/,
+    ],
+    [
+      ['x.json', '--upstream', 'https://proc.run', '--rate', 'fast'],
+      /--rate is the most calls a minute/,
+    ],
     [['x.json', '--upstream', 'https://proc.run', '--colour'], /Unknown option '--colour'/],
   ])('%j: exits 2, saying what to do', async (args, message) => {
     const { code, output } = await run(args as string[])
@@ -249,14 +295,22 @@ describe('drift, told wrong', () => {
     const { code, output } = await run([notes, '--upstream', 'https://proc.run'])
     expect({ code, output }).toEqual({
       code: 2,
-      output: expect.stringMatching(/drift needs the upstream's secret \(--upstream-secret-file FILE/),
+      output: expect.stringMatching(
+        /drift needs the upstream's secret \(--upstream-secret-file FILE/,
+      ),
     })
   })
 
   it('a file that is no contract: exits 2, naming it', async () => {
     const bad = join(scratch, 'bad.json')
     writeFileSync(bad, '{"cases": 3}')
-    const { code, output } = await run([bad, '--upstream', 'https://proc.run', '--control-token', CONTROL])
+    const { code, output } = await run([
+      bad,
+      '--upstream',
+      'https://proc.run',
+      '--control-token',
+      CONTROL,
+    ])
     expect({ code, output }).toEqual({ code: 2, output: expect.stringContaining(bad) })
   })
 })

@@ -54,7 +54,10 @@ export interface DriftRun {
 }
 
 /** Plays `contracts` against the upstream through the shadow, paced; what changed. */
-export async function runDrift(contracts: readonly Case[], options: DriftOptions): Promise<DriftRun> {
+export async function runDrift(
+  contracts: readonly Case[],
+  options: DriftOptions,
+): Promise<DriftRun> {
   const upstream = pacedUpstream(options.upstream, options.rate ?? DEFAULT_RATE, options.clock)
   const { results, shadow } = await runShadow(contracts, {
     upstream,
@@ -97,7 +100,9 @@ async function writeBeside(
   const dir = dirname(source)
   const stem = basename(source).replace(/\.json$/i, '')
   const same = JSON.stringify(file.cases)
-  const pattern = new RegExp(`^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.drift-(\\d+)\\.json$`)
+  const pattern = new RegExp(
+    `^${stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.drift-(\\d+)\\.json$`,
+  )
   for (const name of (await readdir(dir)).filter((n) => pattern.test(n)).sort()) {
     const there = join(dir, name)
     try {
