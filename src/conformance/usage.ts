@@ -110,7 +110,9 @@ Plays recorded contracts against the real service, the engine answering each ste
 since the contract was recorded (noise left out: a read the service answers differently when
 asked the same again). Each changed step is written beside its contract as NAME.drift-N.json
 (never over a file), the upstream's answer as what it expects. Exit codes: 0 nothing changed,
-1 an answer changed, 2 a wrong command line or contract, 3 the upstream cannot be used.
+1 an answer changed, 2 a wrong command line or contract, 3 the upstream cannot be used, 4 every
+contract was skipped (one that needs an empty account or moves the clock needs our control
+plane), so nothing was compared.
 
 flags:
   --upstream URL             the real service's base URL (http or https)

@@ -4,7 +4,8 @@
  * they were recorded said, written beside them as a new contract, and summarized (decision 091).
  *
  * Exit codes: 0 nothing changed; 1 a step's answer changed; 2 a wrong command line or contract;
- * 3 the upstream cannot be used (the pre-flight check).
+ * 3 the upstream cannot be used (the pre-flight check); 4 every contract was skipped, so
+ * nothing was compared.
  */
 import { parseArgs } from 'node:util'
 import { loadContracts } from '../conformance/contract/load'
@@ -109,7 +110,7 @@ async function drift(
   const baseUrl = values.upstream.replace(/\/+$/, '')
   await preflight(baseUrlTarget(baseUrl, { serviceName, ...access }))
   const upstream = (context.upstreamOf ?? httpUpstream)(values.upstream)
-  const { shadow, changed, written } = await runDrift(contracts, {
+  const { results, shadow, changed, written } = await runDrift(contracts, {
     upstream,
     serviceName,
     rate,
@@ -142,7 +143,17 @@ async function drift(
       redact(shadowReportSummary(shadow, title, exchanges)),
       [...shadow.twins.values(), ...Object.values(access)],
     )
-    return changed.length > 0 ? 1 : 0
+    const skipped = results.filter((r) => r.status === 'skipped')
+    for (const r of skipped) out(redact(`skipped ${r.id}: ${r.reason ?? 'skipped'}`))
+    if (changed.length > 0) return 1
+    if (skipped.length === results.length) {
+      const err = context.err ?? ((text: string) => console.error(text))
+      err(
+        `error: every contract was skipped (${results.length}), so nothing was compared: a contract that needs an empty account or moves the clock needs an upstream with our control plane`,
+      )
+      return 4
+    }
+    return 0
   } finally {
     await shadow.close()
   }

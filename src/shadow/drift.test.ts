@@ -301,6 +301,19 @@ describe('drift, told wrong', () => {
     })
   })
 
+  it('with only a secret, contracts that need an empty account are skipped: exits 4, saying why', async () => {
+    const { code, output } = await run(
+      [notes, '--upstream', upstream.url, '--rate', '1000', '--report', join(scratch, 'skipped')],
+      { SERVICE_PLAYGROUND_UPSTREAM_SECRET: SECRET },
+    )
+    expect({ code, output }).toEqual({
+      code: 4,
+      output: expect.stringMatching(/every contract was skipped \(3\), so nothing was compared/),
+    })
+    expect(output).toContain('needs an empty account, which only the control plane can give')
+    holdsNoSecret(output)
+  }, 60_000)
+
   it('a file that is no contract: exits 2, naming it', async () => {
     const bad = join(scratch, 'bad.json')
     writeFileSync(bad, '{"cases": 3}')
