@@ -77,11 +77,7 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
     appendSummary(
       summaryFile(values.summary, context.env),
       tokensSummary(report, text, maxExcess),
-      entries.flatMap((e) =>
-        e.request.headers
-          .filter(([name]) => name.toLowerCase() === 'authorization')
-          .map(([, value]) => value.replace(/^Bearer\s+/i, '')),
-      ),
+      entries.flatMap(presentedTokens),
     )
     if (maxExcess !== undefined && report.maxExcess > maxExcess) {
       const over = report.tokens.filter((t) => (t.excess?.endpoints ?? 0) > maxExcess)
@@ -102,4 +98,18 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
     }
     throw error
   }
+}
+
+/** The tokens and secrets a journal entry presented (hostile entries hold anything). */
+function presentedTokens(entry: { request?: { headers?: unknown } }): string[] {
+  const headers = entry.request?.headers
+  if (!Array.isArray(headers)) return []
+  return headers.flatMap((header: unknown) =>
+    Array.isArray(header) &&
+    typeof header[0] === 'string' &&
+    typeof header[1] === 'string' &&
+    header[0].toLowerCase() === 'authorization'
+      ? [header[1].replace(/^Bearer\s+/i, '')]
+      : [],
+  )
 }
