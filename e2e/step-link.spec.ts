@@ -54,7 +54,7 @@ test('a refused step shared from the log opens offline in a new tab, replayed on
   await expect(detail).toContainText('core.ping')
   await expect(detail.getByTestId('counterfactual').first()).toContainText('core.ping')
   await expect(shared.getByTestId('link-steps').getByRole('button')).toHaveCount(2)
-  await opened.setViewportSize({ width: 1280, height: 900 })
+  await opened.setViewportSize({ width: 1280, height: 1700 })
   await expectNoHorizontalOverflow(opened, 'the shared step')
   await opened.screenshot({ path: `${folder}/step-link.png` })
   await shared.getByTestId('link-steps').getByRole('button').first().click()

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { EXIT, main } from '../commands'
 import { linkCommand } from './link-command'
 import { linkInFragment, readStepLink } from './step-link'
 
@@ -55,5 +56,36 @@ describe('service-playground link', () => {
     expect((await run([notes, '--page', 'nowhere'])).err).toMatch(
       /--page must be the playground's URL/,
     )
+  })
+})
+
+describe('verify', () => {
+  it('prints the link to the first step of a contract that differs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'link-verify-'))
+    const file = join(dir, 'reverses.json')
+    const steps = [
+      { call: 'core.ping', expect: { status: 200, result: true } },
+      {
+        call: 'type.string.reverse',
+        format: 'text',
+        input: 'abc',
+        expect: { status: 200, result: 'CBA' },
+      },
+      { call: 'core.ping', expect: { status: 200, result: true } },
+    ]
+    writeFileSync(file, JSON.stringify({ description: 'd', cases: [{ name: 'reverses', steps }] }))
+    const lines: string[] = []
+    const code = await main(['verify', file, '--target', 'handle', '--junit', join(dir, 'j.xml')], {
+      out: (t) => lines.push(t),
+      err: (t) => lines.push(t),
+    })
+    expect(code).toBe(EXIT.failed)
+    const line = lines.find((l) => l.startsWith('link to step 2 of '))
+    expect(line).toMatch(
+      /^link to step 2 of .*reverses\.json › reverses \(\d+ characters\): http:\/\/127\.0\.0\.1:5173\/#r=v1\./,
+    )
+    const link = await readStepLink(linkInFragment(new URL(line!.split(': ').at(-1)!).hash)!)
+    expect(link.case.steps).toEqual(steps.slice(0, 2))
+    expect(link.case.formats).toEqual(['tuples'])
   })
 })
