@@ -9,6 +9,8 @@ test('a refused step shared from the log opens offline in a new tab, replayed on
   account,
   context,
 }) => {
+  // Two pages, a replay and a cold tab offline: room for a loaded machine.
+  test.setTimeout(180_000)
   const { page } = app
   const [secret] = await account.secrets()
   const minted = await wire.call('auth.create', {
@@ -80,9 +82,46 @@ test('a link that is cut, garbled, of another version or far too long says so, a
   ]
   for (const [value, message] of cases) {
     await page.evaluate((hash) => (window.location.hash = hash), `r=${value}`)
-    await expect(page.getByTestId('link-error')).toContainText(message)
+    await expect(page.getByTestId('link-error')).toContainText(message, { timeout: 15_000 })
   }
   await openView(page, 'Secrets')
   await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible()
   await expect(page.getByTestId('link-error')).toHaveCount(0)
+})
+
+test('a link made by another engine version replays anyway and names the first step that answers otherwise', async ({
+  app,
+}) => {
+  const { page } = app
+  const payload = {
+    v: 1,
+    engine: '0.0.9',
+    case: {
+      name: 'made elsewhere',
+      steps: [
+        { call: 'core.ping', expect: { status: 200, result: false } },
+        { call: 'no.such.endpoint', expect: { status: 200 } },
+      ],
+    },
+  }
+  // Packed here with the platform's own deflate, apart from the code under test.
+  const value = await page.evaluate(async (json) => {
+    const stream = new Blob([json]).stream().pipeThrough(new CompressionStream('deflate-raw'))
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer())
+    const base64 = btoa(String.fromCharCode(...bytes))
+    return `v1.${base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`
+  }, JSON.stringify(payload))
+  await page.evaluate((hash) => (window.location.hash = hash), `r=${value}`)
+  const shared = page.getByTestId('step-link')
+  await expect(shared.getByTestId('link-engine')).toContainText(
+    /0\.0\.9 \(this playground runs \d/,
+    {
+      timeout: 15_000,
+    },
+  )
+  await expect(shared.getByTestId('link-differs')).toContainText('Step 1 (core.ping)')
+  await expect(shared.getByTestId('link-differs')).toContainText('expected result false, got true')
+  const detail = shared.getByTestId('exchange-detail')
+  await expect(detail.getByRole('heading', { name: /no\.such\.endpoint/ })).toBeVisible()
+  await expect(detail).toContainText('404')
 })
