@@ -36,6 +36,13 @@ describe('service-playground link', () => {
     expect(link.case.steps).toHaveLength(2)
   })
 
+  it('--help prints its flags', async () => {
+    const { code, out } = await run(['--help'])
+    expect(code).toBe(0)
+    for (const flag of ['--case N', '--step M', '--page URL', '--seed S'])
+      expect(out).toContain(flag)
+  })
+
   it('says what is wrong with the command line or the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'link-'))
     const bad = join(dir, 'bad.json')
