@@ -22,6 +22,7 @@ const all = [
   'store',
   'rewind',
   'chaos',
+  'step-link',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

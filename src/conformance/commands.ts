@@ -16,6 +16,7 @@ import { coverageCommand } from './coverage-command'
 import { replayCommand } from './replay-command'
 import { verifyContracts, verifyInNewAccounts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'
+import { failureLinks } from './link/failure-links'
 import { junit, stepReport, table } from './report'
 import { appendSummary, resultsSummary, summaryFile } from './summary'
 import { CONFORMANCE_USAGE, VERIFY_USAGE } from './usage'
@@ -270,6 +271,7 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
       results = await play(target, () => verifyContracts(target, contracts))
     }
     out(stepReport(target.name, results))
+    for (const line of await failureLinks(contracts, results)) out(line)
     writeFileSync(values.junit!, junit(target.name, results, 'contract'))
     out(`JUnit XML: ${values.junit}`)
     summarize('verify', target.name, results, values, context)

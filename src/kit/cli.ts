@@ -7,12 +7,14 @@
  *   coverage     the authorization coverage of a client's tests, with a --min gate
  *   tokens       the narrowest token for each token's use, with a --max-excess gate
  *   drift        contracts played against the real service: what changed since they were recorded
+ *   link         a link to one step of a contract, for the playground to replay offline
  */
 import { fileURLToPath } from 'node:url'
 import {
   conformanceCommand,
   coverageCommand,
   driftCommand,
+  linkCommand,
   replayCommand,
   setCasesDir,
   setServeCommand,
@@ -46,6 +48,8 @@ commands:
   drift         what of the real service changed since your contracts were recorded
                   contracts/*.json --upstream URL --upstream-secret-file FILE
                   [--rate 20] [--summary FILE] [--report DIR]
+  link          a link to one step of a contract, opened offline in the playground
+                  CONTRACT.json [--case N] [--step M] [--page URL]
   help          this text
 
 \`service-playground <command> --help\` shows every flag of a command. A value that starts with
@@ -79,6 +83,8 @@ switch (command) {
     break
   case 'drift':
     process.exit(await driftCommand(rest))
+  case 'link':
+    process.exit(await linkCommand(rest))
     break
   case undefined:
   case 'help':
