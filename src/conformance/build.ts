@@ -1,7 +1,7 @@
 // A step as the request it sends: bound values, the body format, the service's name in place.
 import { encode } from '@msgpack/msgpack'
 import { authCreateArgs } from '../client/authorize'
-import { fromBase64, toBase64 } from './base64'
+import { fromBase64, toBase64 } from '../client/wire'
 import type { CallStep, Format, MintStep, Step } from './cases'
 import type { Target, WireRequest } from './run'
 import { patternWithServiceName, withServiceName } from './service-name'

@@ -12,6 +12,7 @@ import { baseUrlTarget } from '../conformance/targets'
 import { DEFAULT_REPORT_DIR, readUpstreamSecret } from './serve-shadow'
 import { runShadow } from './shadow-run'
 import { httpUpstream } from './upstream'
+import { trimBaseUrl } from '../client/wire'
 
 export interface ShadowFlags {
   shadow: string
@@ -68,7 +69,7 @@ export async function shadowCommand(
   }
   const serviceName = flags['service-name']
   await preflight(
-    baseUrlTarget(url.toString().replace(/\/+$/, ''), {
+    baseUrlTarget(trimBaseUrl(url.toString()), {
       serviceName,
       ...(secret === undefined ? {} : { secret }),
       ...(controlToken === undefined ? {} : { controlToken }),

@@ -1,5 +1,6 @@
 import { authenticate, type Presented } from '../auth/credentials'
 import { utf8 } from '../auth/bytes'
+import { fromBase64 } from '../wire/base64'
 import type { Principal } from '../auth/principal'
 import {
   ClientGoneError,
@@ -84,10 +85,7 @@ function bodyOf(call: SimulateCall, serviceName: string): { body: Uint8Array; ty
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
       throw new InvalidError('`bodyBase64` of a call is not base64')
     }
-    const binary = atob(text)
-    const bytes = new Uint8Array(binary.length)
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-    return { body: bytes, type: call.contentType ?? 'text/plain' }
+    return { body: fromBase64(text), type: call.contentType ?? 'text/plain' }
   }
   if (call.body !== undefined)
     return { body: utf8(call.body), type: call.contentType ?? 'text/plain' }

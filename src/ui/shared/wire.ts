@@ -1,5 +1,5 @@
 import { decode, encode } from '@msgpack/msgpack'
-import type { Json, LoggedBody } from '../../engine'
+import type { Json } from '../../engine'
 
 /**
  * One endpoint call as a person composes it (an input and named arguments, written once) and
@@ -310,8 +310,4 @@ export function saidBy(body: ReadableBody, contentType: string, failed: boolean)
   return error === undefined ? {} : { error }
 }
 
-/** The bytes of a body the exchange log kept: its text, or its base64 (MessagePack). */
-export function loggedBytes(body: LoggedBody): Uint8Array {
-  if (body.encoding === 'text') return new TextEncoder().encode(body.data)
-  return Uint8Array.from(atob(body.data), (char) => char.charCodeAt(0))
-}
+export { loggedBytes } from '../../client/exchange'

@@ -3,8 +3,7 @@
 // counts exactly what the engine decided.
 
 import { covers } from '../../auth/abilities'
-import { fromBase64Url, utf8 } from '../../auth/bytes'
-import type { LoggedBody } from '../../operator/exchange-log'
+import { loggedBytes, type LoggedBody } from '../../operator/exchange-log'
 import { coerce, NOT_COERCIBLE } from '../../runtime/types'
 import type { RequestTrace } from '../../trace'
 import { requestFormat } from '../../wire/formats'
@@ -154,15 +153,6 @@ class Counter {
 const header = (headers: Array<[string, string]>, name: string) =>
   headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? null
 
-function bodyBytes(body: LoggedBody | null): Uint8Array {
-  if (!body) return new Uint8Array()
-  if (body.encoding === 'text') return utf8(body.data)
-  return (
-    fromBase64Url(body.data.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')) ??
-    new Uint8Array()
-  )
-}
-
 /** The service's name, from the tuple content type an entry was sent with, if any. */
 export const serviceNameOf = (entry: CoverageEntry) =>
   /application\/vnd\.([a-z][a-z0-9_-]*)\+/.exec(
@@ -179,7 +169,7 @@ export function mintRequest(entry: CoverageEntry, serviceName = serviceNameOf(en
   if (request.body?.truncated) return undefined
   try {
     const format = requestFormat(header(request.headers, 'content-type'), serviceName)
-    const call = parseCall(bodyBytes(request.body), format, new URL(request.url).searchParams)
+    const call = parseCall(loggedBytes(request.body), format, new URL(request.url).searchParams)
     const arg = (name: string) => {
       const node = call.args.get(name)
       return node?.kind === 'literal' ? node : undefined

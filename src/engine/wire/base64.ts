@@ -1,9 +1,11 @@
-// Base64 with what browsers and Node both have (`btoa`, `atob`): the runner and the recorder
-// also run in the playground's page, where there is no `Buffer`.
+// Base64 with what browsers and Node both have (`btoa`, `atob`): the engine, the runner and the
+// recorder also run in the playground's page, where there is no `Buffer`.
+
+export { fromBase64Url, toBase64Url } from '../auth/bytes'
 
 const CHUNK = 0x8000
 
-/** Base64 of bytes, or of a text's UTF-8 bytes. */
+/** Padded base64 of bytes, or of a text's UTF-8 bytes. */
 export function toBase64(data: Uint8Array | string): string {
   const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data
   let binary = ''
