@@ -11,6 +11,7 @@ import { formatOfMediaType, mediaTypeOf, type Format } from '../engine/wire/form
  */
 
 export { loggedBytes } from '../engine/operator/exchange-log'
+export { mintedAuthorization } from '../engine/auth/minted'
 
 /** A header's value (the first of that name), whatever the case of its name. */
 export function headerOf(headers: Array<[string, string]>, name: string): string | undefined {

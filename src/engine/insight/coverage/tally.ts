@@ -8,6 +8,7 @@ import { coerce, NOT_COERCIBLE } from '../../runtime/types'
 import type { RequestTrace } from '../../trace'
 import { requestFormat } from '../../wire/formats'
 import { parseCall } from '../../wire/request'
+import { mintedAuthorization } from '../../auth/minted'
 
 /** What coverage reads of a journal entry: a record of the journal, or of a HAR the page saved. */
 export interface CoverageEntry {
@@ -241,7 +242,7 @@ function count(counter: Counter, entry: CoverageEntry): void {
     }
   }
   counter.cell(trace.endpoint, kind, outcome, 1, exercisedBy(bits))
-  if (trace.endpoint === 'auth.create' && status === 200) {
+  if (mintedAuthorization(trace.endpoint, status)) {
     const asked = mintRequest(entry)
     if (asked) {
       for (const raw of asked.abilities) counter.ability(raw).minted++
