@@ -14,3 +14,4 @@ export {
 } from '../engine/wire/base64'
 export { basePathOf, trimBaseUrl } from '../engine/wire/base-url'
 export { bearerToken, readBearer, type Bearer } from '../engine/auth/bearer'
+export { callTuples, type CallTuple } from '../engine/wire/call-tuples'

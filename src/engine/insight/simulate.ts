@@ -18,6 +18,7 @@ import { between, identifyAt, momentOf, type InsightContext, type InsightRun } f
 import { quietRun } from './quiet-run'
 import { checkCallRefusal, checkedTokenRefusal } from './refusals'
 import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
+import { callTuples } from '../wire/call-tuples'
 
 /** The most calls one simulate request may ask about. */
 export const MAX_SIMULATED_CALLS = 1000
@@ -89,10 +90,7 @@ function bodyOf(call: SimulateCall, serviceName: string): { body: Uint8Array; ty
   }
   if (call.body !== undefined)
     return { body: utf8(call.body), type: call.contentType ?? 'text/plain' }
-  const tuples: Json[] = [
-    ...(call.input === undefined ? [] : [['>>', call.input] as Json]),
-    ...Object.entries(call.args ?? {}).map(([name, value]) => ['$$', name, value] as Json),
-  ]
+  const tuples: Json[] = callTuples(call.input, call.args ?? {})
   return { body: utf8(JSON.stringify(tuples)), type: mediaType('tuples', serviceName) }
 }
 
