@@ -21,6 +21,7 @@ const all = [
   'least-privilege',
   'store',
   'rewind',
+  'chaos',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

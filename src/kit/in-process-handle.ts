@@ -19,6 +19,8 @@ import { saveContract, type ContractRecorder, type ContractSource } from './cont
 import type { InsightSource } from './reach-matchers'
 import type { Framed } from './vitest-frames'
 import { trimBaseUrl } from '../client/wire'
+import { exempt } from './chaos/plan'
+import type { ChaosFrame } from './chaos/run'
 
 /** The test running now: its case name, its project's root, the journal's id before it began. */
 export interface TestScope {
@@ -64,6 +66,8 @@ export interface FrameParts {
     groupEnded: (after: number) => Promise<void>,
   ) => Promise<void>
   insight: InsightSource
+  /** The service a chaos run injects into, with its frames; in process only. */
+  chaos?: () => Promise<ChaosFrame>
 }
 
 /** A test runner's part: where the service starts and stops, the running test, the frames. */
@@ -145,6 +149,20 @@ export function inProcessHandle(
       diff: (a, b, at) => service().diff(a, b, at),
       leastPrivilege: (token) => service().leastPrivilege(token),
     },
+    chaos: async () => {
+      const running = service()
+      return {
+        plan: (planner) => running.plan(planner),
+        reach: (token) => running.reach(token),
+        now: () => running.now(),
+        advanceClock: (seconds) => running.advanceClock(seconds),
+        checkpoint: () => running.checkpoint(),
+        restore: async (id) => {
+          await settled(running)
+          await running.restore(id)
+        },
+      }
+    },
   })
   hooks.afterAll(async () => {
     if (running) await settled(running)
@@ -171,7 +189,9 @@ export function inProcessHandle(
     get service() {
       return service()
     },
-    authorize: (abilities, authorizeOptions) => service().authorize(abilities, authorizeOptions),
+    // The test's own setup: never faulted by a chaos run.
+    authorize: (abilities, authorizeOptions) =>
+      exempt(() => service().authorize(abilities, authorizeOptions)),
     advanceClock: (seconds) => service().advanceClock(seconds),
     now: () => service().now(),
     createSecret: (key) => service().createSecret(key),

@@ -59,6 +59,11 @@ export interface ShadowOptions {
   askAgain?: boolean
   /** Milliseconds, for the rate budget. */
   now?: () => number
+  /**
+   * Every call to the upstream waits its turn within its rate limit (`drift`): asking again
+   * then waits too, and is never left out for the budget.
+   */
+  paced?: boolean
 }
 
 /** The run's parts every stage reads, made once. */
@@ -164,7 +169,7 @@ export async function createShadowState(options: ShadowOptions): Promise<ShadowS
       control: controlOver((request) => mirror.engine.handle(request), upstream.baseUrl),
     },
     report: new ParityReport(`${base.origin}${basePath}`, serviceName),
-    budget: new RateBudget(options.now),
+    budget: new RateBudget(options.now, options.paced ?? false),
     writers: new Map(),
     count: 0,
     pending: 0,
