@@ -18,6 +18,7 @@ import { inFlightOf } from '../node/calls-in-flight'
 import { saveContract, type ContractRecorder, type ContractSource } from './contract'
 import type { InsightSource } from './reach-matchers'
 import type { Framed } from './vitest-frames'
+import { trimBaseUrl } from '../client/wire'
 import { exempt } from './chaos/plan'
 import type { ChaosFrame } from './chaos/run'
 
@@ -88,7 +89,7 @@ export function inProcessHandle(
   hooks: RunnerHooks,
 ): ServiceHandle {
   let running: Service | undefined
-  const baseUrl = (serviceOptions.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
+  const baseUrl = trimBaseUrl(serviceOptions.baseUrl ?? DEFAULT_BASE_URL)
   const serviceName = serviceOptions.serviceName ?? DEFAULT_SERVICE_NAME
   let started: Promise<Service> | undefined
   const start = () =>

@@ -19,6 +19,7 @@ import { shadowFlagProblem } from './serve-shadow'
 import { upstreamAccess } from './shadow-command'
 import { comparedOf, shadowReportSummary } from './shadow-summary'
 import { httpUpstream, type Upstream } from './upstream'
+import { trimBaseUrl } from '../client/wire'
 
 export interface DriftContext {
   out?: (text: string) => void
@@ -107,7 +108,7 @@ async function drift(
     'drift',
   )
   const serviceName = values['service-name']
-  const baseUrl = values.upstream.replace(/\/+$/, '')
+  const baseUrl = trimBaseUrl(values.upstream)
   await preflight(baseUrlTarget(baseUrl, { serviceName, ...access }))
   const upstream = (context.upstreamOf ?? httpUpstream)(values.upstream)
   const { results, shadow, changed, written } = await runDrift(contracts, {

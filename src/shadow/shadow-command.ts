@@ -14,6 +14,7 @@ import { DEFAULT_REPORT_DIR, readUpstreamSecret } from './serve-shadow'
 import { shadowReportSummary } from './shadow-summary'
 import { runShadow } from './shadow-run'
 import { httpUpstream } from './upstream'
+import { trimBaseUrl } from '../client/wire'
 
 export interface ShadowFlags {
   shadow: string
@@ -89,7 +90,7 @@ export async function shadowCommand(
   const { secret, controlToken } = access
   const serviceName = flags['service-name']
   await preflight(
-    baseUrlTarget(url.toString().replace(/\/+$/, ''), {
+    baseUrlTarget(trimBaseUrl(url.toString()), {
       serviceName,
       ...(secret === undefined ? {} : { secret }),
       ...(controlToken === undefined ? {} : { controlToken }),

@@ -6,7 +6,7 @@
  * waiting out a 429's `retry-after` and sending again.
  */
 import { ControlError } from '../client/control'
-import { fromBase64, toBase64 } from '../conformance/base64'
+import { basePathOf, fromBase64, toBase64 } from '../client/wire'
 import { describeStep } from '../conformance/build'
 import type { Case } from '../conformance/cases'
 import { runCases, type CaseResult, type Target } from '../conformance/run'
@@ -49,7 +49,7 @@ export function shadowTarget(
   >,
   label: () => string | undefined,
 ): Target {
-  const basePath = new URL(upstream.baseUrl).pathname.replace(/\/+$/, '')
+  const basePath = basePathOf(upstream.baseUrl)
   const { controlToken, maxWaitSeconds = 120 } = options
   const send = async (request: UpstreamRequest) => {
     for (let attempt = 1; ; attempt++) {

@@ -22,6 +22,7 @@ import {
   type Upstream,
   type UpstreamAnswer,
 } from './upstream'
+import { basePathOf } from '../client/wire'
 
 /**
  * The most of an upstream answer's body the shadow keeps to compare: a longer one is passed to
@@ -140,7 +141,7 @@ export async function createShadowState(options: ShadowOptions): Promise<ShadowS
   const { upstream, serviceName } = options
   const log = options.log ?? ((line: string) => console.log(line))
   const base = new URL(upstream.baseUrl)
-  const basePath = base.pathname.replace(/\/+$/, '')
+  const basePath = basePathOf(base)
   const twins = new Twins()
   const known = new KnownState()
   const mirror = await Mirror.start({
