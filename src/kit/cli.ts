@@ -83,6 +83,7 @@ switch (command) {
     break
   case 'drift':
     process.exit(await driftCommand(rest))
+    break
   case 'link':
     process.exit(await linkCommand(rest))
     break
