@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAccount } from '../client/open-account'
 import { EXIT, main } from '../conformance/commands'
 import { startFront, type Front } from '../testing/front-proxy'
+import { run, shown } from '../testing/run-command'
 import { configure, start, type Running } from './serve-cli'
 
 /**
@@ -83,6 +85,59 @@ describe('verify --base-url through a front', () => {
     expect(output).toMatch(/\d+ DIFFERS keyv\.set\n/)
     expect(output).toContain('true')
   }, 30_000)
+
+  it('reaches every account through a TLS front, the command trusting its certificate', async () => {
+    // A certificate for 127.0.0.1 made for this run (openssl, as Debian's ca-certificates has it).
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')]
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        cert,
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    )
+    const tls = await front({
+      tls: { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') },
+    })
+    const ran = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/conformance/cli.ts',
+        'verify',
+        NOTES,
+        '--base-url',
+        tls.url,
+        `--control-token=${CONTROL}`,
+        '--service-name',
+        'service',
+        '--junit',
+        join(dir, 'tls.xml'),
+      ],
+      ROOT,
+      { NODE_EXTRA_CA_CERTS: cert },
+    )
+    expect(ran.code, shown(ran)).toBe(EXIT.passed)
+    expect(tls.url).toMatch(/^https:/)
+    expect(accountCalls(tls.seen).some((path) => /\/keyv\/scan$/.test(path))).toBe(true)
+  }, 60_000)
 })
 
 /** `POST /_accounts` through `node:http`, with headers of our own: its status and body. */
