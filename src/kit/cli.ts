@@ -6,11 +6,13 @@
  *   verify       contracts recorded from tests, replayed against a target
  *   coverage     the authorization coverage of a client's tests, with a --min gate
  *   tokens       the narrowest token for each token's use, with a --max-excess gate
+ *   import-har   a browser's HAR as a contract verify replays
  */
 import { fileURLToPath } from 'node:url'
 import {
   conformanceCommand,
   coverageCommand,
+  importHarCommand,
   replayCommand,
   setCasesDir,
   setServeCommand,
@@ -41,6 +43,8 @@ commands:
   tokens        least privilege: the narrowest token for each token your tests used
                   exchanges.json | contracts/*.json
                   [--max-excess N] [--out DIR] [--service-name NAME]
+  import-har    a browser's HAR (Chromium, Firefox, Playwright's recordHar) as a contract
+                  FILE.har [--base-url URL] [--out FILE] [--name NAME]
   help          this text
 
 \`service-playground <command> --help\` shows every flag of a command. A value that starts with
@@ -71,6 +75,9 @@ switch (command) {
     break
   case 'tokens':
     process.exit(await tokensCommand(rest))
+    break
+  case 'import-har':
+    process.exit(await importHarCommand(rest))
     break
   case undefined:
   case 'help':

@@ -100,6 +100,7 @@ describe('the packed kit', () => {
       'package/schemas/cases.json',
       'package/schemas/coverage.json',
       'package/schemas/account.json',
+      'package/schemas/har.json',
       'package/README.md',
       'package/docs/node-api.md',
     ]) {
