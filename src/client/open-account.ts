@@ -55,7 +55,7 @@ export async function openAccount({
   const answered = (await made.json()) as Omit<ServeAccount, 'close' | 'reset'>
   // Reached through the URL it was given, not the one the server built from the Host it saw:
   // behind a front (a proxy, a TLS terminator) that is the front's, and the server's own
-  // address may not even be reachable from here (decision 091).
+  // address may not even be reachable from here (decision 094).
   const account = { ...answered, baseUrl: `${server}/${ACCOUNT_PREFIX}/${answered.id}` }
   return {
     ...account,

@@ -1,6 +1,6 @@
 /**
  * A browser's HAR (HTTP Archive 1.2: Chromium's, Firefox's, Playwright's `recordHar`) read as
- * the exchanges a contract is recorded from (decision 091): the entries with the service at
+ * the exchanges a contract is recorded from (decision 094): the entries with the service at
  * its base URL become exchange records, their tokens classified as the engine's trace would
  * have them, and the recorder (`recordContract`) does the rest, as it does for a test's
  * journal. Other hosts, the control plane and CORS preflights are left out and counted.
@@ -41,7 +41,8 @@ interface HarEntry {
     url: string
     headers: HarHeader[]
     bodySize?: number
-    postData?: { mimeType?: string; text?: string }
+    /** `_encoding: 'base64'`: a binary body (MessagePack), as the playground's own HAR writes it. */
+    postData?: { mimeType?: string; text?: string; _encoding?: string }
   }
   response: {
     status: number
@@ -118,6 +119,25 @@ const textBody = (text: string): LoggedBody => ({
   truncated: false,
 })
 
+/** The request's body as logged; a HarError when it says base64 and is not. */
+function requestBody(index: number, entry: HarEntry): LoggedBody | null {
+  const post = entry.request.postData
+  if (post?.text === undefined || post.text === '') return null
+  if (post._encoding !== 'base64') return textBody(post.text)
+  return base64Body(`${labelOf(index, entry)}: its request body`, post.text)
+}
+
+/** A base64 body as logged, checked: a HarError naming `what` when it does not decode. */
+function base64Body(what: string, text: string): LoggedBody {
+  let bytes: Uint8Array
+  try {
+    bytes = fromBase64(text.replace(/\s+/g, ''))
+  } catch {
+    throw new HarError(`${what} is marked base64 but does not decode`)
+  }
+  return { encoding: 'base64', data: toBase64(bytes), bytes: bytes.length, truncated: false }
+}
+
 /** The answer's body as logged; a HarError when it says base64 and is not. */
 function responseBody(index: number, entry: HarEntry): LoggedBody | null {
   const { text, encoding } = entry.response.content
@@ -128,15 +148,7 @@ function responseBody(index: number, entry: HarEntry): LoggedBody | null {
       `${labelOf(index, entry)}: its response content's encoding is ${JSON.stringify(encoding)}; a HAR's is base64 or none`,
     )
   }
-  let bytes: Uint8Array
-  try {
-    bytes = fromBase64(text.replace(/\s+/g, ''))
-  } catch {
-    throw new HarError(
-      `${labelOf(index, entry)}: its response content is marked base64 but does not decode`,
-    )
-  }
-  return { encoding: 'base64', data: toBase64(bytes), bytes: bytes.length, truncated: false }
+  return base64Body(`${labelOf(index, entry)}: its response content`, text)
 }
 
 /**
@@ -317,7 +329,7 @@ export function importHar(
         method: entry.request.method,
         url: entry.request.url,
         headers,
-        body: text === undefined || text === '' ? null : textBody(text),
+        body: requestBody(index, entry),
       },
       response: {
         status: entry.response.status,
