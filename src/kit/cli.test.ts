@@ -42,6 +42,7 @@ describe('service-playground <command> --help', () => {
     ],
     ['verify', ['--base-url', '--control-token', '--fail-on-strict', '--junit', '--shadow URL']],
     ['coverage', ['--min', '--out', '--service-name']],
+    ['import-har', ['--base-url', '--out', '--name', '--service-name']],
   ])(
     '%s --help and -h print its flags and exit 0, starting nothing',
     async (command, flags) => {
@@ -59,9 +60,9 @@ describe('service-playground <command> --help', () => {
   it('help names every command and how to see its flags', async () => {
     const { code, stdout } = await cli('help')
     expect(code).toBe(0)
-    for (const command of ['serve', 'conformance', 'verify', 'coverage']) {
+    for (const command of ['serve', 'conformance', 'verify', 'coverage', 'import-har']) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
     expect(stdout).toContain('service-playground <command> --help')
-  })
+  }, 60_000)
 })
