@@ -112,6 +112,8 @@ export default defineConfig({
     // Two files at a time even on two cores (the default there is one): most of the suite
     // waits on processes, sockets and timers.
     maxWorkers: 2,
+    // The commands append to the job's summary when it is set: not the suite's own job's.
+    env: { GITHUB_STEP_SUMMARY: '' },
     projects: [
       {
         extends: true,

@@ -1,4 +1,5 @@
 import { ControlError, controlClient } from './control'
+import { trimBaseUrl } from './wire'
 
 /** An account of its own on a running `serve` (see `openAccount`). */
 export interface ServeAccount {
@@ -31,7 +32,7 @@ export async function openAccount({
   /** Makes the account deterministic with this seed (decision 086). */
   seed?: string | number
 }): Promise<ServeAccount> {
-  const server = url.replace(/\/+$/, '')
+  const server = trimBaseUrl(url)
   const headers = { authorization: `Bearer ${controlToken}` }
   const open = () =>
     fetch(`${server}/_accounts`, {
@@ -55,7 +56,7 @@ export async function openAccount({
   const answered = (await made.json()) as Omit<ServeAccount, 'close' | 'reset'>
   // Reached through the URL it was given, not the one the server built from the Host it saw:
   // behind a front (a proxy, a TLS terminator) that is the front's, and the server's own
-  // address may not even be reachable from here (decision 094).
+  // address may not even be reachable from here (decision 095).
   const account = { ...answered, baseUrl: `${server}/${ACCOUNT_PREFIX}/${answered.id}` }
   return {
     ...account,

@@ -1,6 +1,6 @@
 /**
  * `import-har FILE.har [--base-url URL] [--out FILE] [--name NAME] [--service-name NAME]`: a
- * browser's HAR as a contract `verify` replays (decision 094). Exit codes: 0 written; 1 the
+ * browser's HAR as a contract `verify` replays (decision 095). Exit codes: 0 written; 1 the
  * HAR holds no exchange with the service that can be replayed; 2 the command line or the HAR
  * is wrong. Nothing is written unless the whole contract is.
  */

@@ -1,5 +1,5 @@
 /**
- * `import-har` (decision 094): the notes example app (examples/notes), run in Chromium against
+ * `import-har` (decision 095): the notes example app (examples/notes), run in Chromium against
  * an account on `serve` with Playwright's `recordHar`, gives a HAR; imported, it is a contract
  * with no token in it that `verify` replays and passes. The same exchanges as Firefox writes
  * them (bodies in base64) give the same steps; hostile HARs are refused, naming what is wrong,

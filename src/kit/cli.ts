@@ -6,12 +6,16 @@
  *   verify       contracts recorded from tests, replayed against a target
  *   coverage     the authorization coverage of a client's tests, with a --min gate
  *   tokens       the narrowest token for each token's use, with a --max-excess gate
+ *   drift        contracts played against the real service: what changed since they were recorded
+ *   link         a link to one step of a contract, for the playground to replay offline
  *   import-har   a browser's HAR as a contract verify replays
  */
 import { fileURLToPath } from 'node:url'
 import {
   conformanceCommand,
   coverageCommand,
+  driftCommand,
+  linkCommand,
   importHarCommand,
   replayCommand,
   setCasesDir,
@@ -43,6 +47,11 @@ commands:
   tokens        least privilege: the narrowest token for each token your tests used
                   exchanges.json | contracts/*.json
                   [--max-excess N] [--out DIR] [--service-name NAME]
+  drift         what of the real service changed since your contracts were recorded
+                  contracts/*.json --upstream URL --upstream-secret-file FILE
+                  [--rate 20] [--summary FILE] [--report DIR]
+  link          a link to one step of a contract, opened offline in the playground
+                  CONTRACT.json [--case N] [--step M] [--page URL]
   import-har    a browser's HAR (Chromium, Firefox, Playwright's recordHar) as a contract
                   FILE.har [--base-url URL] [--out FILE] [--name NAME]
   help          this text
@@ -76,6 +85,10 @@ switch (command) {
   case 'tokens':
     process.exit(await tokensCommand(rest))
     break
+  case 'drift':
+    process.exit(await driftCommand(rest))
+  case 'link':
+    process.exit(await linkCommand(rest))
   case 'import-har':
     process.exit(await importHarCommand(rest))
     break

@@ -1,5 +1,5 @@
 /**
- * `useService({ serve })` behind a front (decision 094): the file's account is opened and used
+ * `useService({ serve })` behind a front (decision 095): the file's account is opened and used
  * through the URL it was given, a proxy that sets `Host` to serve's own address, so every call,
  * control-plane request and journal read goes through the front.
  */

@@ -93,7 +93,7 @@ export interface ServeConfig {
   seed?: string
   /**
    * `--trust-proxy`: the links and account URLs made name the origin a front's `Forwarded` (or
-   * `X-Forwarded-Host`/`-Proto`) gives, not the `Host` the front sent (decision 094).
+   * `X-Forwarded-Host`/`-Proto`) gives, not the `Host` the front sent (decision 095).
    */
   trustProxy: boolean
 }

@@ -12,7 +12,7 @@ import { run, shown } from '../testing/run-command'
 import { configure, start, type Running } from './serve-cli'
 
 /**
- * `serve` behind a front (decision 094): `verify --base-url` and the kit reach each account
+ * `serve` behind a front (decision 095): `verify --base-url` and the kit reach each account
  * through the URL they were given, so a front that changes answers is seen; `--trust-proxy`
  * makes the links and account URLs name the origin the front says, and nothing else does.
  */

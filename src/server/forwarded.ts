@@ -3,7 +3,7 @@
  * gateway), as the front says it in `Forwarded` (RFC 7239) or `X-Forwarded-Host` and
  * `X-Forwarded-Proto`: read only when `serve --trust-proxy` says the front is to be believed.
  * The links and account URLs `serve` makes then name that origin, not the address the front
- * itself called (decision 094).
+ * itself called (decision 095).
  */
 
 /** A host as a URL may hold it: a name or IPv4 address, or an IPv6 one in brackets; a port. */

@@ -1,6 +1,6 @@
 /**
  * A browser's HAR (HTTP Archive 1.2: Chromium's, Firefox's, Playwright's `recordHar`) read as
- * the exchanges a contract is recorded from (decision 094): the entries with the service at
+ * the exchanges a contract is recorded from (decision 095): the entries with the service at
  * its base URL become exchange records, their tokens classified as the engine's trace would
  * have them, and the recorder (`recordContract`) does the rest, as it does for a test's
  * journal. Other hosts, the control plane and CORS preflights are left out and counted.
@@ -9,9 +9,7 @@ import { Ajv, type ValidateFunction } from 'ajv'
 import schema from '../../../schemas/har.json' with { type: 'json' }
 import { headerOf } from '../../client/exchange'
 import type { CredentialTrace, ExchangeRecord, LoggedBody } from '../../engine'
-import { bearerToken } from '../../engine/auth/bearer'
-import { fromBase64Url } from '../../engine/auth/bytes'
-import { fromBase64, toBase64 } from '../base64'
+import { bearerToken, fromBase64, fromBase64Url, toBase64, trimBaseUrl } from '../../client/wire'
 import type { CaseFile } from '../cases'
 import { decodeAnswer } from '../compare'
 import { TOKEN_SHAPE } from './answer'
@@ -255,7 +253,7 @@ export function importHar(
   options: { name: string; baseUrl?: string; serviceName?: string },
 ): HarImport {
   const entries = har.log.entries
-  const baseUrl = (options.baseUrl ?? baseUrlOf(file, entries)).replace(/\/+$/, '')
+  const baseUrl = trimBaseUrl(options.baseUrl ?? baseUrlOf(file, entries))
   const base = new URL(baseUrl)
   const basePath = base.pathname.replace(/\/+$/, '')
   const serviceName = options.serviceName ?? serviceNameOf(entries)
