@@ -87,8 +87,10 @@ switch (command) {
     break
   case 'drift':
     process.exit(await driftCommand(rest))
+    break
   case 'link':
     process.exit(await linkCommand(rest))
+    break
   case 'import-har':
     process.exit(await importHarCommand(rest))
     break
