@@ -4,7 +4,7 @@ import { trimBaseUrl } from './wire'
 /** An account of its own on a running `serve` (see `openAccount`). */
 export interface ServeAccount {
   id: string
-  /** Where the account answers: `<server url>/a/<id>`. */
+  /** Where the account answers: `<server url>/a/<id>`, under the URL `openAccount` was given. */
   baseUrl: string
   /** Its secret key. */
   secret: string
@@ -53,7 +53,11 @@ export async function openAccount({
   if (made.status !== 201) {
     throw new Error(`${server}/_accounts answered ${made.status}: ${await made.text()}`)
   }
-  const account = (await made.json()) as Omit<ServeAccount, 'close' | 'reset'>
+  const answered = (await made.json()) as Omit<ServeAccount, 'close' | 'reset'>
+  // Reached through the URL it was given, not the one the server built from the Host it saw:
+  // behind a front (a proxy, a TLS terminator) that is the front's, and the server's own
+  // address may not even be reachable from here (decision 095).
+  const account = { ...answered, baseUrl: `${server}/${ACCOUNT_PREFIX}/${answered.id}` }
   return {
     ...account,
     async reset() {
@@ -69,6 +73,9 @@ export async function openAccount({
     },
   }
 }
+
+/** The path prefix of a hosted account on `serve`: `<server url>/a/<id>`. */
+const ACCOUNT_PREFIX = 'a'
 
 /** The codes of a connection closed under a request before any answer. */
 const REUSED = new Set(['UND_ERR_SOCKET', 'ECONNRESET'])

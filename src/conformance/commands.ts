@@ -14,6 +14,7 @@ import { loadCases } from './load-cases'
 import { loadContracts } from './contract/load'
 import { coverageCommand } from './coverage-command'
 import { replayCommand } from './replay-command'
+import { importHarCommand } from './import-har-command'
 import { verifyContracts, verifyInNewAccounts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'
 import { failureLinks } from './link/failure-links'
@@ -320,13 +321,14 @@ function nothingVerified(results: readonly CaseResult[]): string {
 }
 
 /**
- * `conformance ...` by default, `verify ...`, `coverage ...`, `replay ...` and `drift ...` as
- * subcommands.
+ * `conformance ...` by default, `verify ...`, `coverage ...`, `replay ...`, `drift ...` and
+ * `import-har ...` as subcommands.
  */
 export function main(args: string[], context: CommandContext = {}): Promise<number> {
   if (args[0] === 'drift') return driftCommand(args.slice(1), context)
   if (args[0] === 'coverage') return coverageCommand(args.slice(1), context)
   if (args[0] === 'replay') return replayCommand(args.slice(1), context)
+  if (args[0] === 'import-har') return importHarCommand(args.slice(1), context)
   return args[0] === 'verify'
     ? verifyCommand(args.slice(1), context)
     : conformanceCommand(args[0] === 'conformance' ? args.slice(1) : args, context)

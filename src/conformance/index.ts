@@ -5,6 +5,7 @@ export { coverageCommand, coverageOf, replayForCoverage } from './coverage-comma
 export { replayCommand } from './replay-command'
 export { replayRecording, describeReplay, type ReplayResult, type Recording } from './replay'
 export { tokensCommand } from './tokens-command'
+export { importHarCommand } from './import-har-command'
 export { driftCommand } from '../shadow/drift-command'
 export { linkCommand } from './link/link-command'
 export { readJournalFiles, MAX_JOURNAL_FILE_BYTES } from './journal-files'

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-/** The schemas the kit publishes, one per file format it reads or writes. */
-export type SchemaName = 'cases' | 'coverage' | 'account' | 'shadow-report'
+/** The schemas the kit publishes, one per file format it reads or writes (a HAR only read). */
+export type SchemaName = 'cases' | 'coverage' | 'account' | 'shadow-report' | 'har' | 'link'
 
 let folder: string | undefined
 

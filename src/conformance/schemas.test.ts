@@ -20,7 +20,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'schemas-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const read = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'))
-const NAMES: SchemaName[] = ['cases', 'coverage', 'account', 'shadow-report']
+const NAMES: SchemaName[] = ['cases', 'coverage', 'account', 'shadow-report', 'har', 'link']
 const firstError = schemaError
 
 const jsonIn = (dir: string) =>

@@ -43,6 +43,7 @@ describe('service-playground <command> --help', () => {
     ['verify', ['--base-url', '--control-token', '--fail-on-strict', '--junit', '--shadow URL']],
     ['coverage', ['--min', '--out', '--service-name', '--summary FILE']],
     ['drift', ['--upstream URL', '--rate N', '--summary FILE', '--upstream-secret-file']],
+    ['import-har', ['--base-url', '--out', '--name', '--service-name']],
   ])(
     '%s --help and -h print its flags and exit 0, starting nothing',
     async (command, flags) => {
@@ -60,9 +61,9 @@ describe('service-playground <command> --help', () => {
   it('help names every command and how to see its flags', async () => {
     const { code, stdout } = await cli('help')
     expect(code).toBe(0)
-    for (const command of ['serve', 'conformance', 'verify', 'coverage', 'drift']) {
+    for (const command of ['serve', 'conformance', 'verify', 'coverage', 'drift', 'import-har']) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
     expect(stdout).toContain('service-playground <command> --help')
-  })
+  }, 60_000)
 })

@@ -8,6 +8,7 @@
  *   tokens       the narrowest token for each token's use, with a --max-excess gate
  *   drift        contracts played against the real service: what changed since they were recorded
  *   link         a link to one step of a contract, for the playground to replay offline
+ *   import-har   a browser's HAR as a contract verify replays
  */
 import { fileURLToPath } from 'node:url'
 import {
@@ -15,6 +16,7 @@ import {
   coverageCommand,
   driftCommand,
   linkCommand,
+  importHarCommand,
   replayCommand,
   setCasesDir,
   setServeCommand,
@@ -50,6 +52,8 @@ commands:
                   [--rate 20] [--summary FILE] [--report DIR]
   link          a link to one step of a contract, opened offline in the playground
                   CONTRACT.json [--case N] [--step M] [--page URL]
+  import-har    a browser's HAR (Chromium, Firefox, Playwright's recordHar) as a contract
+                  FILE.har [--base-url URL] [--out FILE] [--name NAME]
   help          this text
 
 \`service-playground <command> --help\` shows every flag of a command. A value that starts with
@@ -86,6 +90,9 @@ switch (command) {
     break
   case 'link':
     process.exit(await linkCommand(rest))
+    break
+  case 'import-har':
+    process.exit(await importHarCommand(rest))
     break
   case undefined:
   case 'help':

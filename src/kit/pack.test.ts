@@ -105,6 +105,7 @@ describe('the packed kit', () => {
       'package/schemas/cases.json',
       'package/schemas/coverage.json',
       'package/schemas/account.json',
+      'package/schemas/har.json',
       'package/README.md',
       'package/docs/guides/testing-a-client.md',
       'package/docs/node-api.md',
@@ -165,10 +166,17 @@ describe('the packed kit', () => {
     const help = await run('npx', ['service-playground', 'help'], dir)
     expect(help.stdout).toMatch(/^usage: service-playground <command>/)
     const flagsOf: Record<string, string[]> = {
-      serve: ['--upstream URL', '--upstream-secret-file', '--shadow-report', '--export-on-exit'],
+      serve: [
+        '--upstream URL',
+        '--upstream-secret-file',
+        '--shadow-report',
+        '--export-on-exit',
+        '--trust-proxy',
+      ],
       conformance: ['--shadow URL', '--upstream-secret-file'],
       verify: ['--shadow URL', '--upstream-secret-file'],
       coverage: ['--min'],
+      'import-har': ['--base-url URL', '--out FILE'],
     }
     for (const [command, wanted] of Object.entries(flagsOf)) {
       const flags = await run('npx', ['service-playground', command, '--help'], dir)
@@ -178,6 +186,10 @@ describe('the packed kit', () => {
       ])
       for (const flag of wanted) expect(flags.stdout, `${command} --help`).toContain(flag)
     }
+    // The HAR schema ships inside the command: a HAR of another version is refused by it.
+    writeFileSync(join(dir, 'old.har'), JSON.stringify({ log: { version: '1.0', entries: [] } }))
+    const har = await run('npx', ['service-playground', 'import-har', 'old.har'], dir)
+    expect([har.code, har.stderr]).toEqual([2, expect.stringContaining('/log/version is "1.0"')])
     const data = await run(
       'npx',
       ['service-playground', 'serve', '--port', '0', '--data', join(dir, 'x.db')],

@@ -91,6 +91,11 @@ export interface ServeConfig {
   shadow?: ShadowServeConfig
   /** `--seed`: the account's seed (decision 086); none without it. */
   seed?: string
+  /**
+   * `--trust-proxy`: the links and account URLs made name the origin a front's `Forwarded` (or
+   * `X-Forwarded-Host`/`-Proto`) gives, not the `Host` the front sent (decision 095).
+   */
+  trustProxy: boolean
 }
 
 /** The path a file will have, through any symbolic links in its folder. */
@@ -132,6 +137,7 @@ export function configure(args: string[]): ServeConfig {
         'upstream-secret-file': { type: 'string' },
         'shadow-report': { type: 'string' },
         seed: { type: 'string' },
+        'trust-proxy': { type: 'boolean', default: false },
       },
     }))
   } catch (error) {
@@ -218,6 +224,7 @@ export function configure(args: string[]): ServeConfig {
     ...(controlTokenFile === undefined ? {} : { controlTokenFile }),
     ...(values['base-url'] === undefined ? {} : { baseUrl: readBaseUrl(values['base-url']) }),
     ...(values.seed === undefined ? {} : { seed: values.seed }),
+    trustProxy: values['trust-proxy'],
   }
 }
 
@@ -266,6 +273,7 @@ function configureShadow(
     allowedHosts: values['allowed-host'],
     journal: 0,
     maxAccounts: 0,
+    trustProxy: false,
     shadow,
   }
 }
@@ -506,6 +514,7 @@ export async function start(config: ServeConfig): Promise<Running> {
       host: config.host,
       controlToken: config.controlToken,
       allowedHosts: config.allowedHosts,
+      trustProxy: config.trustProxy,
       accounts: {
         maxAccounts: config.maxAccounts,
         fairShare: opened.fairShare,

@@ -20,6 +20,10 @@ flags:
                              made and printed if not given
   --control-token-file FILE  write the control token to FILE (mode 600)
   --allowed-host NAME        a Host header to answer besides the loopback names (repeatable)
+  --trust-proxy              behind a front (a reverse proxy, a TLS terminator): links and
+                             account URLs name the origin its Forwarded header (or
+                             X-Forwarded-Host and X-Forwarded-Proto) gives, not the Host
+                             the front sent; without the flag those headers are ignored
   --rate-limit               enforce the service's rate limit (429 past it)
   --strict                   refuse what the interface does not promise
   --journal N                exchanges each account keeps for GET /_account/exchanges

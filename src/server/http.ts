@@ -10,6 +10,8 @@ export interface ListenOptions extends Partial<GateOptions> {
   host?: string
   /** Accounts hosted beside the engine's own, under `/a/<id>` (see `createHost`). */
   accounts?: Omit<HostOptions, 'controlToken'>
+  /** Believe a front's forwarded headers for the links and account URLs made (`listenWith`). */
+  trustProxy?: boolean
 }
 
 export type { Listener }
@@ -23,7 +25,7 @@ export type { Listener }
  */
 export async function listen(
   engine: Engine,
-  { port, host = '127.0.0.1', controlToken, allowedHosts, accounts }: ListenOptions,
+  { port, host = '127.0.0.1', controlToken, allowedHosts, accounts, trustProxy }: ListenOptions,
 ): Promise<Listener> {
   const hosting = await createHost(engine, { ...accounts, controlToken })
   let listener: Listener
@@ -33,6 +35,7 @@ export async function listen(
       host,
       allowedHosts: allowedHosts ?? [],
       name: 'engine',
+      trustProxy: trustProxy ?? false,
     })
   } catch (error) {
     await hosting.close()

@@ -1,8 +1,9 @@
-import { createServer, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Call, Reply } from '../engine'
 import { formats } from '../engine/wire/formats'
 import { refusal } from '../engine/wire/response'
+import { forwardedOrigin } from './forwarded'
 import { checkHost, hostsOf } from './gate'
 import { nodeCall } from './node-call'
 import { writeReply } from './write-reply'
@@ -36,6 +37,12 @@ export interface ListenerOptions {
   allowedHosts?: readonly string[]
   /** Who answers, as a rejected answer is logged: `<name> fault: …`. Default `server`. */
   name?: string
+  /**
+   * Believe a front's `Forwarded` (or `X-Forwarded-Host` and `X-Forwarded-Proto`): each call's
+   * origin is the one the client called by (see `forwardedOrigin`). Off by default: a client
+   * could otherwise name any origin for the links and account URLs the server makes.
+   */
+  trustProxy?: boolean
 }
 
 export interface Listener {
@@ -61,13 +68,17 @@ export interface Listener {
  */
 export async function listenWith(
   answer: Answer,
-  { port, host = '127.0.0.1', allowedHosts = [], name = 'server' }: ListenerOptions,
+  { port, host = '127.0.0.1', allowedHosts = [], name = 'server', trustProxy }: ListenerOptions,
 ): Promise<Listener> {
   const foreign = checkHost({ host, allowedHosts })
   const server = createServer((req, res) => {
-    const call = nodeCall(req, res)
+    const front = trustProxy ? frontOf(req) : undefined
+    const call = typeof front === 'object' ? undefined : nodeCall(req, res, front)
     const refused =
       foreign(hostsOf(req.rawHeaders)) ??
+      (typeof front === 'object'
+        ? refusal(400, `${front.problem}: serve --trust-proxy reads it for the links it makes`)
+        : undefined) ??
       (call
         ? undefined
         : refusal(400, `the request target \`${req.url}' is not a URL this server reads`))
@@ -105,6 +116,15 @@ export async function listenWith(
       resolve({ url: `http://${origin}:${port}`, port, close: () => stop(1000), stop })
     })
   })
+}
+
+/** The origin a trusted front says the client called by, if it says one. */
+function frontOf(req: IncomingMessage) {
+  const header = (name: string) => {
+    const value = req.headers[name]
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value
+  }
+  return forwardedOrigin(header, req.headers.host ?? '')
 }
 
 /**

@@ -41,11 +41,17 @@ function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search
 /**
  * An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. Its
  * `signal` aborts when `res` closes before its answer is sent (the client went away); it is
- * made on first use only.
+ * made on first use only. `origin`, when given, is the one the client called by through a
+ * trusted front (`forwardedOrigin`), in place of `http://<Host>`.
  */
-export function nodeCall(req: IncomingMessage, res?: ServerResponse): Call | undefined {
-  const url = urlOf(req)
-  if (!url) return undefined
+export function nodeCall(
+  req: IncomingMessage,
+  res?: ServerResponse,
+  origin?: string,
+): Call | undefined {
+  const read = urlOf(req)
+  if (!read) return undefined
+  const url = origin === undefined ? read : { ...read, origin }
   let gone: AbortController | undefined
   let headers: Map<string, string> | undefined
   const all = () => {

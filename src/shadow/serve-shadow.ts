@@ -75,6 +75,7 @@ const NOT_WITH_UPSTREAM = [
   'control-token',
   'control-token-file',
   'base-url',
+  'trust-proxy',
 ] as const
 
 /**

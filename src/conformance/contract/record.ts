@@ -31,6 +31,12 @@ export interface RecordContext {
   description?: string
   /** How far the clock had been advanced (ms) before the first exchange: 0 on a fresh account. */
   clockOffsetMs?: number
+  /**
+   * A token no exchange shows to be a secret or an authorization is written as the forged
+   * stand-in whatever its shape, never as it was sent: for exchanges read from a file a person
+   * hands over (a HAR), where a token the service refused may still be a real one.
+   */
+  forgeUnknownTokens?: boolean
 }
 
 /** A contract cannot be recorded from these exchanges: the message says why. */
@@ -281,7 +287,10 @@ class Recorder {
       this.volatile.add(token)
       return role === 'secret' ? {} : { token: `$${role}` }
     }
-    const copied = TOKEN_SHAPE.test(token) || this.scrub(token) !== token
+    const copied =
+      this.context.forgeUnknownTokens === true ||
+      TOKEN_SHAPE.test(token) ||
+      this.scrub(token) !== token
     return { token: copied ? FORGED_TOKEN : token }
   }
 
