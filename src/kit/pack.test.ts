@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../serve/spawn-serve'
+import { packFromCopy } from '../testing/pack-copy'
 import { cleanEnvironment, run, shown } from '../testing/run-command'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -39,6 +40,8 @@ function kitBlocks(): Map<string, string> {
 
 const work = mkdtempSync(join(tmpdir(), 'kit-pack-'))
 let tarball = ''
+/** The copy's manifest before and after packing. */
+let manifests = { before: '', after: '' }
 // The fresh projects' node_modules are large: removing them takes a while on a busy machine.
 afterAll(() => rm(work, { recursive: true, force: true }), 120_000)
 
@@ -72,11 +75,12 @@ const expectedCoverage = () =>
     [key: string]: unknown
   }
 
+// Packed from a copy of this checkout: the tests beside this file never see the packed
+// manifest or a kit being rebuilt.
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)
-  expect(packed.code, shown(packed)).toBe(0)
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
-  tarball = join(work, filename)
+  const packed = await packFromCopy(ROOT, work)
+  tarball = packed.tarball
+  manifests = { before: packed.manifestBefore, after: packed.manifestAfter }
 }, 300_000)
 
 describe('the packed kit', () => {
@@ -119,8 +123,9 @@ describe('the packed kit', () => {
     ])
     expect(packed.peerDependencies?.jest).toBe('^29.7 || ^30')
     expect(packed.peerDependenciesMeta?.jest).toEqual({ optional: true })
-    // This checkout keeps its own.
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))).toMatchObject({
+    // The checkout packed keeps its own, put back by postpack.
+    expect(manifests.after).toBe(manifests.before)
+    expect(JSON.parse(manifests.after)).toMatchObject({
       private: true,
       scripts: { prepare: 'node scripts/build-kit.mjs' },
     })
