@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import react from '@vitejs/plugin-react'
 import type { HtmlTagDescriptor, Plugin, Rolldown } from 'vite'
 import { defineConfig } from 'vitest/config'
-import { PackFirstSequencer } from './src/testing/pack-first-sequencer'
+import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 const APP_WORKER = 'app-worker.js'
 const SHELL_PLACEHOLDER = "const APP_SHELL = { version: '', files: [], first: [] }"
@@ -102,6 +102,20 @@ function firstScreen(): Plugin {
           }))
       },
     },
+  }
+}
+
+/**
+ * Vitest's order (its cache's slowest first, else the largest files, project by project by
+ * name), with the `pack` project's file moved to the front: it takes minutes (it packs, installs
+ * into fresh projects, runs the README's examples and the client suite there), mostly waiting on
+ * the processes it starts, and the rest of the suite runs beside it instead of before it.
+ */
+class PackFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files)
+    const isPack = (file: TestSpecification) => file.project.name === 'pack'
+    return [...sorted.filter(isPack), ...sorted.filter((file) => !isPack(file))]
   }
 }
 
