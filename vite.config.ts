@@ -129,6 +129,8 @@ export default defineConfig({
     maxWorkers: 2,
     // The packed kit's file first, so that it runs beside the rest instead of after it.
     sequence: { sequencer: PackFirstSequencer },
+    // The commands append to the job's summary when it is set: not the suite's own job's.
+    env: { GITHUB_STEP_SUMMARY: '' },
     projects: [
       {
         extends: true,

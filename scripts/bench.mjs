@@ -21,6 +21,8 @@ const all = [
   'least-privilege',
   'store',
   'rewind',
+  'chaos',
+  'step-link',
 ]
 /** Run by the benchmarks themselves, in processes of their own. */
 const helpers = ['serve-target']

@@ -1,5 +1,6 @@
 import { checkOptions } from './options'
 import { checkMoment } from './times'
+import { callTuples } from './wire'
 
 export interface AuthorizeOptions {
   /** Seconds from now until it expires. */
@@ -38,10 +39,7 @@ export function authCreateArgs(
 export const authCreateBody = (
   abilities: readonly string[],
   options: Omit<AuthorizeOptions, 'token'> = {},
-): string =>
-  JSON.stringify(
-    Object.entries(authCreateArgs(abilities, options)).map(([name, value]) => ['$$', name, value]),
-  )
+): string => JSON.stringify(callTuples<unknown>(undefined, authCreateArgs(abilities, options)))
 
 /** Mints an authorization through the engine's own wire, as a client would. */
 export async function authorizeThrough(

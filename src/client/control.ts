@@ -6,6 +6,7 @@ import type {
   QueryOf,
   RouteAt,
 } from '../engine/operator/control-routes'
+import { trimBaseUrl } from './wire'
 
 /**
  * The one client of the account control plane (`<baseUrl>/_account/`), typed from the control
@@ -53,7 +54,7 @@ export class ControlError extends Error {
 
 /** A control-plane client over `send` (see `ControlClient`). */
 export function controlClient({ baseUrl, send, token }: ControlClientOptions): ControlClient {
-  const base = baseUrl.replace(/\/+$/, '')
+  const base = trimBaseUrl(baseUrl)
   const go = send ?? ((request: Request) => fetch(request))
   async function request<T>(path: string, body?: unknown): Promise<T> {
     const response = await go(

@@ -1,7 +1,7 @@
 import { decode } from '@msgpack/msgpack'
-import type { ExchangeRecord, LoggedBody } from '../engine'
+import type { ExchangeRecord } from '../engine'
 import { bearerToken } from '../engine/auth/bearer'
-import { fromBase64Url } from '../engine/auth/bytes'
+import { loggedBytes } from '../engine/operator/exchange-log'
 import { formatOfMediaType, mediaTypeOf, type Format } from '../engine/wire/formats'
 
 /**
@@ -10,13 +10,8 @@ import { formatOfMediaType, mediaTypeOf, type Format } from '../engine/wire/form
  * read as the engine reads a call. Browser-safe.
  */
 
-/** A logged body's bytes: its text as UTF-8, or its base64 decoded; none for no body. */
-export function loggedBytes(body: LoggedBody | null): Uint8Array {
-  if (!body) return new Uint8Array()
-  if (body.encoding === 'text') return new TextEncoder().encode(body.data)
-  const url = body.data.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-  return fromBase64Url(url) ?? new Uint8Array()
-}
+export { loggedBytes } from '../engine/operator/exchange-log'
+export { mintedAuthorization } from '../engine/auth/minted'
 
 /** A header's value (the first of that name), whatever the case of its name. */
 export function headerOf(headers: Array<[string, string]>, name: string): string | undefined {

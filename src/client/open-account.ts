@@ -1,4 +1,5 @@
 import { ControlError, controlClient } from './control'
+import { trimBaseUrl } from './wire'
 
 /** An account of its own on a running `serve` (see `openAccount`). */
 export interface ServeAccount {
@@ -31,7 +32,7 @@ export async function openAccount({
   /** Makes the account deterministic with this seed (decision 086). */
   seed?: string | number
 }): Promise<ServeAccount> {
-  const server = url.replace(/\/+$/, '')
+  const server = trimBaseUrl(url)
   const headers = { authorization: `Bearer ${controlToken}` }
   const open = () =>
     fetch(`${server}/_accounts`, {

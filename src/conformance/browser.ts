@@ -15,7 +15,7 @@
  *   result with every step `passed`, `failed` (its differences, request and answer) or
  *   `skipped`; `formatDifference` and `stepReport` put them in words.
  */
-export { toBase64, fromBase64, base64ToText } from './base64'
+export { toBase64, fromBase64, base64ToText } from '../client/wire'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'
 export { recordContract, RecordError, FORGED_TOKEN } from './contract/record'

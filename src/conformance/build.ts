@@ -1,7 +1,7 @@
 // A step as the request it sends: bound values, the body format, the service's name in place.
 import { encode } from '@msgpack/msgpack'
 import { authCreateArgs } from '../client/authorize'
-import { fromBase64, toBase64 } from './base64'
+import { callTuples, fromBase64, toBase64 } from '../client/wire'
 import type { CallStep, Format, MintStep, Step } from './cases'
 import type { Target, WireRequest } from './run'
 import { patternWithServiceName, withServiceName } from './service-name'
@@ -53,10 +53,7 @@ export function buildRequest(
   else if (token !== null) headers.authorization = `Bearer ${String(bindValues(token, bound))}`
   const input = bindValues(step.input, bound, now)
   const args = (bindValues(step.args ?? {}, bound, now) ?? {}) as Record<string, unknown>
-  const tuples = [
-    ...(step.input === undefined ? [] : [['>>', input]]),
-    ...Object.entries(args).map(([name, value]) => ['$$', name, value]),
-  ]
+  const tuples = callTuples(step.input === undefined ? undefined : input, Object.entries(args))
   let body: string | Uint8Array | undefined
   let type: string | undefined
   let accept: string

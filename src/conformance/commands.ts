@@ -16,11 +16,14 @@ import { coverageCommand } from './coverage-command'
 import { replayCommand } from './replay-command'
 import { verifyContracts, verifyInNewAccounts } from './contract/verify'
 import { PreflightError, preflight } from './preflight'
+import { failureLinks } from './link/failure-links'
 import { junit, stepReport, table } from './report'
+import { appendSummary, resultsSummary, summaryFile } from './summary'
 import { CONFORMANCE_USAGE, VERIFY_USAGE } from './usage'
 import { runCases, type CaseResult, type Target } from './run'
 import { baseUrlTarget, handleTarget, mswTarget, SERVICE_NAME, serveTarget } from './targets'
 import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../shadow/shadow-command'
+import { driftCommand } from '../shadow/drift-command'
 
 export const EXIT = { passed: 0, failed: 1, usage: 2, preflight: 3, nothingVerified: 4 } as const
 
@@ -29,6 +32,8 @@ export interface CommandContext {
   root?: string
   out?: (text: string) => void
   err?: (text: string) => void
+  /** The environment the commands read (the summary's file, the upstream's secret); process.env. */
+  env?: NodeJS.ProcessEnv
 }
 
 class UsageError extends Error {}
@@ -43,6 +48,8 @@ const targetFlags = {
   shadow: { type: 'string' },
   'shadow-report': { type: 'string' },
   'upstream-secret-file': { type: 'string' },
+  // The Markdown summary (summary.ts): this file, else GITHUB_STEP_SUMMARY.
+  summary: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } as const
 
@@ -55,6 +62,7 @@ interface TargetFlags {
   shadow?: string
   'shadow-report'?: string
   'upstream-secret-file'?: string
+  summary?: string
 }
 
 /**
@@ -84,6 +92,7 @@ function shadowRun(
     out: context.out ?? ((text: string) => console.log(text)),
     usage: (message) => new UsageError(message),
     writeFile: (path, text) => writeFileSync(path, text),
+    ...(context.env ? { env: context.env } : {}),
   })
 }
 
@@ -201,6 +210,7 @@ export function conformanceCommand(args: string[], context: CommandContext = {})
     out(table(target.name, results))
     writeFileSync(values.junit!, junit(target.name, results))
     out(`JUnit XML: ${values.junit}`)
+    summarize('conformance', target.name, results, values, context)
     return results.some((r) => r.status === 'failed') ? EXIT.failed : EXIT.passed
   })
 }
@@ -261,8 +271,10 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
       results = await play(target, () => verifyContracts(target, contracts))
     }
     out(stepReport(target.name, results))
+    for (const line of await failureLinks(contracts, results)) out(line)
     writeFileSync(values.junit!, junit(target.name, results, 'contract'))
     out(`JUnit XML: ${values.junit}`)
+    summarize('verify', target.name, results, values, context)
     const refused = results.some((r) => r.stepResults.some((s) => s.strict?.length))
     const failed = results.some((r) => r.status === 'failed')
     if (failed || (values['fail-on-strict'] && refused)) return EXIT.failed
@@ -273,6 +285,24 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
     }
     return EXIT.passed
   })
+}
+
+/** Appends the run's Markdown summary, with no credential of the run in it. */
+function summarize(
+  command: 'conformance' | 'verify',
+  against: string,
+  results: readonly CaseResult[],
+  flags: TargetFlags,
+  context: CommandContext,
+): void {
+  appendSummary(
+    summaryFile(flags.summary, context.env),
+    resultsSummary(command, against, results),
+    [
+      ...results.flatMap((r) => r.credentials.map(([value]) => value)),
+      ...[flags.secret, flags['control-token']].filter((v): v is string => !!v),
+    ],
+  )
 }
 
 /** Why a run in which every contract was skipped verified nothing, and what to do. */
@@ -289,8 +319,12 @@ function nothingVerified(results: readonly CaseResult[]): string {
   ].join('\n')
 }
 
-/** `conformance ...` by default, `verify ...`, `coverage ...` and `replay ...` as subcommands. */
+/**
+ * `conformance ...` by default, `verify ...`, `coverage ...`, `replay ...` and `drift ...` as
+ * subcommands.
+ */
 export function main(args: string[], context: CommandContext = {}): Promise<number> {
+  if (args[0] === 'drift') return driftCommand(args.slice(1), context)
   if (args[0] === 'coverage') return coverageCommand(args.slice(1), context)
   if (args[0] === 'replay') return replayCommand(args.slice(1), context)
   return args[0] === 'verify'

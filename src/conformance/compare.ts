@@ -1,6 +1,6 @@
 import { decode } from '@msgpack/msgpack'
 import { formatOfMediaType } from '../engine/wire/formats'
-import { fromBase64 } from './base64'
+import { fromBase64 } from '../client/wire'
 import type { Expect, JsonType, Matcher } from './cases'
 
 /** One thing about an answer that is not what a step expects. */

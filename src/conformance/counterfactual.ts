@@ -2,6 +2,8 @@
 // control plane simulates the very request the step sent, and says the smallest change.
 import type { SimulateReport } from '../engine/insight/types'
 import type { Target, WireRequest } from './run'
+import { headerOf } from '../client/exchange'
+import { basePathOf, bearerToken } from '../client/wire'
 
 /**
  * The counterfactual of a request the target refused, in one sentence; `undefined` when the
@@ -13,13 +15,11 @@ export async function counterfactualOf(
   request: WireRequest,
 ): Promise<string | undefined> {
   if (!target.control || request.method !== 'POST') return undefined
-  const header = Object.entries(request.headers).find(
-    ([name]) => name.toLowerCase() === 'authorization',
-  )
-  const token = header === undefined ? '' : /^\s*bearer\s+(\S+)\s*$/i.exec(header[1])?.[1]
+  const header = headerOf(Object.entries(request.headers), 'authorization')
+  const token = header === undefined ? '' : bearerToken(header)
   if (token === undefined) return undefined
   const url = new URL(request.url)
-  const base = new URL(target.baseUrl).pathname.replace(/\/+$/, '')
+  const base = basePathOf(target.baseUrl)
   if (!url.pathname.startsWith(`${base}/`)) return undefined
   const endpoint = url.pathname
     .slice(base.length + 1)

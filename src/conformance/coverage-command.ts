@@ -21,6 +21,7 @@ import { readJournalFiles } from './journal-files'
 import { SERVICE_NAME } from './targets'
 import { COVERAGE_USAGE } from './usage'
 import { schemaRef } from './schema-ref'
+import { appendSummary, coverageSummary, summaryFile } from './summary'
 
 export { replayForCoverage } from './journal-files'
 
@@ -36,6 +37,7 @@ export async function coverageOf(
 export interface CoverageContext {
   out?: (text: string) => void
   err?: (text: string) => void
+  env?: NodeJS.ProcessEnv
 }
 
 /** The command: its exit code (0 at or above `--min`, 1 below it, 2 for a wrong command line or file). */
@@ -52,6 +54,7 @@ export async function coverageCommand(
         min: { type: 'string' },
         out: { type: 'string', default: 'service-coverage' },
         'service-name': { type: 'string', default: SERVICE_NAME },
+        summary: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
@@ -77,6 +80,7 @@ export async function coverageCommand(
     writeFileSync(json, `${JSON.stringify(written, null, 2)}\n`)
     writeFileSync(join(values.out!, 'report.html'), coverageHtml(report))
     out(`\nwrote ${join(values.out!, 'report.json')} and ${join(values.out!, 'report.html')}`)
+    appendSummary(summaryFile(values.summary, context.env), coverageSummary(report, min))
     if (min !== undefined && report.score < min) {
       err(`coverage ${report.score}% is below --min ${min}%`)
       return 1

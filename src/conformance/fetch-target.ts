@@ -1,7 +1,7 @@
 // A target reached with any `fetch`: a server at a base URL from Node, or the playground's own
 // engine from inside its page (through its service worker). Browser-safe.
 import { ControlError, controlClient } from '../client/control'
-import { fromBase64, toBase64 } from './base64'
+import { fromBase64, toBase64, trimBaseUrl } from '../client/wire'
 import type { Target, WireRequest, WireResponse } from './run'
 
 /** A Fetch `Request` for a request as cases carry it. */
@@ -60,7 +60,7 @@ export interface FetchTargetOptions {
  */
 export function fetchTarget(options: FetchTargetOptions): Target {
   const { serviceName, secret, control = false } = options
-  const baseUrl = options.baseUrl.replace(/\/+$/, '')
+  const baseUrl = trimBaseUrl(options.baseUrl)
   const send = options.fetch ?? ((request: Request) => fetch(request))
   return {
     name: options.name ?? 'base-url',

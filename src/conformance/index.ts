@@ -5,6 +5,8 @@ export { coverageCommand, coverageOf, replayForCoverage } from './coverage-comma
 export { replayCommand } from './replay-command'
 export { replayRecording, describeReplay, type ReplayResult, type Recording } from './replay'
 export { tokensCommand } from './tokens-command'
+export { driftCommand } from '../shadow/drift-command'
+export { linkCommand } from './link/link-command'
 export { readJournalFiles, MAX_JOURNAL_FILE_BYTES } from './journal-files'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export { loadCases, getCasesDir, setCasesDir } from './load-cases'

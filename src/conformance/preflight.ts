@@ -1,5 +1,5 @@
 import { mediaTypeOf } from '../engine/wire/formats'
-import { base64ToText, toBase64 } from './base64'
+import { base64ToText, toBase64 } from '../client/wire'
 import { decodeAnswer } from './compare'
 import { ControlPlaneError } from './fetch-target'
 import type { Target, WireResponse } from './run'

@@ -4,7 +4,7 @@ import { compareExchanges, sentBody, type Difference } from '../engine/history/c
 import type { Mark } from '../engine/history/history'
 import type { Recording } from '../engine/history/recording'
 import type { ExchangeRecord } from '../engine/operator/exchange-log'
-import { toBase64 } from './base64'
+import { basePathOf, toBase64 } from '../client/wire'
 import type { Target, WireRequest } from './run'
 
 export type { Recording }
@@ -38,7 +38,7 @@ function requestOf(record: ExchangeRecord, recording: Recording, target: Target)
     ? record.request.url.slice(recording.baseUrl.length)
     : (() => {
         const { pathname, search } = new URL(record.request.url)
-        const base = new URL(recording.baseUrl).pathname.replace(/\/+$/, '')
+        const base = basePathOf(recording.baseUrl)
         return `${pathname.startsWith(base) ? pathname.slice(base.length) : pathname}${search}`
       })()
   const body = sentBody(record, recording.maxBodyBytes)

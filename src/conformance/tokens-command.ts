@@ -17,10 +17,12 @@ import { CaseFileError } from './cases'
 import { readJournalFiles } from './journal-files'
 import { SERVICE_NAME } from './targets'
 import { TOKENS_USAGE } from './usage'
+import { appendSummary, summaryFile, tokensSummary } from './summary'
 
 export interface TokensContext {
   out?: (text: string) => void
   err?: (text: string) => void
+  env?: NodeJS.ProcessEnv
 }
 
 class UsageError extends Error {}
@@ -36,6 +38,7 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
         'max-excess': { type: 'string' },
         out: { type: 'string', default: 'service-tokens' },
         'service-name': { type: 'string', default: SERVICE_NAME },
+        summary: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       allowPositionals: true,
@@ -65,11 +68,17 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
     const engine = createEngine({ store: createMemoryStore(), serviceName, hmac: nodeHmac })
     await engine.account.createSecret()
     const report = await engine.insight.leastPrivilege(entries)
-    out(tokensTable(report).trimEnd())
+    const text = tokensTable(report).trimEnd()
+    out(text)
     mkdirSync(values.out!, { recursive: true })
     writeFileSync(join(values.out!, 'tokens.json'), `${JSON.stringify(report, null, 2)}\n`)
     writeFileSync(join(values.out!, 'tokens.html'), tokensHtml(report))
     out(`\nwrote ${join(values.out!, 'tokens.json')} and ${join(values.out!, 'tokens.html')}`)
+    appendSummary(
+      summaryFile(values.summary, context.env),
+      tokensSummary(report, text, maxExcess),
+      entries.flatMap(presentedTokens),
+    )
     if (maxExcess !== undefined && report.maxExcess > maxExcess) {
       const over = report.tokens.filter((t) => (t.excess?.endpoints ?? 0) > maxExcess)
       err(
@@ -89,4 +98,18 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
     }
     throw error
   }
+}
+
+/** The tokens and secrets a journal entry presented (hostile entries hold anything). */
+function presentedTokens(entry: { request?: { headers?: unknown } }): string[] {
+  const headers = entry.request?.headers
+  if (!Array.isArray(headers)) return []
+  return headers.flatMap((header: unknown) =>
+    Array.isArray(header) &&
+    typeof header[0] === 'string' &&
+    typeof header[1] === 'string' &&
+    header[0].toLowerCase() === 'authorization'
+      ? [header[1].replace(/^Bearer\s+/i, '')]
+      : [],
+  )
 }

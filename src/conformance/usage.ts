@@ -1,4 +1,4 @@
-/** What `conformance`, `verify`, `coverage` and `tokens` print for `--help`. */
+/** What `conformance`, `verify`, `coverage`, `tokens` and `drift` print for `--help`. */
 
 const TARGET_FLAGS = `target (one of):
   --target handle            the engine in this process (the default)
@@ -25,6 +25,7 @@ ${TARGET_FLAGS}
 flags:
   --filter TEXT              only the cases whose id holds TEXT
   --junit FILE               the JUnit report (default conformance-results.xml)
+  --summary FILE             append a Markdown summary (default GITHUB_STEP_SUMMARY, when set)
   -h, --help                 this text
 `
 
@@ -45,6 +46,7 @@ flags:
   --allow-skipped            exit 0 even when every contract was skipped
   --fail-on-strict           exit 1 when strict mode would refuse a request
   --junit FILE               the JUnit report (default contract-results.xml)
+  --summary FILE             append a Markdown summary (default GITHUB_STEP_SUMMARY, when set)
   -h, --help                 this text
 `
 
@@ -58,6 +60,7 @@ Prints a table and writes report.json and report.html. Exit codes: 0 at or above
 flags:
   --min PERCENT              fail below this score
   --out DIR                  where the reports go (default service-coverage)
+  --summary FILE             append a Markdown summary (default GITHUB_STEP_SUMMARY, when set)
   --service-name NAME        the name the service answers to (default proc)
   -h, --help                 this text
 A value that starts with - is given as --flag=value: --out=-reports.
@@ -95,6 +98,31 @@ Exit codes: 0 no token reaches more than --max-excess endpoints beyond its use, 
 flags:
   --max-excess N             fail when a token reaches more than N endpoints beyond its use
   --out DIR                  where the reports go (default service-tokens)
+  --summary FILE             append a Markdown summary (default GITHUB_STEP_SUMMARY, when set)
   --service-name NAME        the name the service answers to (default proc)
   -h, --help                 this text
+`
+
+export const DRIFT_USAGE = `usage: service-playground drift CONTRACT.json|DIR... --upstream URL [flags]
+
+Plays recorded contracts against the real service, the engine answering each step beside it
+(shadow mode), within the service's rate limit, and reports each step whose answer changed
+since the contract was recorded (noise left out: a read the service answers differently when
+asked the same again). Each changed step is written beside its contract as NAME.drift-N.json
+(never over a file), the upstream's answer as what it expects. Exit codes: 0 nothing changed,
+1 an answer changed, 2 a wrong command line or contract, 3 the upstream cannot be used, 4 every
+contract was skipped (one that needs an empty account or moves the clock needs our control
+plane), so nothing was compared.
+
+flags:
+  --upstream URL             the real service's base URL (http or https)
+  --upstream-secret-file FILE
+                             its secret (or SERVICE_PLAYGROUND_UPSTREAM_SECRET, or --secret S)
+  --control-token T          for an upstream of ours (serve) instead of a secret
+  --rate N                   calls a minute, at most (default 20, the free tier)
+  --report DIR               the shadow's report and contracts (default drift-report)
+  --summary FILE             append a Markdown summary (default GITHUB_STEP_SUMMARY, when set)
+  --service-name NAME        the name the service answers to (default proc)
+  -h, --help                 this text
+A value that starts with - (a token may) is given as --flag=value: --control-token=-abc.
 `

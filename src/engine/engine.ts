@@ -27,6 +27,7 @@ import type { Call } from './wire/call'
 import { callOf, responseOf } from './wire/fetch'
 import { routeOf, type Route } from './wire/path'
 import type { Reply } from './wire/response'
+import { basePathOf, trimBaseUrl } from './wire/base-url'
 
 export interface EngineOptions extends Partial<Omit<EngineSettings, 'limits' | 'store'>> {
   store: Store
@@ -132,7 +133,7 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const settings: EngineSettings = {
     serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
-    baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
+    baseUrl: trimBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL),
     store: options.store,
     clock: accountClock(options.clock ?? createSystemClock()),
     limits: { ...defaultLimits, ...options.limits },
@@ -263,7 +264,7 @@ export function createEngine(options: EngineOptions): Engine {
 /** The base URL's path without a trailing slash. */
 function pathOf(baseUrl: string): string {
   try {
-    return new URL(baseUrl).pathname.replace(/\/+$/, '')
+    return basePathOf(baseUrl)
   } catch {
     throw new Error(
       `baseUrl ${JSON.stringify(baseUrl)} must be an absolute URL, such as https://api.example.test`,

@@ -1,5 +1,6 @@
 import { InvalidError } from './errors'
 import { LIB } from './settings'
+import { trimBaseUrl } from './wire/base-url'
 
 /**
  * Stages of a stored procedure. `<service>.deploy` (and `core.deploy`) puts a procedure in its
@@ -53,7 +54,7 @@ export function withoutStage(endpoint: string): string {
  * (`proc.run/lib/greet:dev`).
  */
 export function linkOf(baseUrl: string, name: string, stage: Stage): string {
-  const base = baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/+$/, '')
+  const base = trimBaseUrl(baseUrl.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''))
   return `${base}/${LIB}/${name}${stage === 'dev' ? DEV_SUFFIX : ''}`
 }
 

@@ -41,7 +41,8 @@ describe('service-playground <command> --help', () => {
       ['--target', '--base-url', '--filter', '--junit', '--shadow URL', '--upstream-secret-file'],
     ],
     ['verify', ['--base-url', '--control-token', '--fail-on-strict', '--junit', '--shadow URL']],
-    ['coverage', ['--min', '--out', '--service-name']],
+    ['coverage', ['--min', '--out', '--service-name', '--summary FILE']],
+    ['drift', ['--upstream URL', '--rate N', '--summary FILE', '--upstream-secret-file']],
   ])(
     '%s --help and -h print its flags and exit 0, starting nothing',
     async (command, flags) => {
@@ -59,7 +60,7 @@ describe('service-playground <command> --help', () => {
   it('help names every command and how to see its flags', async () => {
     const { code, stdout } = await cli('help')
     expect(code).toBe(0)
-    for (const command of ['serve', 'conformance', 'verify', 'coverage']) {
+    for (const command of ['serve', 'conformance', 'verify', 'coverage', 'drift']) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
     expect(stdout).toContain('service-playground <command> --help')

@@ -18,6 +18,9 @@ import { inFlightOf } from '../node/calls-in-flight'
 import { saveContract, type ContractRecorder, type ContractSource } from './contract'
 import type { InsightSource } from './reach-matchers'
 import type { Framed } from './vitest-frames'
+import { trimBaseUrl } from '../client/wire'
+import { exempt } from './chaos/plan'
+import type { ChaosFrame } from './chaos/run'
 
 /** The test running now: its case name, its project's root, the journal's id before it began. */
 export interface TestScope {
@@ -63,6 +66,8 @@ export interface FrameParts {
     groupEnded: (after: number) => Promise<void>,
   ) => Promise<void>
   insight: InsightSource
+  /** The service a chaos run injects into, with its frames; in process only. */
+  chaos?: () => Promise<ChaosFrame>
 }
 
 /** A test runner's part: where the service starts and stops, the running test, the frames. */
@@ -84,7 +89,7 @@ export function inProcessHandle(
   hooks: RunnerHooks,
 ): ServiceHandle {
   let running: Service | undefined
-  const baseUrl = (serviceOptions.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '')
+  const baseUrl = trimBaseUrl(serviceOptions.baseUrl ?? DEFAULT_BASE_URL)
   const serviceName = serviceOptions.serviceName ?? DEFAULT_SERVICE_NAME
   let started: Promise<Service> | undefined
   const start = () =>
@@ -144,6 +149,20 @@ export function inProcessHandle(
       diff: (a, b, at) => service().diff(a, b, at),
       leastPrivilege: (token) => service().leastPrivilege(token),
     },
+    chaos: async () => {
+      const running = service()
+      return {
+        plan: (planner) => running.plan(planner),
+        reach: (token) => running.reach(token),
+        now: () => running.now(),
+        advanceClock: (seconds) => running.advanceClock(seconds),
+        checkpoint: () => running.checkpoint(),
+        restore: async (id) => {
+          await settled(running)
+          await running.restore(id)
+        },
+      }
+    },
   })
   hooks.afterAll(async () => {
     if (running) await settled(running)
@@ -170,7 +189,9 @@ export function inProcessHandle(
     get service() {
       return service()
     },
-    authorize: (abilities, authorizeOptions) => service().authorize(abilities, authorizeOptions),
+    // The test's own setup: never faulted by a chaos run.
+    authorize: (abilities, authorizeOptions) =>
+      exempt(() => service().authorize(abilities, authorizeOptions)),
     advanceClock: (seconds) => service().advanceClock(seconds),
     now: () => service().now(),
     createSecret: (key) => service().createSecret(key),

@@ -1,7 +1,7 @@
 /**
  * The kit as a client developer gets it: `npm pack`, installed into a fresh project outside
- * this checkout (so nothing resolves from its node_modules), and the README's kit examples run
- * there exactly as written, with the client suite in examples/proc-client.
+ * this checkout (so nothing resolves from its node_modules), and the kit examples of the README
+ * and the guides run there exactly as written, with the client suite in examples/proc-client.
  */
 import {
   cpSync,
@@ -23,17 +23,22 @@ import { packFromCopy } from '../testing/pack-copy'
 import { cleanEnvironment, run, shown, type Ran } from '../testing/run-command'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
+/** The README and the guides beside it, where the kit's examples and figures are written. */
+const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs/guides')).map((f) => `docs/guides/${f}`)]
+  .filter((file) => file.endsWith('.md'))
+  .map((file) => readFileSync(join(ROOT, file), 'utf8'))
+  .join('\n')
 const PLAYWRIGHT_VERSION = (
   JSON.parse(readFileSync(join(ROOT, 'node_modules/@playwright/test/package.json'), 'utf8')) as {
     version: string
   }
 ).version
 
-/** The README's blocks marked `<!-- kit: <file> -->`, by file name. */
+/** The blocks of the README and the guides marked `<!-- kit: <file> -->`, by file name. */
 function kitBlocks(): Map<string, string> {
   const blocks = new Map<string, string>()
-  for (const [, file, body] of README.matchAll(/<!-- kit: (\S+) -->\s*```\w*\n([\s\S]*?)\n```/g)) {
+  for (const [, file, body] of DOCS.matchAll(/<!-- kit: (\S+) -->\s*```\w*\n([\s\S]*?)\n```/g)) {
+    if (blocks.has(file!)) throw new Error(`${file} is marked twice in the docs`)
     blocks.set(file!, `${body}\n`)
   }
   return blocks
@@ -76,7 +81,7 @@ const expectedCoverage = () =>
     [key: string]: unknown
   }
 
-/** A fresh project on Vitest, Playwright and Jest 30, where the README's examples run. */
+/** A fresh project on Vitest, Playwright and Jest 30, where the docs' examples run. */
 const CONSUMER = join(work, 'consumer')
 /** A second one on Jest 29, still the Jest most projects run. */
 const JEST29 = join(work, 'jest29')
@@ -151,6 +156,7 @@ describe('the packed kit', () => {
       'package/schemas/coverage.json',
       'package/schemas/account.json',
       'package/README.md',
+      'package/docs/guides/testing-a-client.md',
       'package/docs/node-api.md',
     ]) {
       expect(files, file).toContain(file)
@@ -177,7 +183,7 @@ describe('the packed kit', () => {
     })
   })
 
-  it('installs lean into an empty project, as the README says', async () => {
+  it('installs lean into an empty project, as the docs say', async () => {
     const dir = join(work, 'lean')
     rmSync(dir, { recursive: true, force: true })
     await run('mkdir', ['-p', dir], work)
@@ -201,9 +207,9 @@ describe('the packed kit', () => {
     console.log(
       `npm i -D <tarball>: ${packages} packages, ${megabytes.toFixed(1)} MB, ${installed.seconds.toFixed(1)} s`,
     )
-    const [, said, saidMb] = /adds (\d+) packages \(([\d.]+) MB\)/.exec(README) ?? []
-    expect(said, 'the README states the install size').toBeDefined()
-    // The README's figures hold within a fifth (the registry moves under semver ranges).
+    const [, said, saidMb] = /adds (\d+) packages \(([\d.]+) MB\)/.exec(DOCS) ?? []
+    expect(said, 'the docs state the install size').toBeDefined()
+    // The docs' figures hold within a fifth (the registry moves under semver ranges).
     expect(Math.abs(packages - Number(said)) / Number(said)).toBeLessThan(0.2)
     expect(Math.abs(megabytes - Number(saidMb)) / Number(saidMb)).toBeLessThan(0.2)
 
@@ -232,7 +238,7 @@ describe('the packed kit', () => {
     expect(data.stderr).toMatch(/npm i(nstall)? -D better-sqlite3/)
   }, 300_000)
 
-  describe('the README and the client suite, in a fresh project', () => {
+  describe('the docs and the client suite, in a fresh project', () => {
     const dir = CONSUMER
     const jest29 = JEST29
     const blocks = kitBlocks()
@@ -260,7 +266,7 @@ describe('the packed kit', () => {
 
     afterAll(() => server?.stop())
 
-    it('marks every example the README shows for the kit', () => {
+    it('marks every example the README and the guides show for the kit', () => {
       expect([...blocks.keys()].sort()).toEqual([
         'client.py',
         'client.spec.ts',
@@ -277,7 +283,7 @@ describe('the packed kit', () => {
       ])
     })
 
-    it('type-checks every README example and a consumer under bundler, nodenext and node16, ES module and CommonJS, lib checks on', async () => {
+    it('type-checks every example of the docs and a consumer under bundler, nodenext and node16, ES module and CommonJS, lib checks on', async () => {
       const esm = [
         "import { startService, type Service } from 'service-playground'",
         "import { useService } from 'service-playground/vitest'",
@@ -570,7 +576,7 @@ describe('the packed kit', () => {
     }
 
     describe('under Jest 29', () => {
-      it('runs the README example, the client suite and the kit checks as under Jest 30', async () => {
+      it('runs the Jest example of the docs, the client suite and the kit checks as under Jest 30', async () => {
         const readme = await run('npx', ['jest'], jest29)
         expect(readme.code, shown(readme)).toBe(0)
         expect(readme.stderr).toMatch(/Tests:\s+2 passed/)

@@ -39,6 +39,7 @@ import {
 import { remoteService, type RemoteService } from './remote'
 import { accountService } from './serve-handle'
 import { tallyChecks, tallyCoverage, type PolicyCheck } from '../engine/insight'
+import { trimBaseUrl } from '../client/wire'
 
 export type { ContractRecorder } from './contract'
 
@@ -156,7 +157,7 @@ function serveTargetFromEnvironment(): ServeTarget | undefined {
       'SERVICE_PLAYGROUND_URL is set but SERVICE_PLAYGROUND_CONTROL_TOKEN is not: give the control token serve printed (or started with)',
     )
   }
-  return { url: url.replace(/\/+$/, ''), controlToken }
+  return { url: trimBaseUrl(url), controlToken }
 }
 
 const inside = (baseUrl: string) => (url: URL) =>
@@ -306,7 +307,7 @@ export const test = base.extend<
         (options.serviceName !== undefined && options.serviceName !== workerService.serviceName))
     if (!fresh) {
       const { send, ...remote } = workerService
-      const own = options.baseUrl?.replace(/\/+$/, '')
+      const own = options.baseUrl === undefined ? undefined : trimBaseUrl(options.baseUrl)
       const serviceName = options.serviceName ?? remote.serviceName
       const shown = { ...remote, serviceName, ...(own ? { baseUrl: own } : {}) }
       const frame = await remote.checkpoint()

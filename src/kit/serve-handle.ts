@@ -17,6 +17,7 @@ import type { ContractSource } from './contract'
 import { HANDLE, recorder, type Common, type FrameParts, type TestScope } from './in-process-handle'
 import { remoteService, type RemoteService } from './remote'
 import type { Framed } from './vitest-frames'
+import { trimBaseUrl } from '../client/wire'
 
 /** What a runner's helper gives the serve handle: its file hooks, the running test, the frames. */
 export interface ServeHooks {
@@ -89,7 +90,7 @@ function theAccountAt({ url, controlToken, secret }: Required<ServeTarget>): Ser
   }
   return {
     id: '',
-    baseUrl: url.replace(/\/+$/, ''),
+    baseUrl: trimBaseUrl(url),
     secret,
     controlToken,
     seed: null,

@@ -29,10 +29,15 @@ import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-
 import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
 import './vitest-insight'
+import { readChaosOptions, type ChaosOptions, type ChaosSettings } from './chaos/options'
+import { reproFromEnvironment, type Repro } from './chaos/repro'
+import { chaosTests } from './chaos/vitest-chaos'
 
 export type { ContractRecorder } from './contract'
 export type { ServiceHandle } from './in-process-handle'
 export type { ServeServiceHandle, ServeTarget } from './serve-handle'
+export type { ChaosKind, ChaosOptions } from './chaos/options'
+export { ChaosFailure, type ChaosFinding } from './chaos/run'
 
 export interface UseServiceOptions extends StartServiceOptions {
   /**
@@ -53,9 +58,15 @@ export interface UseServiceOptions extends StartServiceOptions {
    * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
    */
   serve?: ServeTarget
+  /**
+   * Seeded chaos (decision 091): every test of the file runs `runs` times, each run from the
+   * test's own frame with faults addressed by the seed; a failure is shrunk to a 1-minimal list
+   * of faulted exchanges and fails the test with a one-line repro. In process only.
+   */
+  chaos?: ChaosOptions
 }
 
-const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve'])
+const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve', 'chaos'])
 
 /** Starts the service for this test file; see the module's doc. */
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
@@ -63,14 +74,24 @@ export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
   checkOptions('useService', options, KNOWN)
   checkSecrets('useService', options.secrets)
-  return options.serve ? overServe(options, options.serve) : inProcess(options)
+  const chaos = {
+    ...(options.chaos === undefined
+      ? {}
+      : { settings: readChaosOptions('useService', options.chaos) }),
+    ...withRepro(reproFromEnvironment()),
+  }
+  if (options.serve && (chaos.settings || chaos.repro)) {
+    throw new Error('useService: chaos runs in process for now; drop `serve` or `chaos`')
+  }
+  return options.serve ? overServe(options, options.serve) : inProcess(options, chaos)
 }
 
 /** The frames every test gets, and the contract it records: the same in both modes. */
 function frameTests(
-  { framed, source, concurrent, insight }: FrameParts,
+  { framed, source, concurrent, insight, chaos: chaosFrame }: FrameParts,
   options: UseServiceOptions,
   scope: AsyncLocalStorage<TestScope>,
+  chaos: Chaos = {},
 ) {
   const records = testRecords(source, options)
   let unregister: (() => void) | undefined
@@ -79,6 +100,9 @@ function frameTests(
   beforeAll(async ({}, file) => {
     unregister = registerInsight({ ...insight, checked: records.checked })
     await frameDescribeBlocks(file as never, framed)
+    if ((chaos.settings || chaos.repro) && chaosFrame) {
+      await chaosTests(file as never, chaosFrame, () => scope.getStore()?.name ?? '', chaos)
+    }
   })
   afterAll(async () => {
     unregister?.()
@@ -112,14 +136,26 @@ function frameTests(
   })
 }
 
-function inProcess(options: UseServiceOptions): ServiceHandle {
-  const { contract: _contract, coverage: _coverage, serve: _serve, ...serviceOptions } = options
+/** The chaos a file's tests run under: its settings, or a repro to replay. */
+interface Chaos {
+  settings?: ChaosSettings
+  repro?: Repro
+}
+
+function inProcess(options: UseServiceOptions, chaos: Chaos): ServiceHandle {
+  const {
+    contract: _contract,
+    coverage: _coverage,
+    serve: _serve,
+    chaos: _chaos,
+    ...serviceOptions
+  } = options
   const scope = new AsyncLocalStorage<TestScope>()
   return inProcessHandle('useService', serviceOptions, {
     beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
     scope: () => scope.getStore(),
-    frame: (parts) => frameTests(parts, options, scope),
+    frame: (parts) => frameTests(parts, options, scope, chaos),
   })
 }
 
@@ -158,3 +194,5 @@ declare module 'vitest' {
     toHaveReceived(endpoint: string | RegExp, expected?: ReceivedExpectation): T
   }
 }
+
+const withRepro = (repro: Repro | undefined): { repro?: Repro } => (repro ? { repro } : {})

@@ -14,7 +14,7 @@ import {
   type Limits,
   type Store,
 } from '../engine'
-import { readFaultRule } from '../engine/operator/faults'
+import { readFaultRule, type FaultPlanner } from '../engine/operator/faults'
 import { realTime } from '../engine/real-time'
 import { createLocalOperator } from '../engine/operator/local'
 import { createHandlers } from '../msw/handlers'
@@ -96,6 +96,11 @@ export interface Service extends ServiceControls<true> {
   secrets: string[]
   /** Empties the journal of requests. */
   clearRequests(): void
+  /**
+   * Sets the planner asked for the fault of every call no rule meets (`null`: none): what a
+   * seeded chaos run injects through (decision 091). Not kept in a frame: clear it yourself.
+   */
+  plan(planner: FaultPlanner | null): void
   /**
    * Wraps `fn` so that, while it runs, this service answers it alone from a copy of the service
    * as it stood when the wrapped function was called: its requests, and every method of this
@@ -253,6 +258,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       return filter ? all.filter((request) => matches(request, filter)) : all
     },
     clearRequests: () => current().here.journal.clear(),
+    plan: (planner) => root.here.faults.plan(planner),
     reach: (token, at) => current().engine.insight.reach(token, at),
     simulate: (token, calls, at) => current().engine.insight.simulate(token, calls, at),
     diff: (a, b, at) => current().engine.insight.diff(a, b, at),

@@ -23,6 +23,7 @@ import { createFairShare, type FairShare } from './fair-share'
 import { sameSecret } from './gate'
 import { createInFlight } from './in-flight'
 import { nodeHmac } from './node-hmac'
+import { toBase64Url } from '../client/wire'
 
 export interface HostOptions {
   /**
@@ -70,9 +71,9 @@ const DRAIN_MS = 6_000
 
 const hash = (token: string) => createHash('sha256').update(token).digest('hex')
 /** A new control token: `ct_` and 24 random bytes, starting with a letter (no flag reads it as one). */
-export const newControlToken = () => `ct_${randomBytes(24).toString('base64url')}`
+export const newControlToken = () => `ct_${toBase64Url(randomBytes(24))}`
 /** A new secret key: `sk_` and 32 random bytes, as the engine makes them. */
-export const newSecretKey = () => `sk_${randomBytes(32).toString('base64url')}`
+export const newSecretKey = () => `sk_${toBase64Url(randomBytes(32))}`
 
 /**
  * Serves `main` (the server's own account) and, under `/a/<id>/`, any number of isolated

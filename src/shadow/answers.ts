@@ -5,7 +5,7 @@
  * by presence (none, empty, a cursor), `retry-after` by pattern. Tokens and cursors made on both
  * sides are paired here, as they are met.
  */
-import { toBase64 } from '../conformance/base64'
+import { toBase64 } from '../client/wire'
 import type { Expect } from '../conformance/cases'
 import { compareAnswer, decodeAnswer, type Decoded } from '../conformance/compare'
 import { TOKEN_SHAPE } from '../conformance/contract/answer'

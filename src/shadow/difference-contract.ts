@@ -13,6 +13,7 @@ import type { ExchangeRecord, LoggedBody, SecretView } from '../engine'
 import { formatOfMediaType } from '../engine/wire/formats'
 import type { Seen } from './answers'
 import type { Twins } from './twins'
+import { toBase64 } from '../client/wire'
 
 /** A body as the journal logs it. */
 function logged(body: Uint8Array, format: string | undefined): LoggedBody | null {
@@ -27,7 +28,7 @@ function logged(body: Uint8Array, format: string | undefined): LoggedBody | null
   }
   return {
     encoding: 'base64',
-    data: Buffer.from(body).toString('base64'),
+    data: toBase64(body),
     bytes: body.length,
     truncated: false,
   }

@@ -21,6 +21,7 @@ import { nodeHmac } from '../server/node-hmac'
 import { createMemoryStore } from '../storage/memory-store'
 import type { KnownSnapshot, KnownState } from './known-state'
 import type { Twins } from './twins'
+import { toBase64Url } from '../client/wire'
 
 /** Exchanges the mirror's journal keeps: the shadow reads each one as soon as it is answered. */
 const JOURNAL = 64
@@ -77,7 +78,7 @@ export class Mirror {
   }
 
   static async start(options: MirrorOptions): Promise<Mirror> {
-    const mirror = new Mirror(options, `sk_${randomBytes(24).toString('base64url')}`)
+    const mirror = new Mirror(options, `sk_${toBase64Url(randomBytes(24))}`)
     await mirror.engine.start()
     if (options.upstreamSecret !== undefined) {
       options.twins.pair(options.upstreamSecret, mirror.secret, 'secret')

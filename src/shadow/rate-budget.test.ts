@@ -43,4 +43,15 @@ describe('the rate budget', () => {
     now += 2
     expect(budget.mayAskAgain()).toBe(true)
   })
+
+  it('paced, asks again whatever was sent, but not while a retry-after runs', () => {
+    let now = 0
+    const budget = new RateBudget(() => now, true)
+    for (let i = 0; i < 40; i++) budget.sending()
+    expect(budget.mayAskAgain()).toBe(true)
+    budget.answered(429, { 'retry-after': '5' })
+    expect(budget.mayAskAgain()).toBe(false)
+    now += 5_001
+    expect(budget.mayAskAgain()).toBe(true)
+  })
 })

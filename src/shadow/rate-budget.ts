@@ -40,7 +40,14 @@ export class RateBudget {
   private sent: number[] = []
   private blockedUntil = 0
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /**
+   * `paced`: every call to the upstream waits its turn within the limit (`drift` sends through
+   * a `pacedUpstream`), so asking again is refused only while a `retry-after` runs.
+   */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly paced = false,
+  ) {}
 
   /** A call went to the upstream (the client's or the shadow's own). */
   sending(): void {
@@ -67,6 +74,7 @@ export class RateBudget {
   mayAskAgain(): boolean {
     const now = this.now()
     if (now < this.blockedUntil) return false
+    if (this.paced) return true
     const since = now - this.seen.windowSeconds * 1000
     while (this.sent.length > 0 && this.sent[0]! <= since) this.sent.shift()
     return this.sent.length + 1 <= Math.floor(this.seen.limit / 2)

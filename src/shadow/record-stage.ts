@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { readSent } from '../client/exchange'
-import { toBase64 } from '../conformance/base64'
+import { toBase64 } from '../client/wire'
 import { counterfactualOf } from '../conformance/counterfactual'
 import { readableBody } from '../conformance/run'
 import { schemaRef } from '../conformance/schema-ref'

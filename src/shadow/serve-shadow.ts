@@ -10,6 +10,8 @@ import { isLoopback } from '../server/gate'
 import { listenWith, type Listener } from '../server/listener'
 import { createShadow, type Shadow } from './shadow'
 import { httpUpstream } from './upstream'
+import { appendSummary, summaryFile } from '../conformance/summary'
+import { shadowReportSummary } from './shadow-summary'
 
 /** The environment variable the upstream's secret may come from. */
 export const UPSTREAM_SECRET_VARIABLE = 'SERVICE_PLAYGROUND_UPSTREAM_SECRET'
@@ -171,6 +173,12 @@ export async function startShadow(
       const { totals } = shadow.report.toJSON()
       console.log(
         `shadow: ${totals.exchanges} exchanges, ${totals.agreed} agreed, ${totals.differs} differ, ${totals['unknown-state']} upstream state unknown to the engine, ${totals.noise} noise, ${totals.follows} follow from an earlier difference, ${totals.notCompared} not compared; report: ${files.join(', ')}`,
+      )
+      // In a CI job, the report as the job's summary too (GITHUB_STEP_SUMMARY).
+      appendSummary(
+        summaryFile(undefined),
+        shadow.twins.redact(shadowReportSummary(shadow)),
+        shadow.twins.values(),
       )
       await shadow.close()
       return 0

@@ -6,12 +6,15 @@
  * Exit code 1 when the engine differs from the upstream anywhere.
  */
 import { junit, stepReport, table } from '../conformance/report'
+import { appendSummary, resultsSummary, summaryFile } from '../conformance/summary'
 import type { Case } from '../conformance/cases'
 import { preflight } from '../conformance/preflight'
 import { baseUrlTarget } from '../conformance/targets'
 import { DEFAULT_REPORT_DIR, readUpstreamSecret } from './serve-shadow'
+import { shadowReportSummary } from './shadow-summary'
 import { runShadow } from './shadow-run'
 import { httpUpstream } from './upstream'
+import { trimBaseUrl } from '../client/wire'
 
 export interface ShadowFlags {
   shadow: string
@@ -21,6 +24,7 @@ export interface ShadowFlags {
   'service-name': string
   'shadow-report'?: string
   junit?: string
+  summary?: string
 }
 
 export interface ShadowCommandContext {
@@ -34,20 +38,16 @@ export interface ShadowCommandContext {
 /** The flags `--shadow` does not take with it. */
 export const NOT_WITH_SHADOW = ['target', 'base-url'] as const
 
-export async function shadowCommand(
-  kind: 'conformance' | 'verify',
-  cases: readonly Case[],
-  flags: ShadowFlags,
-  context: ShadowCommandContext,
-): Promise<number> {
-  let url: URL
-  try {
-    url = new URL(flags.shadow)
-  } catch {
-    throw context.usage(
-      `--shadow ${flags.shadow} is not an absolute URL (such as https://proc.run)`,
-    )
-  }
+/**
+ * How the runner gets into the upstream: its secret (`--upstream-secret-file`, then
+ * `SERVICE_PLAYGROUND_UPSTREAM_SECRET`, then `--secret`) or, for an upstream of ours, its
+ * control token; a usage error naming them when neither is given.
+ */
+export async function upstreamAccess(
+  flags: Pick<ShadowFlags, 'secret' | 'upstream-secret-file' | 'control-token'>,
+  context: Pick<ShadowCommandContext, 'usage' | 'env'>,
+  command: string,
+): Promise<{ secret?: string; controlToken?: string }> {
   let secret: string | undefined
   try {
     secret = await readUpstreamSecret({
@@ -63,12 +63,34 @@ export async function shadowCommand(
   const controlToken = flags['control-token']
   if (secret === undefined && controlToken === undefined) {
     throw context.usage(
-      "--shadow needs the upstream's secret (--upstream-secret-file FILE, SERVICE_PLAYGROUND_UPSTREAM_SECRET or --secret S), or --control-token T for an upstream of ours",
+      `${command} needs the upstream's secret (--upstream-secret-file FILE, SERVICE_PLAYGROUND_UPSTREAM_SECRET or --secret S), or --control-token T for an upstream of ours`,
     )
   }
+  return {
+    ...(secret === undefined ? {} : { secret }),
+    ...(controlToken === undefined ? {} : { controlToken }),
+  }
+}
+
+export async function shadowCommand(
+  kind: 'conformance' | 'verify',
+  cases: readonly Case[],
+  flags: ShadowFlags,
+  context: ShadowCommandContext,
+): Promise<number> {
+  let url: URL
+  try {
+    url = new URL(flags.shadow)
+  } catch {
+    throw context.usage(
+      `--shadow ${flags.shadow} is not an absolute URL (such as https://proc.run)`,
+    )
+  }
+  const access = await upstreamAccess(flags, context, '--shadow')
+  const { secret, controlToken } = access
   const serviceName = flags['service-name']
   await preflight(
-    baseUrlTarget(url.toString().replace(/\/+$/, ''), {
+    baseUrlTarget(trimBaseUrl(url.toString()), {
       serviceName,
       ...(secret === undefined ? {} : { secret }),
       ...(controlToken === undefined ? {} : { controlToken }),
@@ -97,6 +119,10 @@ export async function shadowCommand(
     context.out('')
     context.out(redact(shadow.report.text()))
     context.out(`report: ${files.join(', ')}`)
+    const summary = summaryFile(flags.summary, context.env)
+    const secrets = [...shadow.twins.values(), ...Object.values(access)]
+    appendSummary(summary, redact(resultsSummary(`${kind} --shadow`, against, results)), secrets)
+    appendSummary(summary, redact(shadowReportSummary(shadow)), secrets)
     return shadow.report.differences > 0 ? 1 : 0
   } finally {
     await shadow.close()

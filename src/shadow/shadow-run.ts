@@ -6,7 +6,7 @@
  * waiting out a 429's `retry-after` and sending again.
  */
 import { ControlError } from '../client/control'
-import { fromBase64, toBase64 } from '../conformance/base64'
+import { basePathOf, fromBase64, toBase64 } from '../client/wire'
 import { describeStep } from '../conformance/build'
 import type { Case } from '../conformance/cases'
 import { runCases, type CaseResult, type Target } from '../conformance/run'
@@ -28,6 +28,12 @@ export interface ShadowRunOptions {
   allSteps?: boolean
   /** The longest `retry-after` waited out, in seconds (longer ones end the step with the 429). */
   maxWaitSeconds?: number
+  /**
+   * The upstream is paced to its rate limit (`drift`): asking again waits its turn, and each
+   * step is compared (asked again too) before the next is sent, so the second asking meets the
+   * upstream as the first did — not after a later step deleted what it read or moved the clock.
+   */
+  paced?: boolean
 }
 
 const MAX_TRIES = 4
@@ -37,14 +43,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export function shadowTarget(
   shadow: Shadow,
   upstream: Upstream,
-  options: Pick<ShadowRunOptions, 'serviceName' | 'secret' | 'controlToken' | 'maxWaitSeconds'>,
+  options: Pick<
+    ShadowRunOptions,
+    'serviceName' | 'secret' | 'controlToken' | 'maxWaitSeconds' | 'paced'
+  >,
   label: () => string | undefined,
 ): Target {
-  const basePath = new URL(upstream.baseUrl).pathname.replace(/\/+$/, '')
+  const basePath = basePathOf(upstream.baseUrl)
   const { controlToken, maxWaitSeconds = 120 } = options
   const send = async (request: UpstreamRequest) => {
     for (let attempt = 1; ; attempt++) {
       const answer = await shadow.exchange(request, label())
+      if (options.paced) await shadow.settled()
       const headers = headerRecord(answer.headers)
       const wait = retryAfterSeconds(headers['retry-after'], Date.now())
       const mayWait =
@@ -131,6 +141,7 @@ export async function runShadow(
     ...(options.secret === undefined ? {} : { upstreamSecret: options.secret }),
     ...(options.reportDir === undefined ? {} : { reportDir: options.reportDir }),
     ...(options.log ? { log: options.log } : {}),
+    ...(options.paced ? { paced: true } : {}),
   })
   let current: string | undefined
   const target = shadowTarget(shadow, options.upstream, options, () => current)

@@ -22,6 +22,7 @@ import {
   type Upstream,
   type UpstreamAnswer,
 } from './upstream'
+import { basePathOf } from '../client/wire'
 
 /**
  * The most of an upstream answer's body the shadow keeps to compare: a longer one is passed to
@@ -58,6 +59,11 @@ export interface ShadowOptions {
   askAgain?: boolean
   /** Milliseconds, for the rate budget. */
   now?: () => number
+  /**
+   * Every call to the upstream waits its turn within its rate limit (`drift`): asking again
+   * then waits too, and is never left out for the budget.
+   */
+  paced?: boolean
 }
 
 /** The run's parts every stage reads, made once. */
@@ -135,7 +141,7 @@ export async function createShadowState(options: ShadowOptions): Promise<ShadowS
   const { upstream, serviceName } = options
   const log = options.log ?? ((line: string) => console.log(line))
   const base = new URL(upstream.baseUrl)
-  const basePath = base.pathname.replace(/\/+$/, '')
+  const basePath = basePathOf(base)
   const twins = new Twins()
   const known = new KnownState()
   const mirror = await Mirror.start({
@@ -163,7 +169,7 @@ export async function createShadowState(options: ShadowOptions): Promise<ShadowS
       control: controlOver((request) => mirror.engine.handle(request), upstream.baseUrl),
     },
     report: new ParityReport(`${base.origin}${basePath}`, serviceName),
-    budget: new RateBudget(options.now),
+    budget: new RateBudget(options.now, options.paced ?? false),
     writers: new Map(),
     count: 0,
     pending: 0,

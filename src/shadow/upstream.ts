@@ -1,6 +1,7 @@
 import { request as httpRequest, Agent as HttpAgent, type IncomingMessage } from 'node:http'
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https'
 import { brotliDecompressSync, constants, gunzipSync, inflateSync } from 'node:zlib'
+import { basePathOf } from '../client/wire'
 
 /** A request as the shadow passes it on: the path below the upstream's base URL. */
 export interface UpstreamRequest {
@@ -161,7 +162,7 @@ export class UpstreamError extends Error {
  */
 export function httpUpstream(baseUrl: string, timeoutMs = UPSTREAM_TIMEOUT_MS): Upstream {
   const base = new URL(baseUrl)
-  const basePath = base.pathname.replace(/\/+$/, '')
+  const basePath = basePathOf(base)
   const secure = base.protocol === 'https:'
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true })
   const send = secure ? httpsRequest : httpRequest

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine'
 import { TooLargeError } from '../engine/errors'
 import { UpstreamError, type Upstream } from '../shadow/upstream'
+import { trimBaseUrl } from '../client/wire'
 
 /**
  * An engine in this process as the shadow's upstream: where a test's point is the comparison,
@@ -10,7 +11,7 @@ import { UpstreamError, type Upstream } from '../shadow/upstream'
 export function engineUpstream(engine: Engine): Upstream {
   const baseUrl = engine.settings.baseUrl
   const { origin, pathname } = new URL(baseUrl)
-  const basePath = pathname.replace(/\/+$/, '')
+  const basePath = trimBaseUrl(pathname)
   return {
     baseUrl,
     close: () => undefined,

@@ -7,7 +7,7 @@ import { ConfigProvider, type PlaygroundConfig } from './shared/config'
 import { ErrorBoundary } from './shared/error-boundary'
 import { createQueryClient } from './shared/query-client'
 import { ResetAccount } from './shared/reset-account'
-import { useRoute } from './shared/router'
+import { useRoute, useStepLinkValue } from './shared/router'
 import { VIEW_LIST } from './shared/view-ids'
 import { AccountSync } from './shared/sync'
 import { ViewOf } from './views'
@@ -22,6 +22,9 @@ import { OperatorBanner } from './settings/operator-banner'
 const ExchangeLogFollower = lazy(() =>
   import('./shared/exchange-log').then((module) => ({ default: module.ExchangeLogFollower })),
 )
+
+/** A failing step opened from a link (`#r=v1.…`), in a chunk of its own with the link code. */
+const StepLinkView = lazy(() => import('./link/step-link-view'))
 
 /** The playground: the service's settings, its clock, and one view at a time. */
 export function App({ config }: { config: PlaygroundConfig }) {
@@ -43,6 +46,7 @@ export function App({ config }: { config: PlaygroundConfig }) {
 
 function Shell({ config }: { config: PlaygroundConfig }) {
   const { view } = useRoute()
+  const link = useStepLinkValue()
   const current = VIEW_LIST.find((info) => info.id === view)!
   useFocusOnNewView(view)
   return (
@@ -78,12 +82,20 @@ function Shell({ config }: { config: PlaygroundConfig }) {
       <ViewsNav view={view} />
       <ScenarioNote />
       <main id="view" className="view" tabIndex={-1}>
-        {/* Keyed by the view: going to another view starts it afresh, failed or not. */}
-        <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>
-          <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
-            <ViewOf id={view} />
-          </Suspense>
-        </ErrorBoundary>
+        {link !== null ? (
+          <ErrorBoundary key={`link:${link}`} what="The shared step">
+            <Suspense fallback={<p className="loading">Opening the shared step…</p>}>
+              <StepLinkView value={link} />
+            </Suspense>
+          </ErrorBoundary>
+        ) : (
+          /* Keyed by the view: going to another view starts it afresh, failed or not. */
+          <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>
+            <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
+              <ViewOf id={view} />
+            </Suspense>
+          </ErrorBoundary>
+        )}
       </main>
     </>
   )

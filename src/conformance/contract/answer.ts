@@ -1,5 +1,5 @@
 import type { ExchangeRecord } from '../../engine'
-import { toBase64 } from '../base64'
+import { toBase64 } from '../../client/wire'
 import type { Expect, Matcher } from '../cases'
 import { decodeAnswer, pointerTo, typeOf, type Decoded } from '../compare'
 import { markServiceName, SERVICE } from '../service-name'

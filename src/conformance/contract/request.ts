@@ -1,7 +1,7 @@
 import { headerOf, loggedBytes, readSent } from '../../client/exchange'
 import type { ExchangeRecord } from '../../engine'
 import { mediaTypeOf } from '../../engine/wire/formats'
-import { toBase64 } from '../base64'
+import { basePathOf, toBase64 } from '../../client/wire'
 import type { CallStep, Format } from '../cases'
 import { markEndpoint } from '../service-name'
 
@@ -67,7 +67,7 @@ export function requestPart(
   const { request } = record
   const url = new URL(request.url)
   const base = new URL(baseUrl)
-  const basePath = base.pathname.replace(/\/+$/, '')
+  const basePath = basePathOf(base)
   if (url.origin !== base.origin || !`${url.pathname}/`.startsWith(`${basePath}/`)) {
     return `it went to ${url.origin}${url.pathname}, outside the base URL ${baseUrl}`
   }

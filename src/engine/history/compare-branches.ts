@@ -1,5 +1,6 @@
 import { recordOf, type ExchangeRecord } from '../operator/exchange-log'
 import type { BranchInfo, History, Step } from './history'
+import { mintedAuthorization } from '../auth/minted'
 
 /** How many exchanges of each branch a comparison shows, from where they part. */
 export const COMPARED_EXCHANGES = 200
@@ -38,7 +39,7 @@ const sameExchange = (a: ExchangeRecord, b: ExchangeRecord) =>
 
 /** An authorization an `auth.create` answered, in any body format but MessagePack. */
 function minted(record: ExchangeRecord): string | undefined {
-  if (record.trace.endpoint !== 'auth.create' || record.response.status !== 200) return undefined
+  if (!mintedAuthorization(record.trace.endpoint, record.response.status)) return undefined
   const body = record.response.body
   if (!body || body.encoding !== 'text' || body.truncated) return undefined
   try {

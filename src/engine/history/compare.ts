@@ -1,5 +1,4 @@
-import { utf8 } from '../auth/bytes'
-import type { ExchangeRecord, LoggedBody } from '../operator/exchange-log'
+import { loggedBytes, type ExchangeRecord, type LoggedBody } from '../operator/exchange-log'
 import type { Call } from '../wire/call'
 import { TooLargeError } from '../errors'
 
@@ -114,17 +113,7 @@ export function sentBody(record: ExchangeRecord, maxBodyBytes: number): Uint8Arr
   if (!record.request.body && record.response.status === 413) {
     return new Uint8Array(maxBodyBytes + 1).fill(0x78)
   }
-  return bodyBytes(record.request.body)
-}
-
-/** A request body as the journal kept it, as bytes. */
-export function bodyBytes(body: LoggedBody | null): Uint8Array {
-  if (!body) return new Uint8Array()
-  if (body.encoding === 'text') return utf8(body.data)
-  const binary = atob(body.data)
-  const bytes = new Uint8Array(binary.length)
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-  return bytes
+  return loggedBytes(record.request.body)
 }
 
 /** The journal's request as a call to send again (see `sentBody`). */

@@ -1,5 +1,6 @@
 import { authenticate, type Presented } from '../auth/credentials'
 import { utf8 } from '../auth/bytes'
+import { fromBase64 } from '../wire/base64'
 import type { Principal } from '../auth/principal'
 import {
   ClientGoneError,
@@ -17,6 +18,7 @@ import { between, identifyAt, momentOf, type InsightContext, type InsightRun } f
 import { quietRun } from './quiet-run'
 import { checkCallRefusal, checkedTokenRefusal } from './refusals'
 import type { SimulateCall, SimulatedCall, SimulateReport } from './types'
+import { callTuples } from '../wire/call-tuples'
 
 /** The most calls one simulate request may ask about. */
 export const MAX_SIMULATED_CALLS = 1000
@@ -84,17 +86,11 @@ function bodyOf(call: SimulateCall, serviceName: string): { body: Uint8Array; ty
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text)) {
       throw new InvalidError('`bodyBase64` of a call is not base64')
     }
-    const binary = atob(text)
-    const bytes = new Uint8Array(binary.length)
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-    return { body: bytes, type: call.contentType ?? 'text/plain' }
+    return { body: fromBase64(text), type: call.contentType ?? 'text/plain' }
   }
   if (call.body !== undefined)
     return { body: utf8(call.body), type: call.contentType ?? 'text/plain' }
-  const tuples: Json[] = [
-    ...(call.input === undefined ? [] : [['>>', call.input] as Json]),
-    ...Object.entries(call.args ?? {}).map(([name, value]) => ['$$', name, value] as Json),
-  ]
+  const tuples: Json[] = callTuples(call.input, call.args ?? {})
   return { body: utf8(JSON.stringify(tuples)), type: mediaType('tuples', serviceName) }
 }
 

@@ -1,4 +1,5 @@
-import { toBase64Url, utf8 } from '../auth/bytes'
+import { utf8 } from '../auth/bytes'
+import { fromBase64, toBase64 } from '../wire/base64'
 import type { Clock } from '../clock'
 import {
   CallTracer,
@@ -366,10 +367,19 @@ function logged({ bytes: kept, whole }: KeptBody, headers: Array<[string, string
       // Not UTF-8 text: kept as bytes.
     }
   }
-  return { encoding: 'base64', data: base64(kept), bytes: whole, truncated }
+  return { encoding: 'base64', data: toBase64(kept), bytes: whole, truncated }
 }
 
-function base64(bytes: Uint8Array): string {
-  const text = toBase64Url(bytes).replaceAll('-', '+').replaceAll('_', '/')
-  return text + '='.repeat((4 - (text.length % 4)) % 4)
+/**
+ * A logged body's bytes, for every reader of a log: its text as UTF-8, or its base64 decoded;
+ * none for no body, or for base64 that is not (a journal read from a file may hold anything).
+ */
+export function loggedBytes(body: LoggedBody | null): Uint8Array<ArrayBuffer> {
+  if (!body) return new Uint8Array()
+  if (body.encoding === 'text') return utf8(body.data)
+  try {
+    return fromBase64(body.data)
+  } catch {
+    return new Uint8Array()
+  }
 }

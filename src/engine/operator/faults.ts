@@ -271,6 +271,17 @@ function readAnswer(given: unknown): CannedAnswer {
  */
 export type FaultDraw = (rule: FaultRule) => Maybe<number>
 
+/**
+ * A planner a test runner sets for seeded chaos (decision 091): asked for every call no rule
+ * met, it answers the fault that call meets by its address, or none. Never kept in a frame or a
+ * checkpoint: whoever sets it clears it.
+ */
+export type FaultPlanner = (
+  endpoint: string,
+  token: string | null,
+  role: string,
+) => Maybe<Omit<FaultRule, 'id'> | undefined>
+
 /** A draw from `random` for the call at `step`. */
 export const faultDraw =
   (random: Random, step: number): FaultDraw =>
@@ -320,6 +331,7 @@ export const faultId = (random: Random, n: number): Maybe<string> =>
  */
 export function createFaults() {
   let rules: FaultRule[] = []
+  let planner: FaultPlanner | null = null
   let random = (): Random => platformRandom
   /** How many rules were added: what keys a seeded account's next id. */
   let added = 0
@@ -364,8 +376,12 @@ export function createFaults() {
     list(): FaultRule[] {
       return rules.map((rule) => ({ ...rule }))
     },
-    /** Whether any rule is set. */
-    any: (): boolean => rules.length > 0,
+    /** Whether any rule (or a planner) is set. */
+    any: (): boolean => rules.length > 0 || planner !== null,
+    /** Sets the planner every call no rule meets asks (`null`: none). */
+    plan(given: FaultPlanner | null): void {
+      planner = given
+    },
     remove(id: string): boolean {
       const before = rules.length
       rules = rules.filter((rule) => rule.id !== id)
@@ -389,6 +405,10 @@ export function createFaults() {
       draw?: FaultDraw,
     ): Promise<FaultRule | undefined> {
       const rule = await firstMet(rules, endpoint, token, role, draw)
+      if (!rule && planner) {
+        const planned = await planner(endpoint, token, role)
+        return planned && { id: 'chaos', ...planned }
+      }
       if (!rule || !rules.includes(rule)) return undefined
       if (rule.count !== null) {
         version++

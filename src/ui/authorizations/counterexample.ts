@@ -1,5 +1,6 @@
 import type { DiffItem } from '../../engine'
 import { routeHref } from '../shared/router'
+import { callTuples } from '../../client/wire'
 
 type Counterexample = DiffItem['counterexample']
 
@@ -10,10 +11,7 @@ type Counterexample = DiffItem['counterexample']
  * read them.
  */
 export function counterexampleTuples(call: Counterexample): unknown[] {
-  return [
-    ...(call.input === undefined ? [] : [['>>', call.input]]),
-    ...Object.entries(call.args ?? {}).map(([name, value]) => ['$$', name, value]),
-  ]
+  return callTuples(call.input, call.args ?? {})
 }
 
 /** The console, filled with the counterexample and the token (a choice id) to send it with. */

@@ -12,6 +12,7 @@ import { useTokenChoices, type TokenChoice } from '../shared/tokens'
 import { ReachGrid } from './reach-grid'
 import { TokenFacts } from './token-details'
 import { liveStatus } from './token-state'
+import { fromBase64Url } from '../../client/wire'
 
 /**
  * Paste any token, or pick one this page knows, and read what the engine says it is
@@ -185,8 +186,8 @@ export function decodeClaims(token: string): string | undefined {
   const match = /^([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/.exec(token)
   if (!match) return undefined
   try {
-    const base64 = match[1]!.replaceAll('-', '+').replaceAll('_', '/')
-    const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0))
+    const bytes = fromBase64Url(match[1]!)
+    if (!bytes) return undefined
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
     return JSON.stringify(value, null, 2)
   } catch {

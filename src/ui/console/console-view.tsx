@@ -23,6 +23,7 @@ import { resolveToken } from './token-picker'
 import { useConsoleState } from './use-console-state'
 import { PinWatch } from './pin-watch'
 import './console.css'
+import { mintedAuthorization } from '../../client/exchange'
 
 /**
  * The Console: call any endpoint, with any token, in every body format, and see the exchange
@@ -68,7 +69,7 @@ export default function ConsoleView() {
       const result = await sendPlan(plan)
       const answer = readAnswer(result)
       let authorization: string | undefined
-      if (endpoint.trim() === 'auth.create' && result.status === 200 && answer.value) {
+      if (mintedAuthorization(endpoint.trim(), result.status) && answer.value) {
         // An authorization made here is remembered, as every view of the playground does.
         authorization = answer.value.trim()
         await remember(authorization)

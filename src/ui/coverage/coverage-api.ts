@@ -3,6 +3,7 @@ import type { CoverageReport } from '../../engine'
 import { control } from '../shared/api'
 import type { PageExchange } from '../shared/page-store'
 import { keys } from '../shared/queries'
+import { mintedAuthorization } from '../../client/exchange'
 
 /**
  * Coverage of the page's exchange log, as the engine's own tally makes it (decision 080):
@@ -47,7 +48,7 @@ const header = (headers: Array<[string, string]>, name: string) =>
  */
 export function forTally(exchange: PageExchange) {
   const { request, response, trace } = exchange
-  const minted = trace.endpoint === 'auth.create' && response.status === 200
+  const minted = mintedAuthorization(trace.endpoint, response.status)
   return {
     request: {
       url: request.url,

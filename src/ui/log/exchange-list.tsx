@@ -20,6 +20,7 @@ export function ExchangeList({
   isChosen,
   onChoose,
   goBack,
+  share,
 }: {
   records: readonly ExchangeRecord[]
   selected: number | null
@@ -34,6 +35,8 @@ export function ExchangeList({
     to: (record: ExchangeRecord) => void
     busy: boolean
   }
+  /** Makes the link to an exchange and the steps before it (decision 093). */
+  share?: { to: (record: ExchangeRecord) => void; busy: boolean }
 }) {
   function openRow(event: MouseEvent<HTMLTableRowElement>, id: number) {
     // The endpoint's link opens it for the keyboard; the rest of the row, for a pointer.
@@ -62,9 +65,9 @@ export function ExchangeList({
             <th scope="col">Token</th>
             <th scope="col">Status</th>
             <th scope="col">Duration</th>
-            {goBack && (
+            {(goBack || share) && (
               <th scope="col" className="log-cell-back">
-                <span className="visually-hidden">Go back</span>
+                <span className="visually-hidden">Go back, share</span>
               </th>
             )}
           </tr>
@@ -126,22 +129,35 @@ export function ExchangeList({
                   )}
                 </td>
                 <td className="log-cell-duration">{formatMs(record.durationMs)}</td>
-                {goBack && (
+                {(goBack || share) && (
                   <td className="log-cell-back">
-                    <button
-                      type="button"
-                      className="log-back"
-                      disabled={goBack.busy || !goBack.can(record)}
-                      title={
-                        goBack.can(record)
-                          ? 'The account as it stood just before this exchange, on a new branch; this timeline stays'
-                          : 'Answered before the page was loaded: the engine that answered it is gone'
-                      }
-                      aria-label={`Go back to before exchange ${record.id}: ${method}${visibleText(endpoint)}, ${status}`}
-                      onClick={() => goBack.to(record)}
-                    >
-                      Go back to before this
-                    </button>
+                    {goBack && (
+                      <button
+                        type="button"
+                        className="log-back"
+                        disabled={goBack.busy || !goBack.can(record)}
+                        title={
+                          goBack.can(record)
+                            ? 'The account as it stood just before this exchange, on a new branch; this timeline stays'
+                            : 'Answered before the page was loaded: the engine that answered it is gone'
+                        }
+                        aria-label={`Go back to before exchange ${record.id}: ${method}${visibleText(endpoint)}, ${status}`}
+                        onClick={() => goBack.to(record)}
+                      >
+                        Go back to before this
+                      </button>
+                    )}
+                    {share && (
+                      <button
+                        type="button"
+                        className="log-back"
+                        disabled={share.busy}
+                        aria-label={`Share exchange ${record.id} as a link: ${method}${visibleText(endpoint)}, ${status}`}
+                        onClick={() => share.to(record)}
+                      >
+                        Share this step
+                      </button>
+                    )}
                   </td>
                 )}
               </tr>

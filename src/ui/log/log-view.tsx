@@ -16,6 +16,7 @@ import { ExchangeList } from './exchange-list'
 import { LogActions } from './log-actions'
 import { LogFilters, useLogFilters } from './log-filters'
 import { useChosenExchanges, useOpenExchange } from './log-route'
+import { useShareStep } from '../link/share-step'
 import './log.css'
 
 const EMPTIED_WORDS: Record<LogEmptied['why'], string> = {
@@ -66,6 +67,7 @@ export default function LogView() {
   }
 
   const records = useMemo(() => log.data?.entries ?? [], [log.data])
+  const sharing = useShareStep(records)
   const total = Math.max(log.data?.total ?? 0, records.length)
   const filters = useLogFilters(records)
   const { shown } = filters
@@ -128,6 +130,7 @@ export default function LogView() {
         </p>
         {log.isError && <p role="alert">{messageOf(log.error)}</p>}
         {rewind.isError && <p role="alert">{messageOf(rewind.error)}</p>}
+        {sharing.panel}
         {wentBack && (
           <p role="status" className="log-went-back" data-testid="went-back">
             {wentBack}
@@ -178,6 +181,7 @@ export default function LogView() {
               to: (record) => goBackTo(record as PageExchange),
               busy: rewind.isPending,
             }}
+            share={{ to: (record) => sharing.share(record as PageExchange), busy: sharing.busy }}
           />
         )}
         {shown.length > drawn && (

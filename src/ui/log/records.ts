@@ -1,4 +1,5 @@
 import type { ExchangeRecord } from '../../engine'
+import { tokenOf } from '../../client/exchange'
 
 /**
  * What the log view derives from the engine's records, without React: filtering, and reading
@@ -35,18 +36,7 @@ export function endpointOf(record: ExchangeRecord): string {
   }
 }
 
-/** A header's value (the first of that name), case-insensitively. */
-export function headerOf(headers: Array<[string, string]>, name: string): string | undefined {
-  const wanted = name.toLowerCase()
-  return headers.find(([key]) => key.toLowerCase() === wanted)?.[1]
-}
-
-/** The bearer token a request sent, if its `authorization` header held one. */
-export function tokenOf(record: ExchangeRecord): string | undefined {
-  const header = headerOf(record.request.headers, 'authorization')
-  const match = header ? /^bearer\s+(\S+)\s*$/i.exec(header) : null
-  return match?.[1]
-}
+export { headerOf, tokenOf } from '../../client/exchange'
 
 /** What the token was, as the engine's trace says, in a few words. */
 export function credentialLabel(record: ExchangeRecord): string {

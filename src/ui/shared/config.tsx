@@ -1,4 +1,5 @@
 import { createContext, useContext, type ReactNode } from 'react'
+import { basePathOf } from '../../client/wire'
 
 /**
  * The engine's defaults and its rule for service names, restated: the playground imports no
@@ -64,7 +65,7 @@ function checkBaseUrl(
   if (pageOrigin !== undefined && url.origin === pageOrigin) {
     return invalid("it must not be the playground's own origin")
   }
-  return { ok: true, url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` }
+  return { ok: true, url: `${url.origin}${basePathOf(url)}` }
 }
 
 const ConfigContext = createContext<PlaygroundConfig | null>(null)

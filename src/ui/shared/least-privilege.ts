@@ -5,6 +5,7 @@ import { useConfig } from './config'
 import { useExchangeLog } from './exchange-log'
 import type { PageExchange } from './page-store'
 import { keys } from './queries'
+import { mintedAuthorization } from '../../client/exchange'
 
 /**
  * The narrowest token for each token's use in this tab's log, as the engine suggests and proves
@@ -41,7 +42,7 @@ export function exchangesToSend(entries: readonly PageExchange[]) {
   const sent: Array<ReturnType<typeof forLeastPrivilege>> = []
   let bytes = 0
   for (const exchange of entries) {
-    const minted = exchange.trace.endpoint === 'auth.create' && exchange.response.status === 200
+    const minted = mintedAuthorization(exchange.trace.endpoint, exchange.response.status)
     if (!minted && exchange.trace.credential?.kind !== 'authorization') continue
     const size = JSON.stringify(exchange.trace).length + (exchange.request.body?.data.length ?? 0)
     if (sent.length >= MAX_SENT || bytes + size > MAX_SENT_BYTES) break

@@ -1,13 +1,14 @@
 import type { ExchangeRecord } from '../../engine'
 import { tokenOf } from './token-answer'
 import { loggedBytes } from './wire'
+import { mintedAuthorization } from '../../client/exchange'
 
 /** The authorizations successful `auth.create` exchanges answered with, oldest first. */
 export function mintedIn(records: readonly ExchangeRecord[]): string[] {
   const tokens: string[] = []
   for (const record of [...records].sort((a, b) => a.id - b.id)) {
     const { response, trace } = record
-    if (trace.endpoint !== 'auth.create' || response.status !== 200) continue
+    if (!mintedAuthorization(trace.endpoint, response.status)) continue
     const body = response.body
     if (!body || body.truncated) continue
     const bytes = loggedBytes(body)

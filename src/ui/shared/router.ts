@@ -76,6 +76,15 @@ export function useRoute(): Route {
   return parseRoute(hash)
 }
 
+/**
+ * A failing step's link in the fragment (`#r=v1.…`, decision 093): its value, or `null` when
+ * the fragment names a view instead.
+ */
+export function useStepLinkValue(): string | null {
+  const hash = useSyncExternalStore(subscribe, () => window.location.hash)
+  return hash.startsWith('#r=') ? hash.slice(3) : null
+}
+
 /** Goes to a view (a new history entry). */
 export function navigate(view: ViewId, params?: URLSearchParams | Record<string, string>): void {
   window.location.hash = routeHref(view, params)

@@ -1,5 +1,6 @@
 import { decode, encode } from '@msgpack/msgpack'
-import type { Json, LoggedBody } from '../../engine'
+import type { Json } from '../../engine'
+import { callTuples } from '../../client/wire'
 
 /**
  * One endpoint call as a person composes it (an input and named arguments, written once) and
@@ -54,12 +55,8 @@ export function mediaTypeOf(format: BodyFormat, serviceName: string): string | n
 }
 
 /** The tuples of `application/vnd.<service>+json` for an input and arguments. */
-export function toTuples(input: Json | undefined, args: CallDraft['args']): Json[] {
-  return [
-    ...(input === undefined ? [] : [['>>', input] as Json]),
-    ...args.map(([name, value]): Json => ['$$', name, value]),
-  ]
-}
+export const toTuples = (input: Json | undefined, args: CallDraft['args']): Json[] =>
+  callTuples(input, args)
 
 /** An argument's value as query-string text: strings as they are, anything else as JSON. */
 export const queryValue = (value: Json): string =>
@@ -310,8 +307,4 @@ export function saidBy(body: ReadableBody, contentType: string, failed: boolean)
   return error === undefined ? {} : { error }
 }
 
-/** The bytes of a body the exchange log kept: its text, or its base64 (MessagePack). */
-export function loggedBytes(body: LoggedBody): Uint8Array {
-  if (body.encoding === 'text') return new TextEncoder().encode(body.data)
-  return Uint8Array.from(atob(body.data), (char) => char.charCodeAt(0))
-}
+export { loggedBytes } from '../../client/exchange'

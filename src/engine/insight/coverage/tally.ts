@@ -3,12 +3,12 @@
 // counts exactly what the engine decided.
 
 import { covers } from '../../auth/abilities'
-import { fromBase64Url, utf8 } from '../../auth/bytes'
-import type { LoggedBody } from '../../operator/exchange-log'
+import { loggedBytes, type LoggedBody } from '../../operator/exchange-log'
 import { coerce, NOT_COERCIBLE } from '../../runtime/types'
 import type { RequestTrace } from '../../trace'
 import { requestFormat } from '../../wire/formats'
 import { parseCall } from '../../wire/request'
+import { mintedAuthorization } from '../../auth/minted'
 
 /** What coverage reads of a journal entry: a record of the journal, or of a HAR the page saved. */
 export interface CoverageEntry {
@@ -154,15 +154,6 @@ class Counter {
 const header = (headers: Array<[string, string]>, name: string) =>
   headers.find(([key]) => key.toLowerCase() === name)?.[1] ?? null
 
-function bodyBytes(body: LoggedBody | null): Uint8Array {
-  if (!body) return new Uint8Array()
-  if (body.encoding === 'text') return utf8(body.data)
-  return (
-    fromBase64Url(body.data.replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')) ??
-    new Uint8Array()
-  )
-}
-
 /** The service's name, from the tuple content type an entry was sent with, if any. */
 export const serviceNameOf = (entry: CoverageEntry) =>
   /application\/vnd\.([a-z][a-z0-9_-]*)\+/.exec(
@@ -179,7 +170,7 @@ export function mintRequest(entry: CoverageEntry, serviceName = serviceNameOf(en
   if (request.body?.truncated) return undefined
   try {
     const format = requestFormat(header(request.headers, 'content-type'), serviceName)
-    const call = parseCall(bodyBytes(request.body), format, new URL(request.url).searchParams)
+    const call = parseCall(loggedBytes(request.body), format, new URL(request.url).searchParams)
     const arg = (name: string) => {
       const node = call.args.get(name)
       return node?.kind === 'literal' ? node : undefined
@@ -251,7 +242,7 @@ function count(counter: Counter, entry: CoverageEntry): void {
     }
   }
   counter.cell(trace.endpoint, kind, outcome, 1, exercisedBy(bits))
-  if (trace.endpoint === 'auth.create' && status === 200) {
+  if (mintedAuthorization(trace.endpoint, status)) {
     const asked = mintRequest(entry)
     if (asked) {
       for (const raw of asked.abilities) counter.ability(raw).minted++

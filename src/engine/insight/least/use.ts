@@ -9,6 +9,7 @@ import { isTime } from '../../clock'
 import { withoutStage } from '../../stages'
 import type { SimulateCall } from '../types'
 import { mintRequest, type CoverageEntry } from '../coverage/tally'
+import { mintedAuthorization } from '../../auth/minted'
 
 /** The most tokens one report follows; the rest are counted. */
 export const MAX_TOKENS = 1_000
@@ -286,7 +287,7 @@ export function useCollector(): { add(entry: CoverageEntry): void; finish(): Jou
     use.entries++
     const status = typeof response.status === 'number' ? response.status : 0
     const at = time((entry as unknown as Loose).at)
-    if (endpoint === 'auth.create' && status === 200) {
+    if (mintedAuthorization(endpoint, status)) {
       const asked = mintedBy(entry, parsedMints)
       if (asked !== null) mints.push({ abilities: asked, at })
     }

@@ -1,0 +1,139 @@
+/**
+ * Seeded chaos (decision 091): the example client's three planted bugs searched for under many
+ * seeds, in process; each failure found shrunk, then replayed 100 times from its repro. Prints
+ * beside their goals: replays that fail again (100 of 100), the median shrunk list (≤ 3 faults),
+ * and for a test of about 200 exchanges the reruns (≤ 60) and time (≤ 30 s) shrinking took.
+ * `npm run bench -- chaos` (BENCH_SEEDS=<n> seeds per bug, default 10).
+ */
+import { createClient, type Bugs } from '../examples/chaos-client/client'
+import { scenarios, type Served } from '../examples/chaos-client/scenarios'
+import { readChaosOptions } from '../src/kit/chaos/options'
+import { ChaosFailure, replayChaos, runChaos, type ChaosFinding } from '../src/kit/chaos/run'
+import { startService } from '../src/node'
+import { machine, median, printTable, saveResults, type Line } from './lib'
+
+const SEEDS = Number(process.env.BENCH_SEEDS ?? 10)
+const REPLAYS = 100
+const load = machine()
+const service = await startService({ baseUrl: 'https://bench-chaos.example.test' })
+const frame = {
+  plan: service.plan,
+  reach: (token: string) => service.reach(token),
+  now: () => service.now(),
+  advanceClock: (seconds: number) => service.advanceClock(seconds),
+  checkpoint: () => service.checkpoint(),
+  restore: (id: string) => service.restore(id),
+}
+
+/** About 200 exchanges: 66 reads and writes of a counter, and the authorization's minting. */
+const long = async (served: Served, bugs: Bugs) => {
+  const client = createClient({
+    baseUrl: served.baseUrl,
+    secret: served.secret,
+    sleep: (ms) => served.advanceClock(ms / 1000),
+    bugs,
+  })
+  await client.set('count', 0)
+  for (let i = 0; i < 66; i++) {
+    await client.set('count', ((await client.get('count')) as number) + 1)
+  }
+  if ((await client.get('count')) !== 66) throw new Error('the count is wrong')
+}
+const tests: Record<string, (served: Served, bugs: Bugs) => Promise<void>> = {
+  ...scenarios,
+  'counts to 66 (about 200 exchanges)': long,
+}
+
+async function search(name: string, bugs: Bugs, seed: string, runs: number, rate = 0.2) {
+  const start = await service.checkpoint()
+  try {
+    const settings = readChaosOptions('bench', { seed, runs, rate })
+    await runChaos(frame, name, settings, () => tests[name]!(service, bugs))
+    return undefined
+  } catch (error) {
+    if (error instanceof ChaosFailure) return error.finding
+    throw error
+  } finally {
+    await service.restore(start.id)
+  }
+}
+
+async function replays(finding: ChaosFinding, bugs: Bugs): Promise<number> {
+  let failed = 0
+  for (let i = 0; i < REPLAYS; i++) {
+    const start = await service.checkpoint()
+    try {
+      await replayChaos(frame, finding.faults, () => tests[finding.test]!(service, bugs))
+    } catch {
+      failed++
+    }
+    await service.restore(start.id)
+  }
+  return failed
+}
+
+const found: Array<{ bug: string; finding: ChaosFinding; replayed: number }> = []
+const BUGS: Array<keyof Bugs> = ['noBackoff', 'staleToken', 'trustTruncated']
+for (const bug of BUGS) {
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const finding = await search('reads back what it wrote', { [bug]: true }, `bench-${seed}`, 50)
+    if (finding) found.push({ bug, finding, replayed: await replays(finding, { [bug]: true }) })
+  }
+}
+// The long test, at a rate that meets some forty faults a run: what shrinking has to cut.
+const longFound: ChaosFinding[] = []
+for (let seed = 1; seed <= Math.max(3, Math.ceil(SEEDS / 3)); seed++) {
+  const finding = await search(
+    'counts to 66 (about 200 exchanges)',
+    { trustTruncated: true },
+    `long-${seed}`,
+    20,
+    0.2,
+  )
+  if (finding) longFound.push(finding)
+}
+service.stop()
+
+const all = [...found.map(({ finding }) => finding), ...longFound]
+const replayedAll = found.every(({ replayed }) => replayed === REPLAYS)
+const sizes = all.map((finding) => finding.faults.length)
+const line = (what: string, figure: number, unit: string, met: boolean, note: string): Line => ({
+  what,
+  figure,
+  unit,
+  ratios: {},
+  met,
+  note,
+})
+const byBug = BUGS.map((bug) => `${bug} ${found.filter((f) => f.bug === bug).length}/${SEEDS}`)
+printTable(`Seeded chaos, in process: ${SEEDS} seeds × 50 runs per bug, ${load}`, [
+  line(
+    'failures replayed from their repro, failing again',
+    Math.min(...found.map(({ replayed }) => replayed)),
+    `of ${REPLAYS} (least)`,
+    replayedAll,
+    `goal 100 of 100; ${found.length} failures (found: ${byBug.join(', ')})`,
+  ),
+  line(
+    'faults in a shrunk failure (median)',
+    median(sizes),
+    'faults',
+    median(sizes) <= 3,
+    `goal ≤ 3; largest ${Math.max(...sizes)}; all 1-minimal: ${all.every((f) => f.minimal)}`,
+  ),
+  line(
+    'reruns to shrink the ~200-exchange test (most)',
+    Math.max(...longFound.map((f) => f.reruns)),
+    'reruns',
+    longFound.every((f) => f.reruns <= 60),
+    `goal ≤ 60; ${longFound.length} failures, met ${longFound.map((f) => f.met.length).join(', ')} faults`,
+  ),
+  line(
+    'time to shrink the ~200-exchange test (most)',
+    Math.max(...longFound.map((f) => f.shrinkMs)) / 1000,
+    's',
+    longFound.every((f) => f.shrinkMs <= 30_000),
+    'goal ≤ 30 s',
+  ),
+])
+saveResults('chaos', { load })

@@ -1,0 +1,24 @@
+/**
+ * The link code (`src/conformance/link/step-link.ts`) and the runner a link replays with, as
+ * one module the page loads through `import('./link-code')`: a chunk of its own, fetched only
+ * when a link is opened or made.
+ */
+export {
+  linkFaults,
+  makeStepLink,
+  readStepLink,
+  stepLinkUrl,
+  LinkError,
+  LINK_GOAL_CHARS,
+  type StepLink,
+} from '../../conformance/link/step-link'
+export { ENGINE_VERSION } from '../../conformance/link/engine-version'
+export {
+  fetchTarget,
+  formatDifference,
+  recordContract,
+  verifyContracts,
+  type Case,
+  type CaseResult,
+} from '../../conformance/browser'
+export { labelOf } from '../../conformance/contract/answer'

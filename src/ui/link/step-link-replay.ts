@@ -1,0 +1,154 @@
+import type { ExchangeRecord } from '../../engine'
+import type { PlaygroundConfig } from '../shared/config'
+import { listExchanges, listSecrets, control } from '../shared/api'
+import { throwawayBaseUrl } from '../log/contracts'
+import type { PageExchange } from '../shared/page-store'
+import type { Case } from './link-code'
+
+/**
+ * A failing step as a link (decision 093), without React: opening one (replayed on a throwaway
+ * account, never the page's own) and making one from a row of the exchange log. The link code
+ * is loaded only when one of these is used.
+ */
+
+export const loadLinkCode = () => import('./link-code')
+
+/** A step that answers here otherwise than when its link was made. */
+export interface StepDifference {
+  /** From 1. */
+  index: number
+  label: string
+  /** What differed, a line each. */
+  differences: string[]
+}
+
+/** A link opened: what it holds, and the throwaway account's exchanges as its replay left them. */
+export interface OpenedLink {
+  name: string
+  /** How many steps the case has; the last is the one the link is about. */
+  steps: number
+  /** The engine version that made the link, and this page's. */
+  engine: string
+  here: string
+  seed?: string
+  time?: number
+  faults: number
+  notes: string[]
+  /** The replay's exchanges, oldest first: the last is the step's. */
+  exchanges: ExchangeRecord[]
+  /** The first step whose answer differs from the one recorded, if one does. */
+  differs?: StepDifference
+  /** Why the replay stopped before the step (a step that needs what the page cannot give). */
+  skipped?: string
+}
+
+/**
+ * Opens a link's fragment value: reads it (a `LinkError` for anything that is not a link), then
+ * replays its case on a throwaway account of its own below the base URL (the seed and faults
+ * set first, each step run as `verify` runs it), and reads that account's exchanges back. The
+ * page's own account, its authorizations and its log are never touched.
+ */
+export async function openStepLink(config: PlaygroundConfig, value: string): Promise<OpenedLink> {
+  const code = await loadLinkCode()
+  const link = await code.readStepLink(value)
+  const baseUrl = throwawayBaseUrl(config)
+  const target = code.fetchTarget({
+    baseUrl,
+    serviceName: config.serviceName,
+    control: true,
+    name: 'playground',
+  })
+  const send = target.control!
+  // The account starts as the link's did: its seed, then its faults, after each reset.
+  target.control = async (path, body) => {
+    if (path !== 'reset') return send(path, body)
+    const answer = await send('reset', link.seed ? { seed: link.seed } : {})
+    for (const fault of link.faults ?? []) {
+      const rule = Object.fromEntries(Object.entries(fault).filter(([, v]) => v !== null))
+      await send('faults', { ...rule, ...(fault.count === null ? { count: null } : {}) })
+    }
+    return answer
+  }
+  const one: Case = {
+    id: `link › ${link.case.name}`,
+    file: 'link',
+    format: link.case.formats?.[0] ?? 'tuples',
+    fresh: link.case.fresh ?? false,
+    steps: link.case.steps,
+    ...(link.case.notes ? { notes: link.case.notes } : {}),
+  }
+  const [result] = await code.verifyContracts(target, [one])
+  const failed = result!.stepResults.find((step) => step.status === 'failed')
+  const skipped = result!.stepResults.find((step) => step.status === 'skipped')
+  const page = await listExchanges(baseUrl)
+  return {
+    name: link.case.name,
+    steps: link.case.steps.length,
+    engine: link.engine,
+    here: code.ENGINE_VERSION,
+    ...(link.seed ? { seed: link.seed } : {}),
+    ...(link.time === undefined ? {} : { time: link.time }),
+    faults: link.faults?.length ?? 0,
+    notes: link.case.notes ?? [],
+    exchanges: [...page.exchanges].reverse(),
+    ...(failed
+      ? {
+          differs: {
+            index: failed.index,
+            label: failed.label,
+            differences: failed.differences.map(code.formatDifference),
+          },
+        }
+      : {}),
+    ...(skipped ? { skipped: `step ${skipped.index} (${skipped.label}): ${skipped.reason}` } : {}),
+  }
+}
+
+/** A step's link made from the log: the URL, and its length. */
+export interface SharedStep {
+  url: string
+  length: number
+  /** Over the goal: the link is made all the same, and says how long it is. */
+  long: boolean
+}
+
+/**
+ * The link to an exchange of the log: the exchanges before it in the log and itself recorded
+ * as a contract case (tokens as roles, never copied), with the account's seed and time. The
+ * faults standing now are not those the steps met (an exchange a fault answered is left out of
+ * a contract), so none are carried. Throws when the exchange itself cannot be replayed (a fault injected, strict mode's
+ * refusal: the recorder's reason), or when a secret would be written.
+ */
+export async function shareStep(
+  config: PlaygroundConfig,
+  log: readonly PageExchange[],
+  row: PageExchange,
+  page = window.location.href,
+): Promise<SharedStep> {
+  const [code, secrets, seed] = await Promise.all([
+    loadLinkCode(),
+    listSecrets(config.baseUrl),
+    control<{ seed: string | null }>(config.baseUrl, 'GET', 'seed'),
+  ])
+  const records: ExchangeRecord[] = log
+    .filter((entry) => entry.id <= row.id)
+    .sort((a, b) => a.id - b.id)
+    .map(({ tab: _tab, engineId: _engine, ...record }) => record)
+  const file = code.recordContract(records, {
+    name: `exchange ${row.id}`,
+    serviceName: config.serviceName,
+    baseUrl: config.baseUrl,
+    secrets,
+  })
+  const recorded = file.cases[0]!
+  const leftOut = recorded.notes?.find((note) => note.startsWith(`${code.labelOf(row)} left out`))
+  if (leftOut)
+    throw new Error(`This exchange cannot be replayed, so it cannot be shared: ${leftOut}`)
+  const made = await code.makeStepLink(file, {
+    seed: seed.seed,
+    time: row.at,
+    never: secrets.map((secret) => secret.key),
+  })
+  const url = code.stepLinkUrl(page, made.value)
+  return { url, length: url.length, long: url.length > code.LINK_GOAL_CHARS }
+}
