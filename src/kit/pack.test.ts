@@ -6,6 +6,7 @@
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -18,7 +19,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../serve/spawn-serve'
-import { cleanEnvironment, run, shown } from '../testing/run-command'
+import { packFromCopy } from '../testing/pack-copy'
+import { cleanEnvironment, run, shown, type Ran } from '../testing/run-command'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 /** The README and the guides beside it, where the kit's examples and figures are written. */
@@ -44,6 +46,8 @@ function kitBlocks(): Map<string, string> {
 
 const work = mkdtempSync(join(tmpdir(), 'kit-pack-'))
 let tarball = ''
+/** The copy's manifest before and after packing. */
+let manifests = { before: '', after: '' }
 // The fresh projects' node_modules are large: removing them takes a while on a busy machine.
 afterAll(() => rm(work, { recursive: true, force: true }), 120_000)
 
@@ -77,11 +81,57 @@ const expectedCoverage = () =>
     [key: string]: unknown
   }
 
+/** A fresh project on Vitest, Playwright and Jest 30, where the docs' examples run. */
+const CONSUMER = join(work, 'consumer')
+/** A second one on Jest 29, still the Jest most projects run. */
+const JEST29 = join(work, 'jest29')
+
+/** Installs the tarball into both fresh projects, side by side: one install each. */
+async function installFreshProjects(): Promise<[Ran, Ran]> {
+  const project = (dir: string, name: string) => {
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name, private: true, jest: { testMatch: ['<rootDir>/client.test.js'] } }),
+    )
+    return dir
+  }
+  return Promise.all([
+    run(
+      'npm',
+      [
+        'i',
+        '-D',
+        tarball,
+        'vitest@^4',
+        `@playwright/test@${PLAYWRIGHT_VERSION}`,
+        'jest@^30',
+        '@types/jest@^30',
+        'typescript@~5.9',
+        '@types/node@^20',
+        '--no-audit',
+        '--no-fund',
+      ],
+      project(CONSUMER, 'consumer'),
+    ),
+    run(
+      'npm',
+      ['i', '-D', tarball, 'jest@^29.7', '--no-audit', '--no-fund'],
+      project(JEST29, 'jest29'),
+    ),
+  ])
+}
+/** The fresh projects' installs, under way while the lean install's test runs. */
+let installs: Promise<[Ran, Ran]>
+
+// Packed from a copy of this checkout: the tests beside this file never see the packed
+// manifest or a kit being rebuilt.
 beforeAll(async () => {
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], ROOT)
-  expect(packed.code, shown(packed)).toBe(0)
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }]
-  tarball = join(work, filename)
+  const packed = await packFromCopy(ROOT, work)
+  tarball = packed.tarball
+  manifests = { before: packed.manifestBefore, after: packed.manifestAfter }
+  // `run` never throws: what an install printed waits for the assertions below.
+  installs = installFreshProjects()
 }, 300_000)
 
 describe('the packed kit', () => {
@@ -126,8 +176,9 @@ describe('the packed kit', () => {
     ])
     expect(packed.peerDependencies?.jest).toBe('^29.7 || ^30')
     expect(packed.peerDependenciesMeta?.jest).toEqual({ optional: true })
-    // This checkout keeps its own.
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))).toMatchObject({
+    // The checkout packed keeps its own, put back by postpack.
+    expect(manifests.after).toBe(manifests.before)
+    expect(JSON.parse(manifests.after)).toMatchObject({
       private: true,
       scripts: { prepare: 'node scripts/build-kit.mjs' },
     })
@@ -200,55 +251,13 @@ describe('the packed kit', () => {
   }, 300_000)
 
   describe('the docs and the client suite, in a fresh project', () => {
-    const dir = join(work, 'consumer')
-    // A second project on Jest 29, still the Jest most projects run.
-    const jest29 = join(work, 'jest29')
-    const installJest29 = async () => {
-      await run('mkdir', ['-p', jest29], work)
-      writeFileSync(
-        join(jest29, 'package.json'),
-        JSON.stringify({
-          name: 'jest29',
-          private: true,
-          jest: { testMatch: ['<rootDir>/client.test.js'] },
-        }),
-      )
-      return run('npm', ['i', '-D', tarball, 'jest@^29.7', '--no-audit', '--no-fund'], jest29)
-    }
+    const dir = CONSUMER
+    const jest29 = JEST29
     const blocks = kitBlocks()
     let server: ServeProcess | undefined
 
     beforeAll(async () => {
-      await run('mkdir', ['-p', dir], work)
-      writeFileSync(
-        join(dir, 'package.json'),
-        JSON.stringify({
-          name: 'consumer',
-          private: true,
-          jest: { testMatch: ['<rootDir>/client.test.js'] },
-        }),
-      )
-      // This project (Jest 30) and the Jest 29 one install side by side: one install each.
-      const [installed, installed29] = await Promise.all([
-        run(
-          'npm',
-          [
-            'i',
-            '-D',
-            tarball,
-            'vitest@^4',
-            `@playwright/test@${PLAYWRIGHT_VERSION}`,
-            'jest@^30',
-            '@types/jest@^30',
-            'typescript@~5.9',
-            '@types/node@^20',
-            '--no-audit',
-            '--no-fund',
-          ],
-          dir,
-        ),
-        installJest29(),
-      ])
+      const [installed, installed29] = await installs
       expect(installed.code, shown(installed)).toBe(0)
       expect(installed29.code, shown(installed29)).toBe(0)
       for (const project of [dir, jest29]) {
