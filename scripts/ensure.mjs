@@ -3,6 +3,8 @@
 //   node scripts/ensure.mjs chromium   Debian's chromium, for Playwright, when missing
 //   node scripts/ensure.mjs postgresql Debian's postgresql, for the PostgreSQL store's tests,
 //                                      when no /usr/lib/postgresql/<version>/bin/initdb exists
+//   node scripts/ensure.mjs openssl    Debian's openssl, which makes a TLS front's certificate
+//                                      in the tests, when missing
 import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 
@@ -53,12 +55,23 @@ function ensurePostgresql() {
   }
 }
 
+function ensureOpenssl() {
+  const found = () => ['/usr/bin/openssl', '/bin/openssl'].some((path) => existsSync(path))
+  if (found()) return
+  aptInstall('openssl')
+  if (!found()) {
+    console.error('openssl was installed, but /usr/bin/openssl was not found')
+    process.exit(1)
+  }
+}
+
 for (const what of process.argv.slice(2)) {
   if (what === 'deps') ensureDeps()
   else if (what === 'chromium') ensureChromium()
   else if (what === 'postgresql') ensurePostgresql()
+  else if (what === 'openssl') ensureOpenssl()
   else {
-    console.error(`unknown target ${what}; use deps, chromium or postgresql`)
+    console.error(`unknown target ${what}; use deps, chromium, postgresql or openssl`)
     process.exit(2)
   }
 }
