@@ -13,8 +13,8 @@ export default defineConfig({
   retries: 0,
   forbidOnly: true,
   reporter: process.env.CI ? [['list']] : [['list']],
-  // The longest journeys take half a minute on a quiet machine: room for a loaded one.
-  timeout: 90_000,
+  // The longest journeys take a minute with three browsers on two cores: three times that.
+  timeout: 180_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',

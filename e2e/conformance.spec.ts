@@ -17,7 +17,8 @@ const cases = loadCases()
 test(`the conformance cases pass in Chromium through the service worker (${cases.length})`, async ({
   page,
 }) => {
-  test.setTimeout(240_000)
+  // Two and a half minutes beside two other browsers on two cores.
+  test.setTimeout(480_000)
   const target = await pageTarget(page, { baseUrl, serviceName })
   const failures: string[] = []
   for (const c of cases) {
