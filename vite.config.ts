@@ -127,6 +127,10 @@ export default defineConfig({
     // Two files at a time even on two cores (the default there is one): most of the suite
     // waits on processes, sockets and timers.
     maxWorkers: 2,
+    // Three times what the slowest tests without a timeout of their own take beside another
+    // file on two cores (about 5 s): Vitest's 5 s and 10 s defaults are within 2x of them.
+    testTimeout: 15_000,
+    hookTimeout: 30_000,
     // The packed kit's file first, so that it runs beside the rest instead of after it.
     sequence: { sequencer: PackFirstSequencer },
     // The commands append to the job's summary when it is set: not the suite's own job's.
