@@ -15,6 +15,9 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   // The longest journeys take a minute with three browsers on two cores: three times that.
   timeout: 180_000,
+  // What a view draws after a call (a token's reach, a compared pair) can take several seconds
+  // with three browsers on two cores: an assertion waits three times Playwright's 5 s default.
+  expect: { timeout: 15_000 },
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     browserName: 'chromium',
