@@ -7,6 +7,9 @@ import { isObject } from '../runtime/types'
 import type { StoreSnapshot } from '../store'
 import type { Mark, RecordingBody } from './history'
 
+/** Where a mark's rate-limit window is, for the messages that name a bad field. */
+const RATE_WINDOW = 'mark.operator.controls.window'
+
 export const RECORDING_FORMAT = 'service-playground/recording'
 export const RECORDING_VERSION = 1
 
@@ -141,11 +144,8 @@ export function readMark(value: unknown, maxJournal: number): Mark {
     },
     window: {
       // No window yet: its start is -Infinity, which JSON writes as null.
-      start:
-        w.start === null
-          ? Number.NEGATIVE_INFINITY
-          : finite(w.start, 'mark.operator.controls.window.start'),
-      count: whole(w.count, 'mark.operator.controls.window.count'),
+      start: w.start === null ? Number.NEGATIVE_INFINITY : finite(w.start, `${RATE_WINDOW}.start`),
+      count: whole(w.count, `${RATE_WINDOW}.count`),
     },
     faults,
     faultsAdded: whole(o.faultsAdded, 'mark.operator.controls.faultsAdded'),
