@@ -3,7 +3,7 @@ import { useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react
 import type { ExchangeRecord } from '../../engine'
 import { clearExchanges } from '../shared/api'
 import { useConfig } from '../shared/config'
-import { emptiedLog, type LogState } from '../shared/exchange-log'
+import { emptiedLog, holdingLog, type LogState } from '../shared/exchange-log'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { clearTabLog, type PageExchange } from '../shared/page-store'
@@ -32,9 +32,11 @@ function useClearLog() {
   return useAccountMutation(async () => {
     // A read answered before the clear must not bring the old records back after it.
     await queryClient.cancelQueries({ queryKey })
-    await clearExchanges(config.baseUrl)
-    await clearTabLog(config)
-    queryClient.setQueryData<LogState>(queryKey, (log) => log && emptiedLog(log, 'clear'))
+    await holdingLog(config.baseUrl, async () => {
+      await clearExchanges(config.baseUrl)
+      await clearTabLog(config)
+      queryClient.setQueryData<LogState>(queryKey, (log) => log && emptiedLog(log, 'clear'))
+    })
   })
 }
 

@@ -137,6 +137,38 @@ describe('SettingsView', () => {
     expect((await tabLog(config)).map((entry) => entry.trace.endpoint)).toEqual(['auth.create'])
   })
 
+  it('exports an exchange answered just before, and brings it back after a reset', async () => {
+    const { service, config } = await renderWithService(<SettingsView />)
+    // Sent from code, not from a view: nothing has read the engine's log since.
+    await fetch(`${service.baseUrl}/auth/create?abilities=keyv.get`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${service.secret}`, accept: 'text/plain' },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Export account' }))
+    await waitFor(() => expect(downloads).toHaveLength(1))
+    const exported = JSON.parse(await downloads[0]!.text()) as {
+      playground: { exchanges: Array<{ trace: { endpoint: string } }> }
+    }
+    expect(exported.playground.exchanges.map((record) => record.trace.endpoint)).toEqual([
+      'auth.create',
+    ])
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reset the account…' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Reset everything' }))
+    expect((await screen.findByRole('status')).textContent).toMatch(/^The account was reset/)
+    expect(await tabLog(config)).toEqual([])
+    fireEvent.change(screen.getByLabelText('Import account (replaces everything)'), {
+      target: { files: [new File([await downloads[0]!.text()], 'saved.json')] },
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Replace the account' }))
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(
+        'The account was replaced by the one in saved.json.',
+      ),
+    )
+    expect((await tabLog(config)).map((entry) => entry.trace.endpoint)).toEqual(['auth.create'])
+  })
+
   it('resets the account with a seed once confirmed, shows it, and takes it away again', async () => {
     const { service } = await renderWithService(<SettingsView />)
     const seedNow = () => screen.getByTestId('seed-now').textContent

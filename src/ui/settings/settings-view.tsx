@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react'
 import { exportAccount, importAccount } from '../shared/api'
 import { databaseName, parseConfig, useConfig } from '../shared/config'
-import { emptiedLog, type LogState } from '../shared/exchange-log'
+import { emptiedLog, exchangeLogQuery, holdingLog, type LogState } from '../shared/exchange-log'
 import { Field } from '../shared/field'
 import { messageOf } from '../shared/format'
 import { readPagePart, withPagePart } from '../shared/page-file'
@@ -94,11 +94,11 @@ function AccountPanel() {
   const [chosen, setChosen] = useState<File | null>(null)
 
   const download = useAccountMutation(async () => {
-    const [snapshot, authorizations, log] = await Promise.all([
-      exportAccount(baseUrl),
-      listRemembered(config),
-      tabLog(config),
-    ])
+    // The log as it stands now, with the exchanges answered since its last read.
+    await queryClient.fetchQuery({ ...exchangeLogQuery(config), staleTime: 0 })
+    const [snapshot, authorizations, log] = await holdingLog(baseUrl, () =>
+      Promise.all([exportAccount(baseUrl), listRemembered(config), tabLog(config)]),
+    )
     const exchanges = log.reverse().map(({ tab: _tab, engineId: _engine, ...record }) => record)
     const file = withPagePart(snapshot, { authorizations, exchanges })
     const url = URL.createObjectURL(
@@ -121,18 +121,19 @@ function AccountPanel() {
       throw new Error(`${file.name} does not hold an exported account`)
     }
     const { playground: _page, ...snapshot } = parsed as Record<string, unknown>
-    await importAccount(baseUrl, snapshot)
-    // The imported account signs with its own key: the authorizations that count are the
-    // file's. This tab's log is the file's too, when it has one.
     const page = readPagePart(parsed)
-    await restoreRemembered(config, page?.authorizations ?? [], { replace: true })
-    if (page) {
-      await queryClient.cancelQueries({ queryKey: keys.exchanges(baseUrl) })
+    await queryClient.cancelQueries({ queryKey: keys.exchanges(baseUrl) })
+    await holdingLog(baseUrl, async () => {
+      await importAccount(baseUrl, snapshot)
+      // The imported account signs with its own key: the authorizations that count are the
+      // file's. This tab's log is the file's too, when it has one.
+      await restoreRemembered(config, page?.authorizations ?? [], { replace: true })
+      if (!page) return
       const entries = (await replaceTabLog(config, page.exchanges)).reverse()
       queryClient.setQueryData<LogState>(keys.exchanges(baseUrl), (log) =>
         emptiedLog(log, 'import', entries),
       )
-    }
+    })
     const skipped = page?.skipped
       ? ` ${page.skipped} of the page's entries in it could not be read and were left out.`
       : ''

@@ -11,12 +11,12 @@ import {
   tabLogPage,
   type PageExchange,
 } from './page-store'
-import { emptiedLog, type LogState } from './log-state'
+import { emptiedLog, holdingLog, type LogState } from './log-state'
 import { keys } from './queries'
 import type { SentRequest } from './wire'
 
 export type { SentRequest }
-export { emptiedLog, type LogEmptied, type LogState } from './log-state'
+export { emptiedLog, holdingLog, type LogEmptied, type LogState } from './log-state'
 
 /**
  * The one reader of the engine's exchange log. It reads what is new since its last read, keeps
@@ -31,8 +31,11 @@ export const POLL_MS = 1000
 export const exchangeLogQuery = (config: PlaygroundConfig) =>
   queryOptions({
     queryKey: keys.exchanges(config.baseUrl),
+    // The state is read once the work before this read is done (a reset, an import), not before.
     queryFn: ({ client, queryKey }) =>
-      follow(config, client, client.getQueryData<LogState>(queryKey)),
+      holdingLog(config.baseUrl, () =>
+        follow(config, client, client.getQueryData<LogState>(queryKey)),
+      ),
     staleTime: 0,
   })
 

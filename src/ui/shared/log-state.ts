@@ -55,3 +55,22 @@ export function emptiedLog(
 /** Whether the engine this page runs can go back to before `exchange` (see `LogState.from`). */
 export const canRewind = (log: LogState | undefined, exchange: PageExchange): boolean =>
   exchange.engineId !== undefined && log?.from !== undefined && exchange.id >= log.from
+
+/** The work on each base URL's log under way or waiting, the last one queued. */
+const held = new Map<string, Promise<unknown>>()
+
+/**
+ * Runs `work` on this tab's log (a read of the engine's log, a reset, a clear, an import) when
+ * the work queued before it on the same base URL is done: a read never lands between the steps
+ * of a reset or an import with what it read before them, and never reads the state they leave
+ * half written.
+ */
+export function holdingLog<T>(baseUrl: string, work: () => Promise<T>): Promise<T> {
+  const run = (held.get(baseUrl) ?? Promise.resolve()).then(work)
+  const settled = run.catch(() => undefined)
+  held.set(baseUrl, settled)
+  void settled.then(() => {
+    if (held.get(baseUrl) === settled) held.delete(baseUrl)
+  })
+  return run
+}

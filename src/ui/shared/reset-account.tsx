@@ -2,7 +2,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { resetAccount } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
-import { emptiedLog, type LogState } from './log-state'
+import { emptiedLog, holdingLog, type LogState } from './log-state'
 import { messageOf } from './format'
 import { clearTabLog, forgetAll } from './page-store'
 import { keys, useAccountMutation } from './queries'
@@ -28,14 +28,16 @@ export async function resetPlayground(
   const logKey = keys.exchanges(config.baseUrl)
   // A read of the log under way would land after the reset with what it read before.
   await queryClient.cancelQueries({ queryKey: logKey })
-  await resetAccount(config.baseUrl, seed)
-  await Promise.all([forgetAll(config), clearTabLog(config)])
-  // The engine's log is empty now: the reader starts again from its first record, rather than
-  // take the missing record it last read for a clear still to do (which would wipe what an
-  // import then brings back).
-  queryClient.setQueryData<LogState>(logKey, (log) =>
-    log ? { ...emptiedLog(log, 'reset'), cursor: 0 } : log,
-  )
+  await holdingLog(config.baseUrl, async () => {
+    await resetAccount(config.baseUrl, seed)
+    await Promise.all([forgetAll(config), clearTabLog(config)])
+    // The engine's log is empty now: the reader starts again from its first record, rather than
+    // take the missing record it last read for a clear still to do (which would wipe what an
+    // import then brings back).
+    queryClient.setQueryData<LogState>(logKey, (log) =>
+      log ? { ...emptiedLog(log, 'reset'), cursor: 0 } : log,
+    )
+  })
   // The views as they were left name tokens and keys that are gone: they open afresh.
   forgetViewParams()
 }
