@@ -60,8 +60,8 @@ function failureDetail(result: CaseResult): string {
     .filter((step) => step.status === 'failed')
     .map((step) =>
       [
-        `step ${step.index} (${step.label})`,
-        ...step.differences.map((d) => `  ${formatDifference(d)}`),
+        redact(`step ${step.index} (${step.label})`, result.credentials),
+        ...step.differences.map((d) => `  ${redact(formatDifference(d), result.credentials)}`),
         '',
         exchangeText(step, result.credentials),
       ].join('\n'),
@@ -77,8 +77,10 @@ function strictDetail(result: CaseResult): string {
 }
 
 /**
- * JUnit XML, one test suite for the target, one test case per case or contract. A failure
- * carries, for each step that differed, the differences, the request sent and the answer;
+ * JUnit XML, one test suite for the target, one test case per case or contract. A failure's
+ * message is the first step that differed, what it expected and what it got (and the
+ * counterfactual of a refusal); its text, for each step that differed, the differences, the
+ * request sent and the answer, every credential by its name (`$secret`), never its value;
  * requests strict mode would refuse are listed in the case's output.
  */
 export function junit(
@@ -91,16 +93,17 @@ export function junit(
   const seconds = (ms: number) => (ms / 1000).toFixed(3)
   const total = results.reduce((sum, r) => sum + r.ms, 0)
   const cases = results.map((r) => {
-    const open = `  <testcase classname="${escape(suite)}.${escape(target)}" name="${escape(r.id)}" time="${seconds(r.ms)}"`
+    const hide = (text: string) => escape(redact(text, r.credentials))
+    const open = `  <testcase classname="${escape(suite)}.${escape(target)}" name="${hide(r.id)}" time="${seconds(r.ms)}"`
     const strict = strictDetail(r)
     const out = strict
-      ? `<system-out>${escape(`strict mode would refuse:\n${strict}`)}</system-out>`
+      ? `<system-out>${hide(`strict mode would refuse:\n${strict}`)}</system-out>`
       : ''
     if (r.status === 'passed') return out ? `${open}>${out}</testcase>` : `${open}/>`
     const inner =
       r.status === 'failed'
-        ? `<failure message="${escape(r.reason ?? '')}">${escape(failureDetail(r))}</failure>`
-        : `<skipped message="${escape(r.reason ?? '')}"/>`
+        ? `<failure message="${hide(r.reason ?? '')}">${escape(failureDetail(r))}</failure>`
+        : `<skipped message="${hide(r.reason ?? '')}"/>`
     return `${open}>${inner}${out}</testcase>`
   })
   return [
