@@ -28,6 +28,7 @@ import {
   type TestContract,
 } from './contract'
 import { addCoverage } from './coverage-collect'
+import { summarizeFailedTest } from './test-summary'
 import {
   checkNarrower,
   checkNoWider,
@@ -129,6 +130,10 @@ async function saveAtEnd(
     const { exchanges } = await source.journal(after || undefined)
     const tally = tallyCoverage(exchanges, tallyChecks(checks))
     await addCoverage(coverage, testOf(testInfo).root, tally)
+  }
+  if (testInfo.status !== testInfo.expectedStatus) {
+    // In a CI job, a failed test's calls and refusals on the job's page.
+    await summarizeFailedTest(source, { name: testOf(testInfo).name, after })
   }
   if (path && testInfo.status === 'passed' && testInfo.expectedStatus === 'passed') {
     await saveContract(source, { ...testOf(testInfo), ...(after ? { after } : {}) }, path, true)

@@ -1,6 +1,7 @@
 import { saveContract, type ContractSource } from './contract'
 import { coverageCollector } from './coverage-collect'
 import type { TestScope } from './in-process-handle'
+import { summarizeFailedTest } from './test-summary'
 
 /** What the helpers record of each test, when asked: their `contract` and `coverage` options. */
 export interface RecordOptions {
@@ -12,7 +13,8 @@ export interface RecordOptions {
 
 /**
  * What a test leaves behind, recorded at its end before its frame is undone (its journal is
- * still there to read): its coverage tallied, and, when it passed, its contract saved. The
+ * still there to read): its coverage tallied; when it passed, its contract saved; when it
+ * failed, its calls and refusals in the job's summary, if the job has one (`GITHUB_STEP_SUMMARY`). The
  * tallies go to the coverage file at `flush`, once the file's tests are done. Concurrent tests
  * sharing one frame are tallied together, once (`tally`), not each.
  */
@@ -46,6 +48,8 @@ export function testRecords(source: () => Promise<ContractSource>, options: Reco
       const { after, ...named } = test
       root = test.root
       if (tallied) await tally(after)
+      // In a CI job, a failed test's calls and refusals on the job's page.
+      if (!passed) await summarizeFailedTest(await source(), { name: named.name, after })
       if (contract && passed) {
         await saveContract(
           await source(),
