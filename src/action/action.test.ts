@@ -4,14 +4,15 @@
 // (this checkout's) and the job's own part is examples/proc-client's
 // client calling the account the action opened.
 import { execFile } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { build } from 'esbuild'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { connect } from '../../examples/proc-client/client.js'
+import { configure, start, type Running } from '../serve/serve-cli'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const project = mkdtempSync(join(tmpdir(), 'action-project-'))
@@ -192,4 +193,48 @@ describe('the GitHub Action, its steps run as a runner runs them', () => {
     expect(summary).toContain(': stopped')
     expect(gone(pid)).toBe(true)
   }, 120_000)
+
+  it('plays contracts against the real service with drift, in the main step, its section in the summary', async () => {
+    // The real service: a serve in this process, unchanged since the contracts were recorded.
+    const CONTROL = 'action-drift-control-0123456789abcdef'
+    const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
+    let upstream: Running
+    try {
+      upstream = await start(
+        configure(['--port', '0', '--service-name', 'proc', '--control-token', CONTROL]),
+      )
+    } finally {
+      quiet.mockRestore()
+    }
+    const contracts = mkdtempSync(join(tmpdir(), 'action-drift-'))
+    writeFileSync(
+      join(contracts, 'notes.json'),
+      readFileSync(join(ROOT, 'examples/notes/contracts/notes.json')),
+    )
+    try {
+      const { outputs, pid, summary } = await job(
+        {
+          'service-name': 'proc',
+          drift: contracts,
+          'drift-upstream': upstream.url,
+          'drift-control-token': CONTROL,
+          'drift-rate': '1000',
+          'drift-report': join(contracts, 'report'),
+        },
+        async () => {},
+      )
+      expect(outputs['drift-changed'], outputs.mainLog).toBe('0')
+      expect(outputs.mainLog).toMatch(/drift against .*: \d+ steps compared, 0 changed/)
+      expect(summary).toMatch(/### ✅ drift/)
+      expect(summary.indexOf('drift')).toBeLessThan(summary.indexOf('**serve** at'))
+      expect(summary).not.toContain(CONTROL.slice(0, 12))
+      const shown = outputs.mainLog.replace(/^::add-mask::.*$/gm, '')
+      expect(shown).not.toContain(CONTROL)
+      expect(readdirSync(contracts).sort()).toEqual(['notes.json', 'report'])
+      expect(gone(pid)).toBe(true)
+    } finally {
+      await upstream.stop()
+      rmSync(contracts, { recursive: true, force: true })
+    }
+  }, 180_000)
 })

@@ -1,11 +1,13 @@
 // The action's main step: starts `service-playground serve` for the job (in memory, or over
 // `data`), opens an account on it, and gives the job its URL, secret and control token as
-// outputs and environment. It runs nothing of the job's own; the post step stops the server.
+// outputs and environment; then, when the `drift` input names contracts, plays them against the
+// real service. It runs nothing of the job's own; the post step stops the server.
 import { spawn } from 'node:child_process'
 import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { driftStep } from './drift.mjs'
 import { kitCommand } from './kit-command.mjs'
 import { error, exportVariable, input, mask, saveState, setOutput } from './runner.mjs'
 
@@ -95,6 +97,7 @@ async function main() {
   console.log(
     `service-playground serve: listening on ${url}; the job's account at ${account.baseUrl}`,
   )
+  if (!driftStep([program, ...rest], directory)) process.exitCode = 1
 }
 
 try {
