@@ -137,6 +137,7 @@ describe('serve --upstream', () => {
   let shadow: Started
   let shadowUrl: string
   const report = join(scratch, 'report')
+  const summary = join(scratch, 'summary.md')
   const received: Received[] = []
   const tokens: string[] = [SECRET]
   let n = 0
@@ -177,18 +178,21 @@ describe('serve --upstream', () => {
     })
 
   beforeAll(async () => {
-    shadow = serve([
-      '--port',
-      '0',
-      '--upstream',
-      proxyUrl,
-      '--upstream-secret-file',
-      secretFile,
-      '--service-name',
-      'proc',
-      '--shadow-report',
-      report,
-    ])
+    shadow = serve(
+      [
+        '--port',
+        '0',
+        '--upstream',
+        proxyUrl,
+        '--upstream-secret-file',
+        secretFile,
+        '--service-name',
+        'proc',
+        '--shadow-report',
+        report,
+      ],
+      { env: { GITHUB_STEP_SUMMARY: summary } },
+    )
     shadowUrl = await listening(shadow)
   }, 60_000)
 
@@ -333,7 +337,19 @@ describe('serve --upstream', () => {
     for (const file of contracts) {
       expect(schemaError('cases', JSON.parse(readFileSync(file, 'utf8'))), file).toBeUndefined()
     }
+    // At exit, the report as the job's summary too: each difference as a diff with its contract.
+    const markdown = readFileSync(summary, 'utf8')
+    expect(markdown).toMatch(/^### ❌ shadow: the engine beside the upstream\n/)
+    expect(markdown).toContain(
+      ': 12 exchanges compared, **2 differ** (2 more put down to noise, unknown state or an earlier difference), 1 not compared.',
+    )
+    expect(markdown).toMatch(/\*\*#6\*\* — `keyv\.get` \[tuples\]/)
+    expect(markdown).toContain('- status: 401')
+    expect(markdown).toContain('+ status: 200')
+    expect(markdown).toMatch(/Saved as `.*006-keyv\.get\.json`\./)
+    expect(markdown).toContain('<details><summary>not counted as differences</summary>')
     const output = [
+      markdown,
       stdout,
       shadow.output.stderr,
       readFileSync(join(report, 'report.json'), 'utf8'),

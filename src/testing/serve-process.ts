@@ -12,11 +12,17 @@ export type Started = RunningServe
 export interface ServeOptions {
   /** A command `npm` runs inside, such as `unshare` with its flags. */
   wrap?: string[]
+  /** Variables added to this process's environment for the server (`GITHUB_STEP_SUMMARY`). */
+  env?: NodeJS.ProcessEnv
 }
 
 /** Runs `npm run serve -- ...args` in its own process group, so the whole tree can be signalled. */
-export function serve(args: string[], { wrap = [] }: ServeOptions = {}): Started {
-  const running = runServe(args, { command: [...wrap, 'npm', 'run', 'serve', '--'], cwd: ROOT })
+export function serve(args: string[], { wrap = [], env }: ServeOptions = {}): Started {
+  const running = runServe(args, {
+    command: [...wrap, 'npm', 'run', 'serve', '--'],
+    cwd: ROOT,
+    ...(env ? { env: { ...process.env, ...env } } : {}),
+  })
   started.push(running)
   return running
 }
