@@ -18,6 +18,7 @@ import { configure, start, type Running } from '../serve/serve-cli'
 import { parseCaseFile } from './cases'
 import { EXIT, main } from './commands'
 import { TOKEN_SHAPE } from './contract/answer'
+import { schemaError } from '../testing/published-schemas'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes')
@@ -124,6 +125,7 @@ describe('import-har on a HAR Chromium recorded of the notes app', () => {
     // The app's page, script and session went to its own origin: counted, not imported.
     expect(output).toMatch(/\d+ entries to other hosts ignored \(http:\/\/127\.0\.0\.1:\d+: \d+\)/)
     const text = readFileSync(contract, 'utf8')
+    expect(schemaError('cases', JSON.parse(text))).toBeUndefined()
     for (const secret of [account.secret, account.controlToken, ...given]) {
       expect(text).not.toContain(secret)
     }

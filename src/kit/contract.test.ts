@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readCaseFile } from '../conformance/cases'
 import { createEngine } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
+import { schemaError } from '../testing/published-schemas'
 import { saveContract, type ContractSource } from './contract'
 
 const dir = mkdtempSync(join(tmpdir(), 'contract-lock-'))
@@ -74,5 +75,7 @@ describe('contract files', () => {
     )
     await saveContract(source, { name: 'c', root: dir }, file)
     expect(names(file)).toEqual(['c', 'd', 'e'])
+    // The file the helpers write follows the published schema.
+    expect(schemaError('cases', JSON.parse(readFileSync(file, 'utf8')))).toBeUndefined()
   })
 })

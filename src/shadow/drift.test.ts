@@ -26,6 +26,7 @@ import { main } from '../conformance/commands'
 import { loadContracts } from '../conformance/contract/load'
 import { start, configure, type Running } from '../serve/serve-cli'
 import { runDrift } from './drift'
+import { schemaError } from '../testing/published-schemas'
 import { httpUpstream } from './upstream'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -196,6 +197,8 @@ describe('drift against an upstream that changed one field', () => {
       (m) => `${m[1]} › step ${m[2]}`,
     )
     expect(changed).toEqual(reading)
+    const written = JSON.parse(readFileSync(join(report, 'report.json'), 'utf8')) as unknown
+    expect(schemaError('shadow-report', written)).toBeUndefined()
     const differences = output
       .split('\n')
       .filter((line) => line.startsWith('  ') && !/recorded as/.test(line))
@@ -226,6 +229,7 @@ describe('drift against an upstream that changed one field', () => {
       const text = readFileSync(join(contracts, name), 'utf8')
       holdsNoSecret(text)
       expect(text).toContain(IS)
+      expect(schemaError('cases', JSON.parse(text)), name).toBeUndefined()
       // Its `$schema` names the kit's schema from where it now stands.
       const { $schema } = JSON.parse(text) as { $schema: string }
       expect(readFileSync(join(contracts, $schema), 'utf8')).toBe(
