@@ -92,7 +92,7 @@ export async function summarizeFailedTest(
     read = await Promise.all([source.journal(test.after || undefined), source.secrets()])
   } catch (error) {
     // The test's own failure stands; the summary says why it has no calls to show.
-    const why = (error as Error).message.split('\n')[0]
+    const why = (error as Error).message.split('\n')[0] ?? ''
     appendSummary(file, `### ❌ ${cell(test.name)}\n\nIts calls could not be read: ${cell(why)}`)
     return
   }
