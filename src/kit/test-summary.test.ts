@@ -69,7 +69,7 @@ describe("a failed test's job summary", () => {
     const rows = text.split('\n').filter((line) => line.startsWith('| `'))
     expect(rows).toHaveLength(2)
     expect(rows[0]).toMatch(
-      /^\| `keyv\.get` \| 401 \| outside_limit: authorization does not have the ability to access service `keyv\.get' \| .* would reach bucket `todo' for key `k'.* \|$/,
+      /^\| `keyv\.get` \| 401 \| outside_limit: authorization does not have the ability to access service \\`keyv\.get' \| .* would reach bucket \\`todo' for key \\`k'.* \|$/,
     )
     expect(rows[1]).toMatch(/^\| `core\.ping` \| 401 \| \w+: .* \|/)
     expect(text).not.toContain('passes')

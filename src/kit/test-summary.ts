@@ -35,6 +35,9 @@ export function refusalsOf(exchanges: readonly ExchangeRecord[]): SummarizedRefu
     })
 }
 
+/** The engine's texts quote as `this': their backticks as themselves, not code spans. */
+const literal = (text: string) => text.replace(/`/g, '\\`')
+
 /** A failed test's section: the calls it made, by endpoint, and each refusal in a table. */
 export function failedTestSummary(name: string, exchanges: readonly ExchangeRecord[]): string {
   const counts = new Map<string, number>()
@@ -58,8 +61,8 @@ export function failedTestSummary(name: string, exchanges: readonly ExchangeReco
         refusals.map((r) => [
           `\`${r.endpoint}\``,
           String(r.status),
-          r.reason,
-          r.counterfactual ?? '',
+          literal(r.reason),
+          literal(r.counterfactual ?? ''),
         ]),
       ),
     )
