@@ -1,6 +1,13 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
+import { main } from '../src/conformance/commands'
+import { summarizeFailedTest } from '../src/kit/test-summary'
+import { createHarness } from '../src/testing/engine-harness'
 import { openContract, replay, wrongNotes } from './contract-file'
 import { expect, expectNoHorizontalOverflow, openView, test, type Wire } from './fixtures'
+import { summaryPage } from './summary-page'
 
 /**
  * Every view at 1,280 and 400 px, over an account that strains the layout: an authorization
@@ -266,3 +273,61 @@ for (const size of WIDTHS) {
     await expectNoHorizontalOverflow(page, `the grid and the diff at ${size.width} px`)
   })
 }
+
+test("a CI job's summary: verify's differing step, a failed test's refusal and the coverage gate, as the job's page shows them", async ({
+  page,
+}) => {
+  // A real summary: the commands write it as they do in a job (`--summary` in place of
+  // GITHUB_STEP_SUMMARY), over the notes contract with one expectation wrong.
+  // The contract at a path of the checkout's, so that the picture names the same file each run.
+  const dir = 'test-results/job-summary'
+  mkdirSync(join(dir, 'contracts'), { recursive: true })
+  try {
+    const contract = join(dir, 'contracts/notes.json')
+    writeFileSync(contract, wrongNotes().buffer)
+    const markdown = join(dir, 'summary.md')
+    const quiet = { out: () => {}, err: () => {} }
+    const verify = ['verify', contract, '--target', 'handle', '--service-name', 'service']
+    const junit = ['--junit', join(dir, 'contract-results.xml'), '--summary', markdown]
+    expect(await main([...verify, ...junit], quiet)).toBe(1)
+    // A test that failed under the kit's helpers: its calls, and the one refused.
+    const service = await createHarness({ exchangeLog: 10 })
+    const token = await service.authorize({ abilities: ['keyv?bucket=notes'] })
+    const read = [
+      ['$$', 'bucket', 'todo'],
+      ['$$', 'key', 'milk'],
+    ]
+    await service.tuples('keyv.get', read, { token })
+    await summarizeFailedTest(
+      {
+        baseUrl: service.baseUrl,
+        serviceName: service.serviceName,
+        journal: async (after) => ({
+          capacity: 10,
+          exchanges: await service.engine.operator.journal.list(after),
+        }),
+        secrets: () => service.engine.account.listSecrets(),
+      },
+      { name: 'todo.test.ts › reads the shopping list' },
+      { GITHUB_STEP_SUMMARY: markdown },
+    )
+    const coverage = fileURLToPath(
+      new URL('../examples/proc-client/coverage.expected.json', import.meta.url),
+    )
+    const gate = ['--min', '50', '--out', join(dir, 'coverage'), '--summary', markdown]
+    expect(await main(['coverage', coverage, ...gate], quiet)).toBe(1)
+    const text = readFileSync(markdown, 'utf8')
+    await page.setViewportSize({ width: 1100, height: 800 })
+    await page.setContent(summaryPage(text))
+    await expect(page.getByRole('heading', { name: /verify/ })).toBeVisible()
+    await expect(page.getByText('- result at /title: "Oat milk"')).toBeVisible()
+    await expect(page.getByRole('cell', { name: 'outside_limit: authorization' })).toBeVisible()
+    for (const value of [service.secret.key, token]) expect(text).not.toContain(value)
+    await expect(
+      page.getByRole('heading', { name: /authorization coverage: 45\.4%/ }),
+    ).toBeVisible()
+    await page.screenshot({ path: `${folder}/job-summary.png`, fullPage: true })
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
