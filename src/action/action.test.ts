@@ -228,7 +228,7 @@ describe('the GitHub Action, its steps run as a runner runs them', () => {
       expect(summary).toMatch(/### ✅ drift/)
       expect(summary.indexOf('drift')).toBeLessThan(summary.indexOf('**serve** at'))
       expect(summary).not.toContain(CONTROL.slice(0, 12))
-      const shown = outputs.mainLog.replace(/^::add-mask::.*$/gm, '')
+      const shown = outputs.mainLog!.replace(/^::add-mask::.*$/gm, '')
       expect(shown).not.toContain(CONTROL)
       expect(readdirSync(contracts).sort()).toEqual(['notes.json', 'report'])
       expect(gone(pid)).toBe(true)
