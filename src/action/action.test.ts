@@ -53,6 +53,30 @@ writeFileSync(
   `await import(${JSON.stringify(pathToFileURL(bundled).href)})\n`,
 )
 
+// The real service for the drift input: a serve in this process, unchanged since the contracts
+// were recorded, and a copy of the notes contracts for drift to write beside.
+const CONTROL = 'action-drift-control-0123456789abcdef'
+const contracts = mkdtempSync(join(tmpdir(), 'action-drift-'))
+writeFileSync(
+  join(contracts, 'notes.json'),
+  readFileSync(join(ROOT, 'examples/notes/contracts/notes.json')),
+)
+let upstream: Running
+beforeAll(async () => {
+  const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
+  try {
+    upstream = await start(
+      configure(['--port', '0', '--service-name', 'proc', '--control-token', CONTROL]),
+    )
+  } finally {
+    quiet.mockRestore()
+  }
+}, 60_000)
+afterAll(async () => {
+  await upstream?.stop()
+  rmSync(contracts, { recursive: true, force: true })
+})
+
 /** The `name=value` lines a runner's file holds. */
 function commandFile(path: string): Record<string, string> {
   const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean)
@@ -134,7 +158,7 @@ const gone = (pid: number) => {
 }
 
 describe('the GitHub Action, its steps run as a runner runs them', () => {
-  it('starts serve, opens the job an account, verifies contracts and gates coverage at the end, and stops serve', async () => {
+  it('starts serve, opens the job an account, plays contracts against the real service with drift, verifies contracts and gates coverage at the end, and stops serve', async () => {
     let answered: unknown
     const { outputs, environment, pid, summary } = await job(
       {
@@ -142,6 +166,11 @@ describe('the GitHub Action, its steps run as a runner runs them', () => {
         verify: join(ROOT, 'examples/notes/contracts'),
         'coverage-min': '40',
         'coverage-file': join(ROOT, 'examples/proc-client/coverage.expected.json'),
+        drift: contracts,
+        'drift-upstream': upstream.url,
+        'drift-control-token': CONTROL,
+        'drift-rate': '1000',
+        'drift-report': join(contracts, 'report'),
       },
       async ({ 'base-url': baseUrl, secret }) => {
         // The job's own tests: the example's client against the account the action opened.
@@ -166,10 +195,18 @@ describe('the GitHub Action, its steps run as a runner runs them', () => {
       /\*\*coverage\*\* of `.*coverage\.expected\.json`: authorization coverage: 45\.4% .*; at or above --min 40%/,
     )
     expect(summary).toContain(`**serve** at ${outputs.url}: stopped`)
+    // Drift, in the main step: nothing changed, its section above the post step's lines.
+    expect(outputs['drift-changed'], outputs.mainLog).toBe('0')
+    expect(outputs.mainLog).toMatch(/drift against .*: \d+ steps compared, 0 changed/)
+    expect(summary).toMatch(/### ✅ drift: 0 steps changed/)
+    expect(summary.indexOf('drift')).toBeLessThan(summary.indexOf('### service-playground'))
+    expect(readdirSync(contracts).sort()).toEqual(['notes.json', 'report'])
+    expect(outputs.mainLog!.replace(/^::add-mask::.*$/gm, '')).not.toContain(CONTROL)
     for (const value of [
       outputs.secret,
       outputs['control-token'],
       outputs['account-control-token'],
+      CONTROL,
     ]) {
       expect(value!.length).toBeGreaterThan(8)
       expect(summary).not.toContain(value)
@@ -193,48 +230,4 @@ describe('the GitHub Action, its steps run as a runner runs them', () => {
     expect(summary).toContain(': stopped')
     expect(gone(pid)).toBe(true)
   }, 120_000)
-
-  it('plays contracts against the real service with drift, in the main step, its section in the summary', async () => {
-    // The real service: a serve in this process, unchanged since the contracts were recorded.
-    const CONTROL = 'action-drift-control-0123456789abcdef'
-    const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
-    let upstream: Running
-    try {
-      upstream = await start(
-        configure(['--port', '0', '--service-name', 'proc', '--control-token', CONTROL]),
-      )
-    } finally {
-      quiet.mockRestore()
-    }
-    const contracts = mkdtempSync(join(tmpdir(), 'action-drift-'))
-    writeFileSync(
-      join(contracts, 'notes.json'),
-      readFileSync(join(ROOT, 'examples/notes/contracts/notes.json')),
-    )
-    try {
-      const { outputs, pid, summary } = await job(
-        {
-          'service-name': 'proc',
-          drift: contracts,
-          'drift-upstream': upstream.url,
-          'drift-control-token': CONTROL,
-          'drift-rate': '1000',
-          'drift-report': join(contracts, 'report'),
-        },
-        async () => {},
-      )
-      expect(outputs['drift-changed'], outputs.mainLog).toBe('0')
-      expect(outputs.mainLog).toMatch(/drift against .*: \d+ steps compared, 0 changed/)
-      expect(summary).toMatch(/### ✅ drift/)
-      expect(summary.indexOf('drift')).toBeLessThan(summary.indexOf('**serve** at'))
-      expect(summary).not.toContain(CONTROL.slice(0, 12))
-      const shown = outputs.mainLog!.replace(/^::add-mask::.*$/gm, '')
-      expect(shown).not.toContain(CONTROL)
-      expect(readdirSync(contracts).sort()).toEqual(['notes.json', 'report'])
-      expect(gone(pid)).toBe(true)
-    } finally {
-      await upstream.stop()
-      rmSync(contracts, { recursive: true, force: true })
-    }
-  }, 180_000)
 })
