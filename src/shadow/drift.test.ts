@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { CallStep } from '../conformance/cases'
 import { main } from '../conformance/commands'
 import { loadContracts } from '../conformance/contract/load'
-import { start, configure, type Running } from '../serve/serve-cli'
+import { start, configure, type Running } from '../cli/serve/serve-cli'
 import { runDrift } from './drift'
 import { httpUpstream } from './upstream'
 

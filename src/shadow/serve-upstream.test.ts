@@ -44,7 +44,7 @@ beforeAll(async () => {
     const real = await original<typeof Abilities>()
     return { ...real, grantingTarget: real.granting }
   })
-  const cli = await import('../serve/serve-cli')
+  const cli = await import('../cli/serve/serve-cli')
   const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
   try {
     const running = await cli.start(

@@ -10,7 +10,7 @@ import { appendSummary, resultsSummary, summaryFile } from '../conformance/summa
 import type { Case } from '../conformance/cases'
 import { preflight } from '../conformance/preflight'
 import { baseUrlTarget } from '../conformance/targets'
-import { DEFAULT_REPORT_DIR, readUpstreamSecret } from './serve-shadow'
+import { DEFAULT_REPORT_DIR, readUpstreamSecret } from '../cli/serve/serve-shadow'
 import { shadowReportSummary } from './shadow-summary'
 import { runShadow } from './shadow-run'
 import { httpUpstream } from './upstream'

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main as commands } from '../conformance/commands'
-import { configure, FlagError } from '../serve/serve-cli'
-import { runServe } from '../serve/spawn-serve'
+import { configure, FlagError } from '../cli/serve/serve-cli'
+import { runServe } from '../server/spawn-serve'
 import { cleanEnvironment } from '../testing/run-command'
 import { ROOT } from '../testing/serve-process'
-import { readUpstreamSecret, UPSTREAM_SECRET_VARIABLE } from './serve-shadow'
+import { readUpstreamSecret, UPSTREAM_SECRET_VARIABLE } from '../cli/serve/serve-shadow'
 
 const scratch = mkdtempSync(join(tmpdir(), 'shadow-flags-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -12,7 +12,7 @@ import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { runServe } from './spawn-serve'
+import { runServe } from '../../server/spawn-serve'
 import {
   callTuples,
   crash,
@@ -23,7 +23,7 @@ import {
   startServe,
   stopAll,
   type Started,
-} from '../testing/serve-process'
+} from '../../testing/serve-process'
 
 const SECRET = 'exported-secret-123'
 const CONTROL = 'control-token-exported-0123'

@@ -1,8 +1,8 @@
 import pg from 'pg'
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { deleteInFlight, expectOnlyAnswered } from '../testing/delete-in-flight'
-import { createDatabase } from '../testing/postgres'
-import { callTuples, crash, startServe, stopAll } from '../testing/serve-process'
+import { deleteInFlight, expectOnlyAnswered } from '../../testing/delete-in-flight'
+import { createDatabase } from '../../testing/postgres'
+import { callTuples, crash, startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-pg-delete-0123'
 

@@ -6,12 +6,12 @@
  * never printed, logged or written.
  */
 import { readFile } from 'node:fs/promises'
-import { isLoopback } from '../server/gate'
-import { listenWith, type Listener } from '../server/listener'
-import { createShadow, type Shadow } from './shadow'
-import { httpUpstream } from './upstream'
-import { appendSummary, summaryFile } from '../conformance/summary'
-import { shadowReportSummary } from './shadow-summary'
+import { isLoopback } from '../../server/gate'
+import { listenWith, type Listener } from '../../server/listener'
+import { createShadow, type Shadow } from '../../shadow/shadow'
+import { httpUpstream } from '../../shadow/upstream'
+import { appendSummary, summaryFile } from '../../conformance/summary'
+import { shadowReportSummary } from '../../shadow/shadow-summary'
 
 /** The environment variable the upstream's secret may come from. */
 export const UPSTREAM_SECRET_VARIABLE = 'SERVICE_PLAYGROUND_UPSTREAM_SECRET'

@@ -9,8 +9,8 @@ import {
   sent,
   type Invocation,
   type Printed,
-} from '../testing/proc-cli'
-import { startServe, stopAll, type Started } from '../testing/serve-process'
+} from '../../testing/proc-cli'
+import { startServe, stopAll, type Started } from '../../testing/serve-process'
 
 /**
  * The real service's command-line tool against `serve --service-name proc`: the exact bytes it
@@ -45,7 +45,7 @@ beforeEach(async () => {
 })
 
 const source = (file: string) =>
-  readFileSync(new URL(`../testing/proc-cli/${file}`, import.meta.url), 'utf8')
+  readFileSync(new URL(`../../testing/proc-cli/${file}`, import.meta.url), 'utf8')
 
 type Command = Omit<Invocation, 'source'> & { source?: string }
 

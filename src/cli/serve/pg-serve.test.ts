@@ -1,8 +1,8 @@
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { createDatabase, startCluster, type Cluster } from '../testing/postgres'
-import { callTuples as call, crash, listening, serve, stopAll } from '../testing/serve-process'
+import { createDatabase, startCluster, type Cluster } from '../../testing/postgres'
+import { callTuples as call, crash, listening, serve, stopAll } from '../../testing/serve-process'
 
 /** `serve --data postgres://…`: several real processes over one PostgreSQL database. */
 

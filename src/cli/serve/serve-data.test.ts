@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createEngine } from '../engine'
+import { createEngine } from '../../engine'
 import {
   callTuples as call,
   serve,
@@ -20,8 +20,8 @@ import {
   startServe,
   stopAll,
   type Started,
-} from '../testing/serve-process'
-import { openSqliteStore } from '../storage/sql/sqlite-store'
+} from '../../testing/serve-process'
+import { openSqliteStore } from '../../storage/sql/sqlite-store'
 
 const SECRET = 'persisted-secret-123'
 const CONTROL = 'control-token-persisted-0123'

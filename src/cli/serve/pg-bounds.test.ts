@@ -1,7 +1,7 @@
 import { afterAll, describe, inject, it } from 'vitest'
-import { expectHostedBounds } from '../testing/hosted-bounds'
-import { createDatabase } from '../testing/postgres'
-import { startServe, stopAll } from '../testing/serve-process'
+import { expectHostedBounds } from '../../testing/hosted-bounds'
+import { createDatabase } from '../../testing/postgres'
+import { startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-pg-bounds-0123'
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listening, serve, startServe, stopAll } from '../testing/serve-process'
+import { listening, serve, startServe, stopAll } from '../../testing/serve-process'
 
 /** What an operator's `serve` refuses at the edges, through a real process over HTTP. */
 

@@ -1,10 +1,10 @@
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest'
-import { USAGE, usageOf } from '../engine/account/usage'
-import { MAX_JOURNAL_BYTES, type ExchangeRecord } from '../engine/operator/exchange-log'
-import type { StoreSnapshot } from '../engine/store'
-import { createDatabase } from '../testing/postgres'
-import { listening, serve, stopAll } from '../testing/serve-process'
+import { USAGE, usageOf } from '../../engine/account/usage'
+import { MAX_JOURNAL_BYTES, type ExchangeRecord } from '../../engine/operator/exchange-log'
+import type { StoreSnapshot } from '../../engine/store'
+import { createDatabase } from '../../testing/postgres'
+import { listening, serve, stopAll } from '../../testing/serve-process'
 
 /**
  * What makes two `serve` processes over one PostgreSQL database one service beyond the

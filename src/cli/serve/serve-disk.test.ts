@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { callTuples, listening, serve, signalGroup, stopAll } from '../testing/serve-process'
+import { callTuples, listening, serve, signalGroup, stopAll } from '../../testing/serve-process'
 
 const SECRET = 'full-disk-secret-123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-disk-'))

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { deleteInFlight, expectOnlyAnswered } from '../testing/delete-in-flight'
-import { startServe, stopAll } from '../testing/serve-process'
+import { deleteInFlight, expectOnlyAnswered } from '../../testing/delete-in-flight'
+import { startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-delete-0123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-accounts-delete-'))

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { incrementAtOnce } from '../testing/increments'
-import { startServe, stopAll } from '../testing/serve-process'
+import { incrementAtOnce } from '../../testing/increments'
+import { startServe, stopAll } from '../../testing/serve-process'
 
 const SECRET = 'isolated-secret-0123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-isolation-'))

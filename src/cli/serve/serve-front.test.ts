@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openAccount } from '../client/open-account'
-import { EXIT, main } from '../conformance/commands'
-import { startFront, type Front } from '../testing/front-proxy'
-import { run, shown } from '../testing/run-command'
+import { openAccount } from '../../client/open-account'
+import { EXIT, main } from '../../conformance/commands'
+import { startFront, type Front } from '../../testing/front-proxy'
+import { run, shown } from '../../testing/run-command'
 import { configure, start, type Running } from './serve-cli'
 
 /**
@@ -16,7 +16,7 @@ import { configure, start, type Running } from './serve-cli'
  * through the URL they were given, so a front that changes answers is seen; `--trust-proxy`
  * makes the links and account URLs name the origin the front says, and nothing else does.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes/contracts/notes.json')
 const CONTROL = 'front-control-token-0001'
 const dir = mkdtempSync(join(tmpdir(), 'front-'))

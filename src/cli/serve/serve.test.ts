@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { request as httpRequest } from 'node:http'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listening, post, ROOT, serve, stopAll } from '../testing/serve-process'
+import { listening, post, ROOT, serve, stopAll } from '../../testing/serve-process'
 
 afterAll(stopAll)
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { startServe, stopAll } from '../testing/serve-process'
+import { startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-accounts-errors-0123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-accounts-errors-'))

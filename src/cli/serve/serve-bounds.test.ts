@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, it } from 'vitest'
-import { expectHostedBounds } from '../testing/hosted-bounds'
-import { startServe, stopAll } from '../testing/serve-process'
+import { expectHostedBounds } from '../../testing/hosted-bounds'
+import { startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-bounds-0123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-bounds-'))

@@ -4,7 +4,7 @@
  * [--data FILE|postgres://…] [--import FILE] [--export-on-exit FILE] [--journal N]
  * [--max-accounts N] [--base-url URL]`: the whole service over HTTP until SIGINT, SIGTERM or SIGHUP.
  * `serve --upstream URL [--upstream-secret-file FILE] [--shadow-report DIR]` is shadow mode
- * instead (`src/shadow/serve-shadow.ts`): every request goes to the upstream, and the engine's
+ * instead (`serve-shadow.ts`): every request goes to the upstream, and the engine's
  * answer beside it is compared.
  *
  * Exit codes: 0 after a clean stop; 2 when the command line is wrong (an unknown flag, a bad
@@ -13,41 +13,41 @@
  * Every error names the flag and the file it is about.
  *
  * `configure` reads the flags, `start` opens the account and listens, `main` runs until a
- * signal; `src/serve/serve.ts` is the entry point that calls `main`.
+ * signal; `serve.ts` is the entry point that calls `main`.
  */
 import { realpathSync } from 'node:fs'
 import { lstat, open, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createEngine, defaultLimits, type Engine, type Store } from '../engine'
-import { readSeed } from '../engine/auth/random'
-import { newControlToken } from '../server/host'
-import { readSnapshot } from '../engine/account/snapshot'
-import { SECRET_KEY_PATTERN } from '../engine/account/secrets'
-import { SERVICE_NAME_PATTERN } from '../engine/settings'
-import { locateJsonError } from '../engine/wire/json-error'
-import { MAX_JOURNAL } from '../engine/operator/control-plane'
-import type { OperatorModes } from '../engine/operator/state'
-import { createMemoryStore } from '../storage/memory-store'
-import type { AccountShelf } from '../server/accounts'
-import { canonicalHost, isLoopback } from '../server/gate'
-import { createFairShare, type FairShare } from '../server/fair-share'
-import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
-import { nodeHmac } from '../server/node-hmac'
-import { listen, type Listener } from '../server/http'
+import { createEngine, defaultLimits, type Engine, type Store } from '../../engine'
+import { readSeed } from '../../engine/auth/random'
+import { newControlToken } from '../../server/host'
+import { readSnapshot } from '../../engine/account/snapshot'
+import { SECRET_KEY_PATTERN } from '../../engine/account/secrets'
+import { SERVICE_NAME_PATTERN } from '../../engine/settings'
+import { locateJsonError } from '../../engine/wire/json-error'
+import { MAX_JOURNAL } from '../../engine/operator/control-plane'
+import type { OperatorModes } from '../../engine/operator/state'
+import { createMemoryStore } from '../../storage/memory-store'
+import type { AccountShelf } from '../../server/accounts'
+import { canonicalHost, isLoopback } from '../../server/gate'
+import { createFairShare, type FairShare } from '../../server/fair-share'
+import { DEFAULT_MAX_ACCOUNTS } from '../../server/host'
+import { nodeHmac } from '../../server/node-hmac'
+import { listen, type Listener } from '../../server/http'
 import {
   describeData,
   isPostgresUrl,
   openServeData,
   type OpenedData,
-} from '../storage/sql/open-store'
-import { DataFileError } from '../storage/sql/sqlite-store'
+} from '../../storage/sql/open-store'
+import { DataFileError } from '../../storage/sql/sqlite-store'
 import {
   DEFAULT_REPORT_DIR,
   shadowFlagProblem,
   startShadow,
   type ShadowServeConfig,
-} from '../shadow/serve-shadow'
+} from './serve-shadow'
 import { SERVE_USAGE } from './serve-usage'
 
 /** How long requests in flight may take to be answered once `serve` is asked to stop. */

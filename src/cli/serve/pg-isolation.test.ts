@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { incrementAtOnce } from '../testing/increments'
-import { createDatabase } from '../testing/postgres'
-import { startServe, stopAll } from '../testing/serve-process'
+import { incrementAtOnce } from '../../testing/increments'
+import { createDatabase } from '../../testing/postgres'
+import { startServe, stopAll } from '../../testing/serve-process'
 
 const SECRET = 'isolated-pg-secret-0123'
 

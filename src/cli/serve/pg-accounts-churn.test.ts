@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { churnAccounts, expectNoFailures, expectSurvivors } from '../testing/account-churn'
-import { createDatabase } from '../testing/postgres'
-import { crash, startServe, stopAll } from '../testing/serve-process'
+import { churnAccounts, expectNoFailures, expectSurvivors } from '../../testing/account-churn'
+import { createDatabase } from '../../testing/postgres'
+import { crash, startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-pg-churn-0123'
 

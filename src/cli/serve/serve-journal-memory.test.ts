@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { openAccount, type ServeAccount } from '../client/open-account'
-import { MAX_JOURNAL_BYTES } from '../engine/operator/exchange-log'
-import { memoryOf, mib, serverPid } from '../testing/process-memory'
-import { post, startServe, stopAll } from '../testing/serve-process'
+import { openAccount, type ServeAccount } from '../../client/open-account'
+import { MAX_JOURNAL_BYTES } from '../../engine/operator/exchange-log'
+import { memoryOf, mib, serverPid } from '../../testing/process-memory'
+import { post, startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-journal-memory-0123'
 const ACCOUNTS = 4

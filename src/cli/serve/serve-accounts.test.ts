@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listening, post, serve, stopAll } from '../testing/serve-process'
+import { listening, post, serve, stopAll } from '../../testing/serve-process'
 
 afterAll(stopAll)
 

@@ -6,7 +6,7 @@ import {
   stopAll,
   TUPLES,
   type Started,
-} from '../testing/serve-process'
+} from '../../testing/serve-process'
 
 const CONTROL = 'control-token-fair-share-0123'
 

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_ACCOUNTS } from '../server/host'
+import { DEFAULT_MAX_ACCOUNTS } from '../../server/host'
 
 /** What `serve --help` prints: every flag, with its default. */
 export const SERVE_USAGE = `usage: service-playground serve [flags]

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { churnAccounts, expectNoFailures, expectSurvivors } from '../testing/account-churn'
-import { crash, startServe, stopAll } from '../testing/serve-process'
+import { churnAccounts, expectNoFailures, expectSurvivors } from '../../testing/account-churn'
+import { crash, startServe, stopAll } from '../../testing/serve-process'
 
 const CONTROL = 'control-token-durable-0123'
 const dir = mkdtempSync(join(tmpdir(), 'serve-accounts-durable-'))
