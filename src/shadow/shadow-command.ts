@@ -6,7 +6,7 @@
  * Exit code 1 when the engine differs from the upstream anywhere.
  */
 import { junit, stepReport, table } from '../conformance/report'
-import { appendSummary, resultsSummary, summaryFile } from '../conformance/summary'
+import { appendSummary, resultsSummary, summaryFile } from '../cli/conformance/summary'
 import type { Case } from '../conformance/cases'
 import { preflight } from '../conformance/preflight'
 import { baseUrlTarget } from '../conformance/targets'

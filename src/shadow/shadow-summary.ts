@@ -1,4 +1,4 @@
-import { shadowSummary } from '../conformance/summary'
+import { shadowSummary } from '../cli/conformance/summary'
 import type { ParityReportJson, ReportedExchange } from './parity-report'
 import type { Shadow } from './shadow'
 

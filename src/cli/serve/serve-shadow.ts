@@ -10,7 +10,7 @@ import { isLoopback } from '../../server/gate'
 import { listenWith, type Listener } from '../../server/listener'
 import { createShadow, type Shadow } from '../../shadow/shadow'
 import { httpUpstream } from '../../shadow/upstream'
-import { appendSummary, summaryFile } from '../../conformance/summary'
+import { appendSummary, summaryFile } from '../conformance/summary'
 import { shadowReportSummary } from '../../shadow/shadow-summary'
 
 /** The environment variable the upstream's secret may come from. */

@@ -6,9 +6,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, main } from './commands'
-import { serveTarget } from './targets'
+import { serveTarget } from '../../conformance/targets'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
+const root = fileURLToPath(new URL('../../..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'conformance-'))
 
 /** Runs the command in this process, keeping what it printed. */

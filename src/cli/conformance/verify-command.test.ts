@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { callTuples } from '../testing/serve-process'
+import { callTuples } from '../../testing/serve-process'
 import { EXIT, main } from './commands'
-import { serveTarget } from './targets'
+import { serveTarget } from '../../conformance/targets'
 
-const root = fileURLToPath(new URL('../..', import.meta.url))
+const root = fileURLToPath(new URL('../../..', import.meta.url))
 const dir = mkdtempSync(join(tmpdir(), 'verify-'))
 
 async function run(args: string[]) {

@@ -7,10 +7,16 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { formatContract } from './contract/format'
-import { HarError, importHar, MAX_HAR_BYTES, readHar, type HarCounts } from './contract/har'
-import { RecordError } from './contract/record'
-import { schemaRef } from './schema-ref'
+import { formatContract } from '../../conformance/contract/format'
+import {
+  HarError,
+  importHar,
+  MAX_HAR_BYTES,
+  readHar,
+  type HarCounts,
+} from '../../conformance/contract/har'
+import { RecordError } from '../../conformance/contract/record'
+import { schemaRef } from '../../conformance/schema-ref'
 
 export const IMPORT_HAR_USAGE = `usage: service-playground import-har FILE.har [flags]
 

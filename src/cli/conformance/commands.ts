@@ -9,22 +9,28 @@
  */
 import { writeFileSync } from 'node:fs'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { CaseFileError, type Case } from './cases'
-import { loadCases } from './load-cases'
-import { loadContracts } from './contract/load'
+import { CaseFileError, type Case } from '../../conformance/cases'
+import { loadCases } from '../../conformance/load-cases'
+import { loadContracts } from '../../conformance/contract/load'
 import { coverageCommand } from './coverage-command'
 import { replayCommand } from './replay-command'
 import { importHarCommand } from './import-har-command'
-import { verifyContracts, verifyInNewAccounts } from './contract/verify'
-import { PreflightError, preflight } from './preflight'
-import { failureLinks } from './link/failure-links'
-import { junit, stepReport, table } from './report'
+import { verifyContracts, verifyInNewAccounts } from '../../conformance/contract/verify'
+import { PreflightError, preflight } from '../../conformance/preflight'
+import { failureLinks } from './failure-links'
+import { junit, stepReport, table } from '../../conformance/report'
 import { appendSummary, resultsSummary, summaryFile } from './summary'
 import { CONFORMANCE_USAGE, VERIFY_USAGE } from './usage'
-import { runCases, type CaseResult, type Target } from './run'
-import { baseUrlTarget, handleTarget, mswTarget, SERVICE_NAME, serveTarget } from './targets'
-import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../shadow/shadow-command'
-import { driftCommand } from '../shadow/drift-command'
+import { runCases, type CaseResult, type Target } from '../../conformance/run'
+import {
+  baseUrlTarget,
+  handleTarget,
+  mswTarget,
+  SERVICE_NAME,
+  serveTarget,
+} from '../../conformance/targets'
+import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../../shadow/shadow-command'
+import { driftCommand } from '../../shadow/drift-command'
 
 export const EXIT = { passed: 0, failed: 1, usage: 2, preflight: 3, nothingVerified: 4 } as const
 

@@ -5,11 +5,11 @@
  * replays contracts. Exit codes are in commands.ts.
  */
 import { fileURLToPath } from 'node:url'
-import { setCasesDir } from './load-cases'
+import { setCasesDir } from '../../conformance/load-cases'
 import { main } from './commands'
 
-setCasesDir(fileURLToPath(new URL('../../conformance/cases/', import.meta.url)))
+setCasesDir(fileURLToPath(new URL('../../../conformance/cases/', import.meta.url)))
 const code = await main(process.argv.slice(2), {
-  root: fileURLToPath(new URL('../..', import.meta.url)),
+  root: fileURLToPath(new URL('../../..', import.meta.url)),
 })
 process.exit(code)

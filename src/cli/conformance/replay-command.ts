@@ -9,12 +9,12 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { ControlError } from '../client/control'
-import { RECORDING_FORMAT, type Recording } from '../engine/history/recording'
-import { fetchTarget } from './fetch-target'
-import { describeReplay, replayRecording } from './replay'
-import type { Target } from './run'
-import { handleTarget, mswTarget, serveTarget } from './targets'
+import { ControlError } from '../../client/control'
+import { RECORDING_FORMAT, type Recording } from '../../engine/history/recording'
+import { fetchTarget } from '../../conformance/fetch-target'
+import { describeReplay, replayRecording } from '../../conformance/replay'
+import type { Target } from '../../conformance/run'
+import { handleTarget, mswTarget, serveTarget } from '../../conformance/targets'
 import { REPLAY_USAGE } from './usage'
 
 interface Context {

@@ -15,15 +15,15 @@ import {
   mergeTallies,
   tallyCoverage,
   type CoverageTally,
-} from '../engine/insight'
-import { CaseFileError } from './cases'
-import { readJournalFiles } from './journal-files'
-import { SERVICE_NAME } from './targets'
+} from '../../engine/insight'
+import { CaseFileError } from '../../conformance/cases'
+import { readJournalFiles } from '../../conformance/journal-files'
+import { SERVICE_NAME } from '../../conformance/targets'
 import { COVERAGE_USAGE } from './usage'
-import { schemaRef } from './schema-ref'
+import { schemaRef } from '../../conformance/schema-ref'
 import { appendSummary, coverageSummary, summaryFile } from './summary'
 
-export { replayForCoverage } from './journal-files'
+export { replayForCoverage } from '../../conformance/journal-files'
 
 /** The tally of the named files, each read as what it holds. */
 export async function coverageOf(

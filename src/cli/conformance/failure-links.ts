@@ -1,7 +1,7 @@
-import type { Case } from '../cases'
-import type { CaseResult } from '../run'
+import type { Case } from '../../conformance/cases'
+import type { CaseResult } from '../../conformance/run'
 import { DEFAULT_PAGE } from './link-command'
-import { makeStepLink, stepLinkUrl } from './step-link'
+import { makeStepLink, stepLinkUrl } from '../../conformance/link/step-link'
 
 /**
  * For each case that failed, the link to its first step that differed (decision 093): the

@@ -7,9 +7,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { CaseFileError, readCaseFile } from '../cases'
-import { LinkError } from './link-bytes'
-import { LINK_GOAL_CHARS, makeStepLink, stepLinkUrl } from './step-link'
+import { CaseFileError, readCaseFile } from '../../conformance/cases'
+import { LinkError } from '../../conformance/link/link-bytes'
+import { LINK_GOAL_CHARS, makeStepLink, stepLinkUrl } from '../../conformance/link/step-link'
 
 /** Where `npm start` serves the playground. */
 export const DEFAULT_PAGE = 'http://127.0.0.1:5173/'

@@ -16,12 +16,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LeastPrivilegeReport } from '../engine/insight'
-import { createHarness, type Harness } from '../testing/engine-harness'
-import { MAX_JOURNAL_FILE_BYTES } from './journal-files'
+import type { LeastPrivilegeReport } from '../../engine/insight'
+import { createHarness, type Harness } from '../../testing/engine-harness'
+import { MAX_JOURNAL_FILE_BYTES } from '../../conformance/journal-files'
 import { tokensCommand } from './tokens-command'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes/contracts/notes.json')
 const CLIENT_COVERAGE = join(ROOT, 'examples/proc-client/coverage.expected.json')
 const dir = mkdtempSync(join(tmpdir(), 'tokens-command-'))

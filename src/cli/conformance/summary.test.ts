@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { configure, start, type Running } from '../cli/serve/serve-cli'
+import { configure, start, type Running } from '../serve/serve-cli'
 import { main } from './commands'
 import { tokensCommand } from './tokens-command'
 import { appendSummary, fenced } from './summary'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes/contracts/notes.json')
 const SECRET = 'sk_Su5mMa7rYq2Wx9Ce4Vb1Nm3K'
 const CONTROL = 'summary-control-token-0123456789'

@@ -13,13 +13,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from '@playwright/test'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openAccount, type ServeAccount } from '../client/open-account'
-import { configure, start, type Running } from '../cli/serve/serve-cli'
-import { parseCaseFile } from './cases'
+import { openAccount, type ServeAccount } from '../../client/open-account'
+import { configure, start, type Running } from '../serve/serve-cli'
+import { parseCaseFile } from '../../conformance/cases'
 import { EXIT, main } from './commands'
-import { TOKEN_SHAPE } from './contract/answer'
+import { TOKEN_SHAPE } from '../../conformance/contract/answer'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes')
 const CONTROL = 'har-control-token-0001'
 const dir = mkdtempSync(join(tmpdir(), 'har-'))

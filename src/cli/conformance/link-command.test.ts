@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { EXIT, main } from '../commands'
+import { EXIT, main } from './commands'
 import { linkCommand } from './link-command'
-import { linkInFragment, readStepLink } from './step-link'
+import { linkInFragment, readStepLink } from '../../conformance/link/step-link'
 
 const notes = fileURLToPath(
   new URL('../../../examples/notes/contracts/notes.json', import.meta.url),

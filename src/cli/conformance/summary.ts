@@ -6,10 +6,10 @@
  * a section that still holds one of the run's secrets or tokens.
  */
 import { appendFileSync } from 'node:fs'
-import type { CoverageReport, LeastPrivilegeReport } from '../engine/insight'
-import type { ReportedExchange } from '../shadow/parity-report'
-import { redact } from './report'
-import type { CaseResult, StepResult } from './run'
+import type { CoverageReport, LeastPrivilegeReport } from '../../engine/insight'
+import type { ReportedExchange } from '../../shadow/parity-report'
+import { redact } from '../../conformance/report'
+import type { CaseResult, StepResult } from '../../conformance/run'
 
 /** The variable GitHub Actions names a step's summary file by. */
 export const SUMMARY_VARIABLE = 'GITHUB_STEP_SUMMARY'

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { coverageCommand } from './coverage-command'
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes/contracts/notes.json')
 const NOTES_EXPECTED = join(ROOT, 'examples/notes/coverage/expected.json')
 const CLIENT_EXPECTED = join(ROOT, 'examples/proc-client/coverage.expected.json')
