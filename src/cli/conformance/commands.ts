@@ -29,8 +29,8 @@ import {
   SERVICE_NAME,
   serveTarget,
 } from '../../conformance/targets'
-import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../../shadow/shadow-command'
-import { driftCommand } from '../../shadow/drift-command'
+import { NOT_WITH_SHADOW, shadowCommand, type ShadowFlags } from '../shadow/shadow-command'
+import { driftCommand } from '../shadow/drift-command'
 
 export const EXIT = { passed: 0, failed: 1, usage: 2, preflight: 3, nothingVerified: 4 } as const
 

@@ -11,7 +11,7 @@ import { listenWith, type Listener } from '../../server/listener'
 import { createShadow, type Shadow } from '../../shadow/shadow'
 import { httpUpstream } from '../../shadow/upstream'
 import { appendSummary, summaryFile } from '../conformance/summary'
-import { shadowReportSummary } from '../../shadow/shadow-summary'
+import { shadowReportSummary } from '../shadow/shadow-summary'
 
 /** The environment variable the upstream's secret may come from. */
 export const UPSTREAM_SECRET_VARIABLE = 'SERVICE_PLAYGROUND_UPSTREAM_SECRET'

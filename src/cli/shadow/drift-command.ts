@@ -8,18 +8,18 @@
  * nothing was compared.
  */
 import { parseArgs } from 'node:util'
-import { loadContracts } from '../conformance/contract/load'
-import { preflight } from '../conformance/preflight'
-import { appendSummary, summaryFile } from '../cli/conformance/summary'
-import { baseUrlTarget } from '../conformance/targets'
-import { DRIFT_USAGE } from '../cli/conformance/usage'
-import { DEFAULT_RATE, runDrift } from './drift'
-import { differenceText } from './parity-report'
-import { shadowFlagProblem } from '../cli/serve/serve-shadow'
+import { loadContracts } from '../../conformance/contract/load'
+import { preflight } from '../../conformance/preflight'
+import { appendSummary, summaryFile } from '../conformance/summary'
+import { baseUrlTarget } from '../../conformance/targets'
+import { DRIFT_USAGE } from '../conformance/usage'
+import { DEFAULT_RATE, runDrift } from '../../shadow/drift'
+import { differenceText } from '../../shadow/parity-report'
+import { shadowFlagProblem } from '../serve/serve-shadow'
 import { upstreamAccess } from './shadow-command'
 import { comparedOf, shadowReportSummary } from './shadow-summary'
-import { httpUpstream, type Upstream } from './upstream'
-import { trimBaseUrl } from '../client/wire'
+import { httpUpstream, type Upstream } from '../../shadow/upstream'
+import { trimBaseUrl } from '../../client/wire'
 
 export interface DriftContext {
   out?: (text: string) => void

@@ -1,6 +1,6 @@
-import { shadowSummary } from '../cli/conformance/summary'
-import type { ParityReportJson, ReportedExchange } from './parity-report'
-import type { Shadow } from './shadow'
+import { shadowSummary } from '../conformance/summary'
+import type { ParityReportJson, ReportedExchange } from '../../shadow/parity-report'
+import type { Shadow } from '../../shadow/shadow'
 
 /** How many exchanges the shadow compared, whatever their outcome. */
 export const comparedOf = ({ totals }: ParityReportJson) =>

@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { main as commands } from '../cli/conformance/commands'
-import { configure, FlagError } from '../cli/serve/serve-cli'
-import { runServe } from '../server/spawn-serve'
-import { cleanEnvironment } from '../testing/run-command'
-import { ROOT } from '../testing/serve-process'
-import { readUpstreamSecret, UPSTREAM_SECRET_VARIABLE } from '../cli/serve/serve-shadow'
+import { main as commands } from '../conformance/commands'
+import { configure, FlagError } from '../serve/serve-cli'
+import { runServe } from '../../server/spawn-serve'
+import { cleanEnvironment } from '../../testing/run-command'
+import { ROOT } from '../../testing/serve-process'
+import { readUpstreamSecret, UPSTREAM_SECRET_VARIABLE } from '../serve/serve-shadow'
 
 const scratch = mkdtempSync(join(tmpdir(), 'shadow-flags-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -5,16 +5,16 @@
  * the cases expect, then the parity report; writes the report and the differences' contracts.
  * Exit code 1 when the engine differs from the upstream anywhere.
  */
-import { junit, stepReport, table } from '../conformance/report'
-import { appendSummary, resultsSummary, summaryFile } from '../cli/conformance/summary'
-import type { Case } from '../conformance/cases'
-import { preflight } from '../conformance/preflight'
-import { baseUrlTarget } from '../conformance/targets'
-import { DEFAULT_REPORT_DIR, readUpstreamSecret } from '../cli/serve/serve-shadow'
+import { junit, stepReport, table } from '../../conformance/report'
+import { appendSummary, resultsSummary, summaryFile } from '../conformance/summary'
+import type { Case } from '../../conformance/cases'
+import { preflight } from '../../conformance/preflight'
+import { baseUrlTarget } from '../../conformance/targets'
+import { DEFAULT_REPORT_DIR, readUpstreamSecret } from '../serve/serve-shadow'
 import { shadowReportSummary } from './shadow-summary'
-import { runShadow } from './shadow-run'
-import { httpUpstream } from './upstream'
-import { trimBaseUrl } from '../client/wire'
+import { runShadow } from '../../shadow/shadow-run'
+import { httpUpstream } from '../../shadow/upstream'
+import { trimBaseUrl } from '../../client/wire'
 
 export interface ShadowFlags {
   shadow: string
