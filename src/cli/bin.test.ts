@@ -10,7 +10,7 @@ async function cli(...args: string[]) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'src/kit/cli.ts', ...args],
+      ['--import', 'tsx', 'src/cli/bin.ts', ...args],
       { cwd: root, timeout: 30_000 },
     )
     return { code: 0, stdout, stderr }

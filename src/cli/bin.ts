@@ -68,7 +68,7 @@ setServeCommand([process.execPath, fileURLToPath(import.meta.url), 'serve'])
 
 switch (command) {
   case 'serve':
-    await (await import('../cli/serve/serve-cli')).main(rest)
+    await (await import('./serve/serve-cli')).main(rest)
     break
   case 'conformance':
     process.exit(await conformanceCommand(rest, { root: process.cwd() }))
