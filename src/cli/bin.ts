@@ -11,18 +11,14 @@
  *   import-har   a browser's HAR as a contract verify replays
  */
 import { fileURLToPath } from 'node:url'
-import {
-  conformanceCommand,
-  coverageCommand,
-  driftCommand,
-  linkCommand,
-  importHarCommand,
-  replayCommand,
-  setCasesDir,
-  setServeCommand,
-  tokensCommand,
-  verifyCommand,
-} from '../conformance'
+import { setCasesDir, setServeCommand } from '../conformance'
+import { conformanceCommand, verifyCommand } from './conformance/commands'
+import { coverageCommand } from './conformance/coverage-command'
+import { importHarCommand } from './conformance/import-har-command'
+import { linkCommand } from './conformance/link-command'
+import { replayCommand } from './conformance/replay-command'
+import { tokensCommand } from './conformance/tokens-command'
+import { driftCommand } from './shadow/drift-command'
 
 const USAGE = `usage: service-playground <command> [flags]
 
