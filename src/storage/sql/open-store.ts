@@ -1,6 +1,6 @@
 import type { OperatorModes, OperatorState } from '../../engine/operator/state'
 import type { Store } from '../../engine/store'
-import type { AccountShelf } from '../../server/accounts'
+import type { AccountShelf } from './account-shelf'
 import { describeDatabase } from './pg-connection'
 import type { SqliteStoreOptions } from './sqlite-store'
 

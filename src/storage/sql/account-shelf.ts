@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import type { Store } from '../engine'
-import type { OperatorState } from '../engine/operator/state'
-import { createMemoryStore } from '../storage/memory-store'
+import type { Store } from '../../engine'
+import type { OperatorState } from '../../engine/operator/state'
+import { createMemoryStore } from '../memory-store'
 
 /** One account a server hosts beside its own, as the server remembers it. */
 export interface HostedAccount {
