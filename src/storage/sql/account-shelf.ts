@@ -21,6 +21,15 @@ export interface ShelvedAccount {
   operator?: OperatorState
 }
 
+/** What `serve --data` keeps of the server's account, and of the accounts it hosts. */
+export interface OpenedData {
+  store: Store
+  /** The account's operator's controls, when they are kept with it (PostgreSQL). */
+  operator?: OperatorState
+  /** The hosted accounts, kept with it: in its database, or listed in its file. */
+  shelf?: AccountShelf
+}
+
 /**
  * Where hosted accounts live: the list of them, and a store each. A shelf several processes
  * share (PostgreSQL's) answers each of them as it is now: an account one added, another finds;
