@@ -8,7 +8,7 @@ import {
   UndefinedError,
   UnsupportedMediaError,
 } from '../errors'
-import { MAX_JOURNAL_BYTES } from './exchange-log'
+import { MAX_JOURNAL_BYTES } from '../operator/exchange-log'
 import type { Registry } from '../packages'
 import { isObject } from '../runtime/types'
 import type { Json } from '../store'
@@ -17,7 +17,7 @@ import type { Call } from '../wire/call'
 import { mediaTypeOf } from '../wire/formats'
 import { errorReply, jsonReply, type Reply } from '../wire/response'
 import type { AnswerOf, ControlRoute, EndpointInfo } from './control-routes'
-import { readFaultRule } from './faults'
+import { readFaultRule } from '../operator/faults'
 import {
   COVERAGE_BODY_LIMIT,
   coverageReport,
@@ -31,11 +31,11 @@ import {
 import type { InsightRun } from '../insight/context'
 import type { CoverageEntry, CoverageTally } from '../insight/coverage'
 import type { AccountTurns, Pause } from '../runtime/turns'
-import type { Checkpoints } from './checkpoints'
+import type { Checkpoints } from '../operator/checkpoints'
 import { compareBranches } from '../history/compare-branches'
 import type { History } from '../history/history'
 import { readMark, recordingOf } from '../history/recording'
-import type { OperatorState } from './state'
+import type { OperatorState } from '../operator/state'
 
 /** The most exchanges a journal keeps. */
 export const MAX_JOURNAL = 10_000

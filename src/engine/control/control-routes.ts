@@ -14,13 +14,13 @@ import type {
 import type { LeastPrivilegeReport } from '../insight/least/types'
 import type { RateLimit } from '../settings'
 import type { BucketCount, ProcRecord } from '../store'
-import type { Checkpoint } from './checkpoints'
+import type { Checkpoint } from '../operator/checkpoints'
 import type { BranchComparison } from '../history/compare-branches'
 import type { BranchInfo, BranchList, ReplayReport } from '../history/history'
 import type { Recording } from '../history/recording'
-import type { ExchangeRecord } from './exchange-log'
-import type { FaultOptions, FaultRule } from './faults'
-import type { StrictEntry } from './strict'
+import type { ExchangeRecord } from '../operator/exchange-log'
+import type { FaultOptions, FaultRule } from '../operator/faults'
+import type { StrictEntry } from '../operator/strict'
 
 /** A declared input or argument, as `GET endpoints` describes it. */
 export interface ParamSpec {
