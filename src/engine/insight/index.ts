@@ -25,7 +25,7 @@ import { whoReaches } from './who-reaches'
 
 export type { InsightContext, InsightRun } from './context'
 export * from './types'
-export { COUNTERFACTUAL_CODES, counterfactualOf } from './counterfactual'
+export { COUNTERFACTUAL_CODES, counterfactualOf } from '../auth/counterfactual'
 export { readResource } from './who-reaches'
 export { readWatches, WATCHES, MAX_WATCHES, type Watch } from './watch'
 

@@ -4,9 +4,9 @@
 
 import type { Json } from '../store'
 import type { CallTrace, CredentialTrace } from '../trace'
-import type { Counterfactual } from './counterfactual'
+import type { Counterfactual } from '../auth/counterfactual'
 
-export type { Counterfactual } from './counterfactual'
+export type { Counterfactual } from '../auth/counterfactual'
 
 /** What a token is at the moment asked about: its credential trace, and whether it is usable. */
 export interface TokenSummary extends CredentialTrace {

@@ -1,13 +1,7 @@
 // Counterfactuals: beside each refusal, the smallest change that would have let the call in
 // (decision 056). Built from what the engine decided, and checked against the same rules.
 
-import {
-  covers,
-  grantingTarget,
-  parseAbility,
-  type Ability,
-  type KeyvTarget,
-} from '../auth/abilities'
+import { covers, grantingTarget, parseAbility, type Ability, type KeyvTarget } from './abilities'
 import { clockTime } from '../clock'
 import { ServiceError } from '../errors'
 import { withoutStage } from '../stages'
