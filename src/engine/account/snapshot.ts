@@ -1,4 +1,4 @@
-import { fromBase64Url } from '../auth/bytes'
+import { fromBase64Url } from '../bytes'
 import { readSeed } from '../auth/random'
 import { SECRETS_VERSION } from '../auth/secret-index'
 import { isTime, MAX_CLOCK_ADVANCE, MAX_TIME_TEXT } from '../clock'

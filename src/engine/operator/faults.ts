@@ -1,4 +1,4 @@
-import { utf8 } from '../auth/bytes'
+import { utf8 } from '../bytes'
 import { platformRandom, prefixed, unit, type Maybe, type Random } from '../auth/random'
 import { ForbiddenError, InvalidError, ServiceError } from '../errors'
 import type { Registry } from '../packages'
