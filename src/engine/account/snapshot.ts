@@ -15,7 +15,7 @@ import { defaultLimits } from '../settings'
 import type { Json, KeyvEntry, ProcRecord, SecretRecord, StoreSnapshot } from '../store'
 import { MAX_SECRETS, SECRET_ID_PATTERN, SECRET_KEY_PATTERN } from './secrets'
 import { USAGE, usageOf } from './usage'
-import { readWatches, WATCHES } from '../insight/watch'
+import { readWatches, WATCHES } from './watch'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'
 export const SNAPSHOT_VERSION = 1

@@ -3,7 +3,7 @@
 
 import { isTime } from '../clock'
 import type { Json } from '../store'
-import type { SimulateCall } from './types'
+import type { SimulateCall } from '../insight/types'
 
 /** Where the account keeps its watches. */
 export const WATCHES = 'watches'
