@@ -3,7 +3,23 @@
 
 import { isTime } from '../clock'
 import type { Json } from '../store'
-import type { SimulateCall } from '../insight/types'
+
+/**
+ * One call to simulate. Either `input` and `args` (values as in the tuple body
+ * `application/vnd.<service>+json`: a bare JSON value is data, `["%%", x]` a literal, `["{}", …]`
+ * a composition) with an optional `query`, or the body as sent: `body` (text) or `bodyBase64`
+ * with its `contentType`, and `query`.
+ */
+export interface SimulateCall {
+  endpoint: string
+  input?: Json
+  args?: Record<string, Json>
+  /** Arguments as a query string (`length=3&bucket=users`), read as text as the wire reads them. */
+  query?: string
+  body?: string
+  bodyBase64?: string
+  contentType?: string
+}
 
 /** Where the account keeps its watches. */
 export const WATCHES = 'watches'
