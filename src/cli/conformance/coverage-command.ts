@@ -9,13 +9,12 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import {
-  coverageHtml,
   coverageReport,
-  coverageTable,
   mergeTallies,
   tallyCoverage,
   type CoverageTally,
 } from '../../engine/insight'
+import { coverageHtml, coverageTable } from './coverage-render'
 import { CaseFileError } from '../../conformance/cases'
 import { readJournalFiles } from '../../conformance/journal-files'
 import { SERVICE_NAME } from '../../conformance/targets'

@@ -1,4 +1,4 @@
-import type { CoverageReport } from './report'
+import type { CoverageReport } from '../../engine/insight/coverage/report'
 
 const pad = (text: string, width: number) => text + ' '.repeat(Math.max(0, width - text.length))
 

@@ -1,8 +1,8 @@
 // A least-privilege report as the command line prints it and as one self-contained HTML page
 // (decision 090), in the shape coverage's report takes (decision 057).
 
-import { escape, htmlTable, REPORT_STYLE, table } from '../coverage/render'
-import type { LeastPrivilegeReport, TokenLeastPrivilege } from './types'
+import { escape, htmlTable, REPORT_STYLE, table } from './coverage-render'
+import type { LeastPrivilegeReport, TokenLeastPrivilege } from '../../engine/insight/least/types'
 
 const when = (seconds: number | null) =>
   seconds === null ? 'an unknown time' : new Date(seconds * 1000).toISOString()
