@@ -120,7 +120,7 @@ describe('verify --base-url through a front', () => {
       [
         '--import',
         'tsx',
-        'src/conformance/cli.ts',
+        'src/cli/conformance/cli.ts',
         'verify',
         NOTES,
         '--base-url',
