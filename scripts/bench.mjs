@@ -20,6 +20,7 @@ const all = [
   'insight',
   'least-privilege',
   'store',
+  'storage-load',
   'rewind',
   'chaos',
   'step-link',
