@@ -20,6 +20,7 @@ const all = [
   'insight',
   'least-privilege',
   'store',
+  'store-load',
   'storage-load',
   'rewind',
   'chaos',
