@@ -1,6 +1,6 @@
 import { addresser, faultText, type ChaosFault } from './address'
 import type { ChaosSettings } from './options'
-import { listed, runPlan, type ChaosTarget } from './plan'
+import { HungCall, listed, runPlan, type ChaosTarget } from './plan'
 import { ddmin } from './shrink'
 
 /** What a chaos run needs beside the service: the test's frame, to run it again from its start. */
@@ -56,13 +56,13 @@ async function once(
   body: () => Promise<unknown>,
   faultAt: (endpoint: string, nth: number) => ChaosFault | undefined,
 ): Promise<{ met: ChaosFault[]; failure?: { error: unknown } }> {
-  const { planner, met } = runPlan(frame, faultAt)
+  const { planner, met, hung } = runPlan(frame, faultAt)
   frame.plan(planner)
   try {
     await body()
-    return { met }
+    return hung[0] ? { met, failure: { error: new HungCall(hung[0]) } } : { met }
   } catch (error) {
-    return { met, failure: { error } }
+    return { met, failure: { error: hung[0] ? new HungCall(hung[0]) : error } }
   } finally {
     frame.plan(null)
   }
