@@ -125,7 +125,11 @@ const line = (what: string, figure: number, unit: string, met: boolean, note: st
   met,
   note,
 })
-const byBug = BUGS.map((bug) => `${bug} ${found.filter((f) => f.bug === bug).length}/${SEEDS}`)
+const byBug = BUGS.map((bug) => {
+  const mine = found.filter((f) => f.bug === bug)
+  const least = Math.min(...mine.map(({ replayed }) => replayed))
+  return `${bug} ${mine.length}/${SEEDS}${mine.length ? `, replayed ≥ ${least}` : ''}`
+})
 const worst = Math.max(...[...firstFound.values()].map((at) => at ?? Infinity))
 printTable(`Seeded chaos, in process: ${SEEDS} seeds × 50 runs per bug, ${load}`, [
   line(

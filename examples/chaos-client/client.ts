@@ -44,7 +44,7 @@ export interface ClientOptions {
 /** The most tries of one call. */
 const TRIES = 8
 /** Real milliseconds a try waits for its answer before it gives up and tries again. */
-export const TIMEOUT_MS = 50
+export const TIMEOUT_MS = 150
 
 class Retry extends Error {
   constructor(

@@ -10,7 +10,7 @@ import { BUG_NAMES, type Bugs } from '../../../examples/chaos-client/client'
 import { scenarios } from '../../../examples/chaos-client/scenarios'
 import { startService, type Service } from '../../node'
 import { faultText, type ChaosFault } from './address'
-import { CHAOS_KINDS, readChaosOptions } from './options'
+import { readChaosOptions } from './options'
 import { readRepro } from './repro'
 import { ChaosFailure, replayChaos, runChaos, type ChaosFrame } from './run'
 

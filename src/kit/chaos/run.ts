@@ -2,6 +2,7 @@ import { addresser, faultText, type ChaosFault } from './address'
 import type { ChaosSettings } from './options'
 import { HungCall, listed, runPlan, type ChaosTarget } from './plan'
 import { ddmin } from './shrink'
+import { simplify } from './simplify'
 
 /** What a chaos run needs beside the service: the test's frame, to run it again from its start. */
 export interface ChaosFrame extends ChaosTarget {
@@ -91,12 +92,22 @@ export async function runChaos(
     const shrinking = performance.now()
     const clean = await fromStart(() => once(frame, body, () => undefined))
     if (clean.failure) throw clean.failure.error
-    const shrunk = await ddmin(
-      result.met,
-      async (subset) =>
-        (await fromStart(() => once(frame, body, listed(subset)))).failure !== undefined,
-      settings.maxReruns,
+    const fails = async (subset: readonly ChaosFault[]) =>
+      (await fromStart(() => once(frame, body, listed(subset)))).failure !== undefined
+    const shrunk = await ddmin(result.met, fails, settings.maxReruns)
+    // Each fault made as simple as the failure allows; a list that changed is checked (and cut)
+    // again, so what is reported is 1-minimal as it reads.
+    const simple = await simplify(shrunk.items, fails, settings.maxReruns - shrunk.tries)
+    let tries = shrunk.tries + simple.tries
+    const changed = simple.faults.some(
+      (fault, i) => faultText(fault) !== faultText(shrunk.items[i]!),
     )
+    if (changed) {
+      const again = await ddmin(simple.faults, fails, settings.maxReruns - tries)
+      tries += again.tries
+      shrunk.items = again.items
+      shrunk.minimal = shrunk.minimal && again.minimal
+    }
     throw new ChaosFailure({
       test,
       seed: settings.seed,
@@ -104,7 +115,7 @@ export async function runChaos(
       met: result.met,
       faults: shrunk.items,
       minimal: shrunk.minimal,
-      reruns: shrunk.tries + 1,
+      reruns: tries + 1,
       shrinkMs: performance.now() - shrinking,
       repro: reproOf(settings.seed, run, test, shrunk.items),
       cause: result.failure.error,
