@@ -269,6 +269,8 @@ export type FaultPlanner = (
   endpoint: string,
   token: string | null,
   role: string,
+  /** Aborts when the client gives up on the call (where the adapter knows it). */
+  signal?: AbortSignal,
 ) => Maybe<Omit<FaultRule, 'id'> | undefined>
 
 /** A draw from `random` for the call at `step`. */
@@ -392,10 +394,11 @@ export function createFaults() {
       token: string | null,
       role: string,
       draw?: FaultDraw,
+      signal?: AbortSignal,
     ): Promise<FaultRule | undefined> {
       const rule = await firstMet(rules, endpoint, token, role, draw)
       if (!rule && planner) {
-        const planned = await planner(endpoint, token, role)
+        const planned = await planner(endpoint, token, role, signal)
         return planned && { id: 'chaos', ...planned }
       }
       if (!rule || !rules.includes(rule)) return undefined

@@ -56,6 +56,8 @@ export interface OperatorState {
       token: string | null,
       role: string,
       draw?: FaultDraw,
+      /** Aborts when the client gives up on the call: what a chaos planner's hang watches. */
+      signal?: AbortSignal,
     ): Promise<FaultRule | undefined>
   }
   /**
