@@ -1,12 +1,13 @@
 /**
- * Seeded chaos (decision 091): the example client's three planted bugs searched for under many
+ * Seeded chaos (decision 091): the example client's six planted bugs searched for under many
  * seeds, in process; each failure found shrunk, then replayed 100 times from its repro. Prints
  * beside their goals: replays that fail again (100 of 100), the median shrunk list (≤ 3 faults),
- * and for a test of about 200 exchanges the reruns (≤ 60) and time (≤ 30 s) shrinking took.
+ * the run the default settings first find each bug at over the whole suite (≤ 500) and what they
+ * find with every bug off (nothing), and for a test of about 200 exchanges the reruns (≤ 60) and time (≤ 30 s) shrinking took.
  * `npm run bench -- chaos` (BENCH_SEEDS=<n> seeds per bug, default 10).
  */
-import { createClient, type Bugs } from '../examples/chaos-client/client'
-import { scenarios, type Served } from '../examples/chaos-client/scenarios'
+import { BUG_NAMES, type Bugs } from '../examples/chaos-client/client'
+import { clientOf, scenarios, type Served } from '../examples/chaos-client/scenarios'
 import { readChaosOptions } from '../src/kit/chaos/options'
 import { ChaosFailure, replayChaos, runChaos, type ChaosFinding } from '../src/kit/chaos/run'
 import { startService } from '../src/node'
@@ -21,18 +22,15 @@ const frame = {
   reach: (token: string) => service.reach(token),
   now: () => service.now(),
   advanceClock: (seconds: number) => service.advanceClock(seconds),
+  listSecrets: () => service.listSecrets(),
+  rollSecret: (id: string) => service.rollSecret(id),
   checkpoint: () => service.checkpoint(),
   restore: (id: string) => service.restore(id),
 }
 
 /** About 200 exchanges: 66 reads and writes of a counter, and the authorization's minting. */
 const long = async (served: Served, bugs: Bugs) => {
-  const client = createClient({
-    baseUrl: served.baseUrl,
-    secret: served.secret,
-    sleep: (ms) => served.advanceClock(ms / 1000),
-    bugs,
-  })
+  const client = clientOf(served, bugs)
   await client.set('count', 0)
   for (let i = 0; i < 66; i++) {
     await client.set('count', ((await client.get('count')) as number) + 1)
@@ -44,10 +42,10 @@ const tests: Record<string, (served: Served, bugs: Bugs) => Promise<void>> = {
   'counts to 66 (about 200 exchanges)': long,
 }
 
-async function search(name: string, bugs: Bugs, seed: string, runs: number, rate = 0.2) {
+async function search(name: string, bugs: Bugs, seed: string, runs: number, rate?: number) {
   const start = await service.checkpoint()
   try {
-    const settings = readChaosOptions('bench', { seed, runs, rate })
+    const settings = readChaosOptions('bench', { seed, runs, ...(rate ? { rate } : {}) })
     await runChaos(frame, name, settings, () => tests[name]!(service, bugs))
     return undefined
   } catch (error) {
@@ -73,12 +71,34 @@ async function replays(finding: ChaosFinding, bugs: Bugs): Promise<number> {
 }
 
 const found: Array<{ bug: string; finding: ChaosFinding; replayed: number }> = []
-const BUGS: Array<keyof Bugs> = ['noBackoff', 'staleToken', 'trustTruncated']
+const BUGS = BUG_NAMES
+/** The scenario each bug's search runs: a cursor and a rolled secret need a scan. */
+const sceneOf = (bug: keyof Bugs) =>
+  bug === 'staleSecret' || bug === 'reuseCursor'
+    ? 'lists every key, two a page'
+    : 'reads back what it wrote'
 for (const bug of BUGS) {
   for (let seed = 1; seed <= SEEDS; seed++) {
-    const finding = await search('reads back what it wrote', { [bug]: true }, `bench-${seed}`, 50)
+    const finding = await search(sceneOf(bug), { [bug]: true }, `bench-${seed}`, 50)
     if (finding) found.push({ bug, finding, replayed: await replays(finding, { [bug]: true }) })
   }
+}
+
+// The default settings (every kind, rate 0.2) over the whole suite, up to 500 runs a test: the
+// run each bug is first found at, and what the same 500 runs find with every bug off.
+const DEFAULT_RUNS = 500
+const firstFound = new Map<string, number | undefined>()
+for (const bug of BUGS) {
+  let at: number | undefined
+  for (const name of Object.keys(scenarios)) {
+    const finding = await search(name, { [bug]: true }, 'defaults', DEFAULT_RUNS)
+    if (finding && (at === undefined || finding.run < at)) at = finding.run
+  }
+  firstFound.set(bug, at === undefined ? undefined : at + 1)
+}
+let falseAlarms = 0
+for (const name of Object.keys(scenarios)) {
+  if (await search(name, {}, 'defaults', DEFAULT_RUNS)) falseAlarms++
 }
 // The long test, at a rate that meets some forty faults a run: what shrinking has to cut.
 const longFound: ChaosFinding[] = []
@@ -105,8 +125,27 @@ const line = (what: string, figure: number, unit: string, met: boolean, note: st
   met,
   note,
 })
-const byBug = BUGS.map((bug) => `${bug} ${found.filter((f) => f.bug === bug).length}/${SEEDS}`)
+const byBug = BUGS.map((bug) => {
+  const mine = found.filter((f) => f.bug === bug)
+  const least = Math.min(...mine.map(({ replayed }) => replayed))
+  return `${bug} ${mine.length}/${SEEDS}${mine.length ? `, replayed ≥ ${least}` : ''}`
+})
+const worst = Math.max(...[...firstFound.values()].map((at) => at ?? Infinity))
 printTable(`Seeded chaos, in process: ${SEEDS} seeds × 50 runs per bug, ${load}`, [
+  line(
+    'default settings: runs a test took to find every planted bug (most)',
+    worst,
+    'runs',
+    worst <= DEFAULT_RUNS,
+    `goal ≤ ${DEFAULT_RUNS}; ${[...firstFound].map(([bug, at]) => `${bug} ${at ?? 'never'}`).join(', ')}`,
+  ),
+  line(
+    `default settings: tests failing in ${DEFAULT_RUNS} runs with every bug off`,
+    falseAlarms,
+    'tests',
+    falseAlarms === 0,
+    `goal 0, of ${Object.keys(scenarios).length}`,
+  ),
   line(
     'failures replayed from their repro, failing again',
     Math.min(...found.map(({ replayed }) => replayed)),

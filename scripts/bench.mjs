@@ -20,6 +20,8 @@ const all = [
   'insight',
   'least-privilege',
   'store',
+  'store-load',
+  'storage-load',
   'rewind',
   'chaos',
   'step-link',

@@ -1,7 +1,8 @@
 /**
  * The client's own suite: it passes as it is. Run it under seeded chaos with
  * `CHAOS_SEED=1 npx vitest run examples/chaos-client`, and switch a planted bug on with
- * `BUGS=noBackoff` (or staleToken, trustTruncated) to watch chaos find it and shrink it.
+ * `BUGS=noBackoff` (or staleToken, trustTruncated, staleSecret, reuseCursor, noTimeout) to watch
+ * chaos find it and shrink it.
  */
 import { describe, it } from 'vitest'
 import { useService } from 'service-playground/vitest'
@@ -15,7 +16,7 @@ const service = useService({
         chaos: {
           seed,
           runs: 50,
-          kinds: ['throttle', 'expire', 'truncate', 'status', 'network', 'delay'],
+          kinds: ['throttle', 'expire', 'roll', 'truncate', 'status', 'network', 'delay', 'hang'],
         },
       }
     : {}),

@@ -1,9 +1,11 @@
 /**
  * A small key-value client of the service, as a team would write one: it mints its own
- * authorization with the secret, retries what a network and a busy service do to it (backing
- * off, honouring `retry-after`), mints again when its authorization expires, and never takes a
- * body it cannot read for an answer. Three bugs client code often hides are planted behind
- * switches, each off by default; its suite (`client.test.ts`) passes with all of them on.
+ * authorization with the secret it reads from its vault, retries what a network and a busy
+ * service do to it (backing off, honouring `retry-after`, giving up on a call that hangs), mints
+ * again when its authorization expires or its secret is rolled, starts a scan again when its
+ * cursor dies, and never takes a body it cannot read for an answer. Six bugs client code often
+ * hides are planted behind switches, each off by default; its suite (`client.test.ts`) passes
+ * with all of them on.
  */
 export interface Bugs {
   /** Retries a 429 at once, without waiting the `retry-after` it was given. */
@@ -12,12 +14,28 @@ export interface Bugs {
   staleToken?: boolean
   /** Takes a body that does not parse for an empty answer (`null`), as a success. */
   trustTruncated?: boolean
+  /** Reads its secret once and keeps it: a secret rolled while it pages leaves it locked out. */
+  staleSecret?: boolean
+  /** Sends a refused cursor again after the error, instead of starting the scan over. */
+  reuseCursor?: boolean
+  /** Waits for an answer as long as it takes: a call that hangs hangs the client. */
+  noTimeout?: boolean
 }
+
+/** Every switch, off and on: what the example's proof walks through. */
+export const BUG_NAMES = [
+  'noBackoff',
+  'staleToken',
+  'trustTruncated',
+  'staleSecret',
+  'reuseCursor',
+  'noTimeout',
+] as const satisfies ReadonlyArray<keyof Bugs>
 
 export interface ClientOptions {
   baseUrl: string
-  /** The secret key it mints its authorizations with. */
-  secret: string
+  /** Reads the secret key it mints its authorizations with (a vault's current secret). */
+  secret: () => Promise<string>
   /** Waits `ms` milliseconds between tries; a test gives it the service's virtual clock. */
   sleep: (ms: number) => Promise<unknown>
   bugs?: Bugs
@@ -25,22 +43,29 @@ export interface ClientOptions {
 
 /** The most tries of one call. */
 const TRIES = 8
+/** Real milliseconds a try waits for its answer before it gives up and tries again. */
+export const TIMEOUT_MS = 150
 
 class Retry extends Error {
   constructor(
     message: string,
     readonly waitMs: number,
-    readonly expired = false,
+    readonly refused = false,
   ) {
     super(message)
   }
 }
 
-/** The client: `get` and `set` on one bucket. */
+/** The scan's cursor was refused: the scan starts over from its first page. */
+class CursorRefused extends Error {}
+
+/** The client: `get`, `set` and `list` on one bucket. */
 export function createClient({ baseUrl, secret, sleep, bugs = {} }: ClientOptions) {
   let token: string | undefined
+  let key: string | undefined
+  const secretKey = async () => (key ??= await secret())
 
-  /** One try: the answer's value, or a `Retry` saying how long to wait. */
+  /** One try: the answer's value and its `x-cursor`, or a `Retry` saying how long to wait. */
   async function send(path: string, bearer: string, args: Record<string, unknown>) {
     let response: Response
     let text: string
@@ -52,7 +77,8 @@ export function createClient({ baseUrl, secret, sleep, bugs = {} }: ClientOption
           'content-type': 'application/vnd.service+json',
           accept: 'application/json',
         },
-        body: JSON.stringify(Object.entries(args).map(([key, value]) => ['$$', key, value])),
+        body: JSON.stringify(Object.entries(args).map(([name, value]) => ['$$', name, value])),
+        ...(bugs.noTimeout ? {} : { signal: AbortSignal.timeout(TIMEOUT_MS) }),
       })
       text = await response.text()
     } catch {
@@ -65,32 +91,38 @@ export function createClient({ baseUrl, secret, sleep, bugs = {} }: ClientOption
     if (response.status >= 500 || response.status === 408) {
       throw new Retry(`status ${response.status}`, 200)
     }
-    if (response.status === 401 && /expired/.test(text)) {
-      throw new Retry('authorization expired', 0, true)
-    }
+    if (response.status === 401) throw new Retry('credential refused', 0, true)
     let value: unknown
     try {
       value = JSON.parse(text)
     } catch {
-      if (bugs.trustTruncated) return null
+      if (bugs.trustTruncated) return { value: null, cursor: '' }
       throw new Retry('a body cut short', 200)
+    }
+    if (response.status === 400 && /cursor is invalid/.test(text) && !bugs.reuseCursor) {
+      throw new CursorRefused(text)
     }
     if (response.status !== 200) {
       throw new Error(`${path}: ${response.status} ${JSON.stringify(value)}`)
     }
-    return value
+    return { value, cursor: response.headers.get('x-cursor') ?? '' }
   }
 
   /** `send` tried up to `TRIES` times, waiting as each failure says. */
-  async function call(path: string, args: Record<string, unknown>, bearer?: () => Promise<string>) {
+  async function call(path: string, args: Record<string, unknown>, authorized = true) {
     let last: unknown
     for (let attempt = 0; attempt < TRIES; attempt++) {
       try {
-        return await send(path, bearer ? await bearer() : secret, args)
+        return await send(path, authorized ? await authorization() : await secretKey(), args)
       } catch (error) {
         if (!(error instanceof Retry)) throw error
         last = error
-        if (error.expired && !bugs.staleToken) token = undefined
+        if (error.refused) {
+          // An authorization expired, or its secret was rolled: mint again, from the vault's
+          // secret when the one held was refused.
+          if (!bugs.staleToken) token = undefined
+          if (!authorized && !bugs.staleSecret) key = undefined
+        }
         if (error.waitMs > 0) await sleep(error.waitMs * 2 ** Math.min(attempt, 3))
       }
     }
@@ -98,11 +130,37 @@ export function createClient({ baseUrl, secret, sleep, bugs = {} }: ClientOption
   }
 
   const authorization = async (): Promise<string> =>
-    (token ??= (await call('auth/create', { abilities: ['keyv'], ttl: 300 })) as string)
+    (token ??= (await call('auth/create', { abilities: ['keyv'], ttl: 300 }, false))
+      .value as string)
+
+  /** Every key starting with `prefix`, `count` a page; a refused cursor starts the scan over. */
+  async function list(prefix: string, count: number): Promise<string[]> {
+    for (let restart = 0; restart < TRIES; restart++) {
+      const keys: string[] = []
+      let cursor = ''
+      try {
+        do {
+          const page = await call('keyv/scan', {
+            bucket: 'app',
+            prefix,
+            count,
+            ...(cursor ? { cursor } : {}),
+          })
+          keys.push(...(page.value as string[]))
+          cursor = page.cursor
+        } while (cursor)
+        return keys
+      } catch (error) {
+        if (!(error instanceof CursorRefused)) throw error
+      }
+    }
+    throw new Error(`keyv/scan: its cursor was refused ${TRIES} times`)
+  }
 
   return {
-    get: (key: string) => call('keyv/get', { bucket: 'app', key }, authorization),
-    set: (key: string, value: unknown) =>
-      call('keyv/set', { bucket: 'app', key, value }, authorization),
+    get: async (name: string) => (await call('keyv/get', { bucket: 'app', key: name })).value,
+    set: async (name: string, value: unknown) =>
+      (await call('keyv/set', { bucket: 'app', key: name, value })).value,
+    list,
   }
 }

@@ -5,17 +5,22 @@
 import { deepStrictEqual } from 'node:assert/strict'
 import { createClient, type Bugs } from './client'
 
-/** What a scenario needs of the service: where it answers, its secret and its clock. */
+/** What a scenario needs of the service: where it answers, its secrets and its clock. */
 export interface Served {
   baseUrl: string
-  secret: string
+  listSecrets(): Promise<Array<{ key: string; state: string }>>
   advanceClock(seconds: number): Promise<number>
 }
 
-const clientOf = (service: Served, bugs: Bugs) =>
+/** The client as a team would build it: its secret read from the account, as from a vault. */
+export const clientOf = (service: Served, bugs: Bugs) =>
   createClient({
     baseUrl: service.baseUrl,
-    secret: service.secret,
+    secret: async () => {
+      const live = (await service.listSecrets()).find((secret) => secret.state === 'active')
+      if (!live) throw new Error('the account has no active secret')
+      return live.key
+    },
     // Waits run on the service's virtual clock: a run costs no wall time.
     sleep: (ms) => service.advanceClock(ms / 1000),
     bugs,
@@ -35,5 +40,11 @@ export const scenarios: Record<string, (service: Served, bugs: Bugs) => Promise<
       await client.set('count', count + 1)
     }
     deepStrictEqual(await client.get('count'), 3)
+  },
+  'lists every key, two a page': async (service, bugs) => {
+    const client = clientOf(service, bugs)
+    const names = ['list/a', 'list/b', 'list/c', 'list/d', 'list/e']
+    for (const name of names) await client.set(name, true)
+    deepStrictEqual(await client.list('list/', 2), names)
   },
 }

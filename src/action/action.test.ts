@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { connect } from '../../examples/proc-client/client.js'
-import { configure, start, type Running } from '../serve/serve-cli'
+import { configure, start, type Running } from '../cli/serve/serve-cli'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const project = mkdtempSync(join(tmpdir(), 'action-project-'))
@@ -28,7 +28,7 @@ mkdirSync(kit, { recursive: true })
 const bundled = join(ROOT, 'node_modules/.cache/action-test', `cli-${process.pid}.mjs`)
 beforeAll(async () => {
   await build({
-    entryPoints: [join(ROOT, 'src/kit/cli.ts')],
+    entryPoints: [join(ROOT, 'src/cli/bin.ts')],
     outfile: bundled,
     bundle: true,
     platform: 'node',

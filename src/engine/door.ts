@@ -124,6 +124,7 @@ async function withFaults(
       bearerToken(exchange.call.header('authorization')) ?? null,
       roleOf(token),
       random.seed === undefined ? undefined : faultDraw(random, exchange.step ?? 0),
+      exchange.call.signal,
     )
   }
   if (rule) {

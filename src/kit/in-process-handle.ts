@@ -156,6 +156,8 @@ export function inProcessHandle(
         reach: (token) => running.reach(token),
         now: () => running.now(),
         advanceClock: (seconds) => running.advanceClock(seconds),
+        listSecrets: () => running.listSecrets(),
+        rollSecret: (id) => running.rollSecret(id),
         checkpoint: () => running.checkpoint(),
         restore: async (id) => {
           await settled(running)

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { spawnServe, type ServeProcess } from '../serve/spawn-serve'
+import { spawnServe, type ServeProcess } from '../server/spawn-serve'
 import { packFromCopy } from '../testing/pack-copy'
 import { cleanEnvironment, run, shown, type Ran } from '../testing/run-command'
 

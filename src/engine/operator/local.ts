@@ -41,7 +41,8 @@ export function createLocalOperator(modes: OperatorModes): LocalOperator {
       list: async () => faults.list(),
       remove: async (id) => faults.remove(id),
       clear: async () => faults.clear(),
-      take: (endpoint, token, role, draw) => faults.take(endpoint, token, role, draw),
+      take: (endpoint, token, role, draw, signal) =>
+        faults.take(endpoint, token, role, draw, signal),
     },
     step: () => ++steps,
     useRandom: (random) => faults.useRandom(random),

@@ -3,7 +3,9 @@ import { readSeed } from '../../engine/auth/random'
 /**
  * What a chaos run may inject: the fault table's kinds (decision 066) but `respond`, which
  * answers what a person wrote, and the authorization lifecycle: `throttle` (a 429 with
- * `retry-after`) and `expire` (the clock jumped past the token's expiry just before the call).
+ * `retry-after`), `expire` (the clock jumped past the token's expiry just before the call) and
+ * `roll` (the account's secrets rolled, effective at once, just before the call: the
+ * authorizations and cursors they made die with them).
  */
 export const CHAOS_KINDS = [
   'status',
@@ -14,6 +16,7 @@ export const CHAOS_KINDS = [
   'truncate',
   'hang',
   'expire',
+  'roll',
 ] as const
 export type ChaosKind = (typeof CHAOS_KINDS)[number]
 

@@ -1,7 +1,8 @@
 import { addresser, faultText, type ChaosFault } from './address'
 import type { ChaosSettings } from './options'
-import { listed, runPlan, type ChaosTarget } from './plan'
+import { HungCall, listed, runPlan, type ChaosTarget } from './plan'
 import { ddmin } from './shrink'
+import { simplify } from './simplify'
 
 /** What a chaos run needs beside the service: the test's frame, to run it again from its start. */
 export interface ChaosFrame extends ChaosTarget {
@@ -56,13 +57,13 @@ async function once(
   body: () => Promise<unknown>,
   faultAt: (endpoint: string, nth: number) => ChaosFault | undefined,
 ): Promise<{ met: ChaosFault[]; failure?: { error: unknown } }> {
-  const { planner, met } = runPlan(frame, faultAt)
+  const { planner, met, hung } = runPlan(frame, faultAt)
   frame.plan(planner)
   try {
     await body()
-    return { met }
+    return hung[0] ? { met, failure: { error: new HungCall(hung[0]) } } : { met }
   } catch (error) {
-    return { met, failure: { error } }
+    return { met, failure: { error: hung[0] ? new HungCall(hung[0]) : error } }
   } finally {
     frame.plan(null)
   }
@@ -91,12 +92,22 @@ export async function runChaos(
     const shrinking = performance.now()
     const clean = await fromStart(() => once(frame, body, () => undefined))
     if (clean.failure) throw clean.failure.error
-    const shrunk = await ddmin(
-      result.met,
-      async (subset) =>
-        (await fromStart(() => once(frame, body, listed(subset)))).failure !== undefined,
-      settings.maxReruns,
+    const fails = async (subset: readonly ChaosFault[]) =>
+      (await fromStart(() => once(frame, body, listed(subset)))).failure !== undefined
+    const shrunk = await ddmin(result.met, fails, settings.maxReruns)
+    // Each fault made as simple as the failure allows; a list that changed is checked (and cut)
+    // again, so what is reported is 1-minimal as it reads.
+    const simple = await simplify(shrunk.items, fails, settings.maxReruns - shrunk.tries)
+    let tries = shrunk.tries + simple.tries
+    const changed = simple.faults.some(
+      (fault, i) => faultText(fault) !== faultText(shrunk.items[i]!),
     )
+    if (changed) {
+      const again = await ddmin(simple.faults, fails, settings.maxReruns - tries)
+      tries += again.tries
+      shrunk.items = again.items
+      shrunk.minimal = shrunk.minimal && again.minimal
+    }
     throw new ChaosFailure({
       test,
       seed: settings.seed,
@@ -104,7 +115,7 @@ export async function runChaos(
       met: result.met,
       faults: shrunk.items,
       minimal: shrunk.minimal,
-      reruns: shrunk.tries + 1,
+      reruns: tries + 1,
       shrinkMs: performance.now() - shrinking,
       repro: reproOf(settings.seed, run, test, shrunk.items),
       cause: result.failure.error,

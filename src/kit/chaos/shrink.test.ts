@@ -1,12 +1,14 @@
 /**
  * The parts of seeded chaos that need no service: addresses drawn from the seed alone, faults
- * written and read back, repros refused when malformed, and ddmin's 1-minimal result.
+ * written and read back, repros refused when malformed, ddmin's 1-minimal result, and each fault
+ * of a shrunk list made simpler.
  */
 import { describe, expect, it } from 'vitest'
-import { addresser, faultText, readFaultText } from './address'
+import { addresser, faultText, readFaultText, type ChaosFault } from './address'
 import { CHAOS_KINDS } from './options'
 import { readRepro } from './repro'
 import { ddmin } from './shrink'
+import { simplify } from './simplify'
 
 describe('fault addresses', () => {
   const settings = { seed: 's', kinds: [...CHAOS_KINDS], rate: 0.3 }
@@ -79,5 +81,46 @@ describe('ddmin', () => {
     expect(tries).toBe(3)
     expect(minimal).toBe(false)
     expect(await fails(shrunk)).toBe(true)
+  })
+})
+
+describe('simplify', () => {
+  const hang: ChaosFault = { endpoint: 'keyv.get', nth: 3, kind: 'hang' }
+  const noise: ChaosFault = { endpoint: 'keyv.set', nth: 1, kind: 'network' }
+  /** A failure whose cause is whatever meets keyv.get's third call, if `still` allows it. */
+  const failingWhen =
+    (still: (fault: ChaosFault) => boolean) => async (faults: readonly ChaosFault[]) =>
+      faults.some((fault) => fault.endpoint === 'keyv.get' && fault.nth === 3 && still(fault))
+
+  it('makes a hang a status when a status fails too (hang → delay → status)', async () => {
+    const { faults } = await simplify(
+      [noise, hang],
+      failingWhen(() => true),
+    )
+    expect(faults.map(faultText)).toEqual(['keyv.set#1:network', 'keyv.get#3:status/503'])
+  })
+
+  it('makes a hang the shortest delay that still fails, and keeps a hang nothing else fails as', async () => {
+    const slow = failingWhen((fault) => fault.kind === 'hang' || (fault.delayMs ?? 0) >= 12)
+    expect((await simplify([hang], slow)).faults.map(faultText)).toEqual(['keyv.get#3:delay/12'])
+    const onlyHang = failingWhen((fault) => fault.kind === 'hang')
+    expect((await simplify([hang], onlyHang)).faults).toEqual([hang])
+  })
+
+  it('moves a clock jump to the earliest call it still fails at, never onto another fault', async () => {
+    const expire: ChaosFault = { endpoint: 'keyv.get', nth: 6, kind: 'expire' }
+    const taken: ChaosFault = { endpoint: 'keyv.get', nth: 2, kind: 'network' }
+    const lateEnough = async (faults: readonly ChaosFault[]) =>
+      faults.some((fault) => fault.kind === 'expire' && fault.nth >= 2)
+    const { faults, tries } = await simplify([taken, expire], lateEnough)
+    expect(faults.map(faultText)).toEqual(['keyv.get#2:network', 'keyv.get#3:expire'])
+    expect(tries).toBe(2)
+  })
+
+  it('stops at its budget, the list still failing', async () => {
+    const fails = failingWhen((fault) => fault.kind === 'hang' || (fault.delayMs ?? 0) >= 7)
+    const { faults, tries } = await simplify([hang], fails, 3)
+    expect(tries).toBe(3)
+    expect(await fails(faults)).toBe(true)
   })
 })
