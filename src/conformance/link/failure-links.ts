@@ -3,18 +3,30 @@ import type { CaseResult } from '../run'
 import { DEFAULT_PAGE } from './link-command'
 import { makeStepLink, stepLinkUrl } from './step-link'
 
+/** The link to a failed case's first differing step. */
+export interface FailureLink {
+  /** The case's id, as its result names it. */
+  id: string
+  /** The step, from 1. */
+  step: number
+  url: string
+}
+
+/** Where the links point: `SERVICE_PLAYGROUND_PAGE` when set, else `npm start`'s address. */
+export const linkPage = (env: NodeJS.ProcessEnv = process.env): string =>
+  env.SERVICE_PLAYGROUND_PAGE || DEFAULT_PAGE
+
 /**
- * For each case that failed, the link to its first step that differed (decision 093): the
- * lines `verify` prints under its report, one a case, for the playground to open offline. The
- * page is `SERVICE_PLAYGROUND_PAGE` when set (where the team's playground is served), else
- * `npm start`'s address. Empty when nothing failed.
+ * For each case that failed, the link to its first step that differed (decision 093), for the
+ * playground (or `service-playground open`) to replay offline. The page is `linkPage()`. Empty
+ * when nothing failed.
  */
 export async function failureLinks(
   cases: readonly Case[],
   results: readonly CaseResult[],
-  page = process.env.SERVICE_PLAYGROUND_PAGE || DEFAULT_PAGE,
-): Promise<string[]> {
-  const lines: string[] = []
+  page = linkPage(),
+): Promise<FailureLink[]> {
+  const links: FailureLink[] = []
   for (const result of results) {
     if (result.status !== 'failed') continue
     const one = cases.find((c) => c.id === result.id)
@@ -27,8 +39,11 @@ export async function failureLinks(
       },
       { step: failed.index },
     )
-    const url = stepLinkUrl(page, made.value)
-    lines.push(`link to step ${failed.index} of ${one.id} (${url.length} characters): ${url}`)
+    links.push({ id: one.id, step: failed.index, url: stepLinkUrl(page, made.value) })
   }
-  return lines
+  return links
 }
+
+/** A failure's link as the reports print it: the step, the link's length, the link. */
+export const linkLine = ({ id, step, url }: FailureLink): string =>
+  `link to step ${step} of ${id} (${url.length} characters): ${url}`
