@@ -27,7 +27,9 @@ it('links the last call with the calls before it, tokens and secrets as roles', 
     body: token,
   })
   expect(await answer.text()).toBe([...token].reverse().join(''))
-  const line = await testLink(contractSource(service, 100), 'reverses', 'http://x.test/')
+  const made = await testLink(contractSource(service, 100), 'reverses', 'http://x.test/')
+  const line = made?.text
+  expect(made?.url).toMatch(/^http:\/\/x\.test\/#r=v1\./)
   expect(line).toMatch(/^the test's last call \(step 2\) as a link \(\d+ characters\)/)
   const value = valueOf(line!)!
   const link = await readStepLink(value)
@@ -47,7 +49,7 @@ it('says why there is no link when the journal lost the first calls', async () =
   await service.reset()
   await service.authorize(['core'])
   await service.authorize(['core'])
-  expect(await testLink(contractSource(service, 2), 'cut')).toMatch(
+  expect((await testLink(contractSource(service, 2), 'cut'))?.text).toMatch(
     /^no link to the failing step: the journal keeps the last 2 requests/,
   )
 })

@@ -5,6 +5,13 @@ import { linkPage } from '../conformance/link/failure-links'
 import { LINK_GOAL_CHARS, makeStepLink, stepLinkUrl } from '../conformance/link/step-link'
 import type { ContractSource } from './contract'
 
+/** What a failure on the service gains: the link, or why there is none. */
+export interface TestLink {
+  url?: string
+  /** The lines to show: the link with its length, or why there is none. */
+  text: string
+}
+
 /**
  * The lines a failure on the service gains: the link to the last call the service answered
  * before the test failed, with every call its frame holds before it (the file's and its
@@ -16,12 +23,14 @@ export async function testLink(
   source: ContractSource,
   name: string,
   page = linkPage(),
-): Promise<string | undefined> {
+): Promise<TestLink | undefined> {
   try {
     const { capacity, exchanges } = await source.journal()
     if (exchanges.length === 0) return undefined
     if (exchanges.length >= capacity) {
-      return `no link to the failing step: the journal keeps the last ${capacity} requests and no longer holds every request before it; raise the journal option`
+      return {
+        text: `no link to the failing step: the journal keeps the last ${capacity} requests and no longer holds every request before it; raise the journal option`,
+      }
     }
     const secrets = await source.secrets()
     const file = recordContract(exchanges, {
@@ -39,9 +48,12 @@ export async function testLink(
     })
     const url = stepLinkUrl(page, made.value)
     const long = url.length > LINK_GOAL_CHARS ? `, more than a chat message takes` : ''
-    return `the test's last call (step ${made.step}) as a link (${url.length} characters${long}), opened offline in the playground or with \`npx service-playground open\`:\n${url}`
+    return {
+      url,
+      text: `the test's last call (step ${made.step}) as a link (${url.length} characters${long}), opened offline in the playground or with \`npx service-playground open\`:\n${url}`,
+    }
   } catch (error) {
-    return `no link to the failing step: ${(error as Error).message}`
+    return { text: `no link to the failing step: ${(error as Error).message}` }
   }
 }
 
@@ -61,6 +73,6 @@ export async function linkFailure(
   name: string,
 ): Promise<void> {
   if (result?.state !== 'fail' || !result.errors?.length) return
-  const line = await testLink(await source(), name)
-  if (line) for (const error of result.errors) error.message = `${error.message}\n\n${line}`
+  const link = await testLink(await source(), name)
+  if (link) for (const error of result.errors) error.message = `${error.message}\n\n${link.text}`
 }
