@@ -1,4 +1,4 @@
-import type { FailureLink } from './link/failure-links'
+import type { FailureLink } from './link/step-link'
 import { formatDifference, readableBody, type CaseResult, type StepResult } from './run'
 
 /** One line per case: what ran, how many steps, the outcome, the time; then the totals. */

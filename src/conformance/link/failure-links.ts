@@ -1,16 +1,9 @@
 import type { Case } from '../cases'
 import type { CaseResult } from '../run'
 import { DEFAULT_PAGE } from './link-command'
-import { makeStepLink, stepLinkUrl } from './step-link'
+import { makeStepLink, stepLinkUrl, type FailureLink } from './step-link'
 
-/** The link to a failed case's first differing step. */
-export interface FailureLink {
-  /** The case's id, as its result names it. */
-  id: string
-  /** The step, from 1. */
-  step: number
-  url: string
-}
+export type { FailureLink } from './step-link'
 
 /** Where the links point: `SERVICE_PLAYGROUND_PAGE` when set, else `npm start`'s address. */
 export const linkPage = (env: NodeJS.ProcessEnv = process.env): string =>
