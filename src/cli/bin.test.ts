@@ -61,7 +61,16 @@ describe('service-playground <command> --help', () => {
   it('help names every command and how to see its flags', async () => {
     const { code, stdout } = await cli('help')
     expect(code).toBe(0)
-    for (const command of ['serve', 'conformance', 'verify', 'coverage', 'drift', 'import-har']) {
+    for (const command of [
+      'serve',
+      'conformance',
+      'verify',
+      'coverage',
+      'drift',
+      'import-har',
+      'link',
+      'open',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'))
     }
     expect(stdout).toContain('service-playground <command> --help')

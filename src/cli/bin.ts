@@ -8,6 +8,7 @@
  *   tokens       the narrowest token for each token's use, with a --max-excess gate
  *   drift        contracts played against the real service: what changed since they were recorded
  *   link         a link to one step of a contract, for the playground to replay offline
+ *   open         a step's link replayed in this process: its request, answer and trace
  *   import-har   a browser's HAR as a contract verify replays
  */
 import { fileURLToPath } from 'node:url'
@@ -16,6 +17,7 @@ import { conformanceCommand, verifyCommand } from './conformance/commands'
 import { coverageCommand } from './conformance/coverage-command'
 import { importHarCommand } from './conformance/import-har-command'
 import { linkCommand } from './conformance/link-command'
+import { openCommand } from './conformance/open-command'
 import { replayCommand } from './conformance/replay-command'
 import { tokensCommand } from './conformance/tokens-command'
 import { driftCommand } from './shadow/drift-command'
@@ -48,6 +50,8 @@ commands:
                   [--rate 20] [--summary FILE] [--report DIR]
   link          a link to one step of a contract, opened offline in the playground
                   CONTRACT.json [--case N] [--step M] [--page URL]
+  open          a step's link replayed offline: its request, answer and decision trace
+                  LINK [--service-name NAME]
   import-har    a browser's HAR (Chromium, Firefox, Playwright's recordHar) as a contract
                   FILE.har [--base-url URL] [--out FILE] [--name NAME]
   help          this text
@@ -86,6 +90,9 @@ switch (command) {
     break
   case 'link':
     process.exit(await linkCommand(rest))
+    break
+  case 'open':
+    process.exit(await openCommand(rest))
     break
   case 'import-har':
     process.exit(await importHarCommand(rest))

@@ -1,3 +1,4 @@
+import type { FailureLink } from './link/step-link'
 import { formatDifference, readableBody, type CaseResult, type StepResult } from './run'
 
 /** One line per case: what ran, how many steps, the outcome, the time; then the totals. */
@@ -54,19 +55,28 @@ const UNWRITABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g
 const escape = (text: string) =>
   text.replace(UNWRITABLE, '').replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** What a failed case's JUnit entry says beyond its reason: each differing step, sent and answered. */
-function failureDetail(result: CaseResult): string {
-  return result.stepResults
-    .filter((step) => step.status === 'failed')
-    .map((step) =>
-      [
-        redact(`step ${step.index} (${step.label})`, result.credentials),
-        ...step.differences.map((d) => `  ${redact(formatDifference(d), result.credentials)}`),
-        '',
-        exchangeText(step, result.credentials),
-      ].join('\n'),
-    )
-    .join('\n\n')
+/**
+ * What a failed case's JUnit entry says beyond its reason: the link to its first differing step,
+ * then each differing step, sent and answered.
+ */
+function failureDetail(result: CaseResult, link: FailureLink | undefined): string {
+  const opened = link
+    ? `the step as a link, to open in the playground or with service-playground open:\n${link.url}\n\n`
+    : ''
+  return (
+    opened +
+    result.stepResults
+      .filter((step) => step.status === 'failed')
+      .map((step) =>
+        [
+          redact(`step ${step.index} (${step.label})`, result.credentials),
+          ...step.differences.map((d) => `  ${redact(formatDifference(d), result.credentials)}`),
+          '',
+          exchangeText(step, result.credentials),
+        ].join('\n'),
+      )
+      .join('\n\n')
+  )
 }
 
 function strictDetail(result: CaseResult): string {
@@ -79,14 +89,16 @@ function strictDetail(result: CaseResult): string {
 /**
  * JUnit XML, one test suite for the target, one test case per case or contract. A failure's
  * message is the first step that differed, what it expected and what it got (and the
- * counterfactual of a refusal); its text, for each step that differed, the differences, the
- * request sent and the answer, every credential by its name (`$secret`), never its value;
- * requests strict mode would refuse are listed in the case's output.
+ * counterfactual of a refusal); its text, the link to that step when `links` has one
+ * (`failureLinks`, decision 093) and, for each step that differed, the differences, the request
+ * sent and the answer, every credential by its name (`$secret`), never its value; requests
+ * strict mode would refuse are listed in the case's output.
  */
 export function junit(
   target: string,
   results: readonly CaseResult[],
   suite = 'conformance',
+  links: readonly FailureLink[] = [],
 ): string {
   const failures = results.filter((r) => r.status === 'failed').length
   const skipped = results.filter((r) => r.status === 'skipped').length
@@ -102,7 +114,12 @@ export function junit(
     if (r.status === 'passed') return out ? `${open}>${out}</testcase>` : `${open}/>`
     const inner =
       r.status === 'failed'
-        ? `<failure message="${hide(r.reason ?? '')}">${escape(failureDetail(r))}</failure>`
+        ? `<failure message="${hide(r.reason ?? '')}">${escape(
+            failureDetail(
+              r,
+              links.find((link) => link.id === r.id),
+            ),
+          )}</failure>`
         : `<skipped message="${hide(r.reason ?? '')}"/>`
     return `${open}>${inner}${out}</testcase>`
   })

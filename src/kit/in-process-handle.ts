@@ -82,6 +82,23 @@ export interface RunnerHooks {
 export const HANDLE = Symbol.for('service-playground.handle')
 export { checkSecrets } from '../client/options'
 
+/** Where the recorder reads a service in this process: its journal (of `capacity`) and secrets. */
+export function contractSource(running: Service, capacity: number): ContractSource {
+  return {
+    baseUrl: running.baseUrl,
+    serviceName: running.serviceName,
+    journal: async (after = 0) => ({
+      capacity,
+      exchanges: running
+        .requests()
+        .filter((request) => request.id > after)
+        .reverse()
+        .map((request) => request.exchange),
+    }),
+    secrets: () => running.listSecrets(),
+  }
+}
+
 /** The service of a test file, in this process, framed by `hooks`. */
 export function inProcessHandle(
   where: string,
@@ -116,19 +133,8 @@ export function inProcessHandle(
       .requests(filter)
       .filter((request) => request.id > after)
   }
-  const source = async (): Promise<ContractSource> => ({
-    baseUrl: service().baseUrl,
-    serviceName: service().serviceName,
-    journal: async (after = 0) => ({
-      capacity: serviceOptions.journal ?? DEFAULT_JOURNAL,
-      exchanges: service()
-        .requests()
-        .filter((request) => request.id > after)
-        .reverse()
-        .map((request) => request.exchange),
-    }),
-    secrets: () => service().listSecrets(),
-  })
+  const source = async (): Promise<ContractSource> =>
+    contractSource(service(), serviceOptions.journal ?? DEFAULT_JOURNAL)
   hooks.frame({
     framed: async () => {
       const framed = service()

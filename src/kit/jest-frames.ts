@@ -5,6 +5,8 @@
  * keeps them inside its own copy of its state module, out of a test file's reach, so there the
  * same events are given by hooks placed first and last in the lists its state holds.
  */
+import type { ContractSource } from './contract'
+import { testLink } from './test-link'
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { relative } from 'node:path'
 import type { Checkpoint } from '../engine'
@@ -242,6 +244,7 @@ export function jestFrames(
               if (frame) {
                 tests.delete(test)
                 try {
+                  if (test.errors.length > 0) await linkErrors(test, await source())
                   await records.record(scopeOf(test, frame.journal), test.errors.length === 0)
                 } finally {
                   current = undefined
@@ -298,4 +301,16 @@ function scopeOf(test: CircusTest, after: number): TestScope {
     globalThis as { expect?: { getState?(): { testPath?: string } } }
   ).expect?.getState?.()?.testPath
   return { after, name: [path ? relative(root, path) : '', ...titles].join(' › '), root }
+}
+
+/**
+ * A failed test gets its last call on the service as a link (decision 093): one more error
+ * under its own, whose text is the link with its length (Jest prints each error's stack).
+ */
+async function linkErrors(test: CircusTest, source: ContractSource): Promise<void> {
+  const link = await testLink(source, test.name)
+  if (!link) return
+  const shown = new Error(link.text)
+  shown.stack = link.text
+  test.errors.push(shown)
 }

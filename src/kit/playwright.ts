@@ -27,6 +27,7 @@ import {
   type ContractSource,
   type TestContract,
 } from './contract'
+import { testLink } from './test-link'
 import { addCoverage } from './coverage-collect'
 import { summarizeFailedTest } from './test-summary'
 import {
@@ -137,6 +138,13 @@ async function saveAtEnd(
   }
   if (path && testInfo.status === 'passed' && testInfo.expectedStatus === 'passed') {
     await saveContract(source, { ...testOf(testInfo), ...(after ? { after } : {}) }, path, true)
+  }
+  if (testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped') {
+    // A failure gets its last call on the service as a link: reporters print a text
+    // attachment under the error, and the annotation reaches JUnit's properties.
+    const link = await testLink(source, testOf(testInfo).name)
+    if (link?.url) testInfo.annotations.push({ type: 'step link', description: link.url })
+    if (link) await testInfo.attach('step link', { body: link.text, contentType: 'text/plain' })
   }
 }
 

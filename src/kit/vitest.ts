@@ -33,6 +33,7 @@ import { readChaosOptions, type ChaosOptions, type ChaosSettings } from './chaos
 import { reproFromEnvironment, type Repro } from './chaos/repro'
 import { chaosTests } from './chaos/vitest-chaos'
 
+import { linkFailure } from './test-link'
 export type { ContractRecorder } from './contract'
 export type { ServiceHandle } from './in-process-handle'
 export type { ServeServiceHandle, ServeTarget } from './serve-handle'
@@ -118,6 +119,7 @@ function frameTests(
         ({ after, shared }) =>
           scope.run({ after, ...test }, async () => {
             await runTest()
+            await linkFailure(context.task.result, source, test.name)
             await record(after, !shared)
           }),
         records.tally,
@@ -128,6 +130,7 @@ function frameTests(
     try {
       await scope.run({ after: frame.journal, ...test }, async () => {
         await runTest()
+        await linkFailure(context.task.result, source, test.name)
         await record(frame.journal)
       })
     } finally {

@@ -52,6 +52,8 @@ export interface ReportedExchange {
   engine: ShownAnswer
   /** The contract file `verify` replays it with, for a difference of the engine's. */
   contract?: string
+  /** The differing step as a link (decision 093), made from its contract. */
+  link?: string
   /** Why no contract was written for it. */
   noContract?: string
 }
@@ -238,6 +240,7 @@ export function exchangeText(r: ReportedExchange): string[] {
   lines.push(`    asked the upstream again: ${r.askedAgain}`)
   if (r.contract)
     lines.push(`    contract: ${r.contract} (npx service-playground verify ${r.contract})`)
+  if (r.link) lines.push(`    link (${r.link.length} characters): ${r.link}`)
   if (r.noContract) lines.push(`    no contract: ${r.noContract}`)
   const { request } = r
   lines.push(`    | ${request.method} ${request.path}`)

@@ -14,6 +14,9 @@ import type { ExchangeRecord } from '../engine'
 import type { Seen } from './answers'
 import type { Verdict } from './compare-stage'
 import { differenceContract, withUpstreamAnswer } from './difference-contract'
+import { readCaseFile } from '../conformance/cases'
+import { linkPage } from '../conformance/link/link-page'
+import { makeStepLink, stepLinkUrl } from '../conformance/link/step-link'
 import { keyItem, procItem, type Item, type Touched } from './known-state'
 import { differenceText, type ShownAnswer, type ShownRequest } from './parity-report'
 import { headersOf, type Mirrored, type ShadowExchange, type ShadowState } from './shadow-state'
@@ -177,7 +180,7 @@ async function saveContract(
   name: string,
   endpoint: string,
   records: ExchangeRecord[],
-): Promise<{ contract?: string; noContract?: string }> {
+): Promise<{ contract?: string; link?: string; noContract?: string }> {
   if (reportDir === undefined || stopped) return {}
   try {
     const file = join(
@@ -198,7 +201,9 @@ async function saveContract(
     )
     await mkdir(join(reportDir, 'contracts'), { recursive: true })
     await writeFile(file, text)
-    return { contract: file }
+    // The difference as a link too: its contract's last step, the one that differs.
+    const made = await makeStepLink(readCaseFile(file, text))
+    return { contract: file, link: stepLinkUrl(linkPage(), made.value) }
   } catch (error) {
     return { noContract: (error as Error).message }
   }

@@ -5,6 +5,7 @@
  * for calls that write nothing); the upstream's 429 is not compared; each difference is a
  * contract that fails on the engine at once; and no token or secret reaches any output.
  */
+import { linkInFragment, readStepLink } from '../conformance/link/step-link'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -450,6 +451,9 @@ describe('the shadow, in this process', () => {
     )
     const onUpstream = await verifyContracts(changedTarget, contracts)
     expect(onUpstream.map((r) => r.status)).toEqual(['passed', 'passed'])
+    // And a link to the differing step: the contract's case, to its last step.
+    const linked = await readStepLink(linkInFragment(new URL(setB!.link!).hash)!)
+    expect(linked.case.steps).toEqual(contracts[0]!.steps)
 
     const output = await everything(shadow, log, dir)
     expect(output).toContain('follows from #4')

@@ -1,3 +1,4 @@
+import { linkInFragment, readStepLink } from '../../conformance/link/step-link'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
@@ -169,5 +170,13 @@ describe('the command line', () => {
     expect(xml).toContain('POST https://conformance.proc.test/type/string/reverse')
     expect(xml).toContain('authorization: Bearer $secret')
     expect(xml).toContain('answered 200')
+    // The failing step as a link, printed and in the JUnit failure.
+    const printed = /link to step 1 of \S*reverses\.json › reverses \(\d+ characters\): (\S+)/.exec(
+      output,
+    )
+    expect(printed, output).not.toBeNull()
+    expect(xml).toContain(printed![1]!)
+    const link = await readStepLink(linkInFragment(new URL(printed![1]!).hash)!)
+    expect(link.case.steps[0]).toMatchObject({ call: 'type.string.reverse' })
   })
 })

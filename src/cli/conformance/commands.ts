@@ -17,7 +17,7 @@ import { replayCommand } from './replay-command'
 import { importHarCommand } from './import-har-command'
 import { verifyContracts, verifyInNewAccounts } from '../../conformance/contract/verify'
 import { PreflightError, preflight } from '../../conformance/preflight'
-import { failureLinks } from './failure-links'
+import { failureLinks, linkLine } from './failure-links'
 import { junit, stepReport, table } from '../../conformance/report'
 import { appendSummary, resultsSummary, summaryFile } from './summary'
 import { CONFORMANCE_USAGE, VERIFY_USAGE } from './usage'
@@ -215,7 +215,9 @@ export function conformanceCommand(args: string[], context: CommandContext = {})
     const target = await openTarget(values, context.root ?? process.cwd())
     const results = await play(target, () => runCases(target, cases))
     out(table(target.name, results))
-    writeFileSync(values.junit!, junit(target.name, results))
+    const links = await failureLinks(cases, results)
+    for (const link of links) out(linkLine(link))
+    writeFileSync(values.junit!, junit(target.name, results, 'conformance', links))
     out(`JUnit XML: ${values.junit}`)
     summarize('conformance', target.name, results, values, context)
     return results.some((r) => r.status === 'failed') ? EXIT.failed : EXIT.passed
@@ -278,8 +280,9 @@ export function verifyCommand(args: string[], context: CommandContext = {}): Pro
       results = await play(target, () => verifyContracts(target, contracts))
     }
     out(stepReport(target.name, results))
-    for (const line of await failureLinks(contracts, results)) out(line)
-    writeFileSync(values.junit!, junit(target.name, results, 'contract'))
+    const links = await failureLinks(contracts, results)
+    for (const link of links) out(linkLine(link))
+    writeFileSync(values.junit!, junit(target.name, results, 'contract', links))
     out(`JUnit XML: ${values.junit}`)
     summarize('verify', target.name, results, values, context)
     const refused = results.some((r) => r.stepResults.some((s) => s.strict?.length))

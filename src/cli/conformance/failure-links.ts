@@ -1,20 +1,21 @@
 import type { Case } from '../../conformance/cases'
 import type { CaseResult } from '../../conformance/run'
-import { DEFAULT_PAGE } from './link-command'
-import { makeStepLink, stepLinkUrl } from '../../conformance/link/step-link'
+import { linkPage } from '../../conformance/link/link-page'
+import { makeStepLink, stepLinkUrl, type FailureLink } from '../../conformance/link/step-link'
+
+export type { FailureLink } from '../../conformance/link/step-link'
 
 /**
- * For each case that failed, the link to its first step that differed (decision 093): the
- * lines `verify` prints under its report, one a case, for the playground to open offline. The
- * page is `SERVICE_PLAYGROUND_PAGE` when set (where the team's playground is served), else
- * `npm start`'s address. Empty when nothing failed.
+ * For each case that failed, the link to its first step that differed (decision 093), for the
+ * playground (or `service-playground open`) to replay offline. The page is `linkPage()`. Empty
+ * when nothing failed.
  */
 export async function failureLinks(
   cases: readonly Case[],
   results: readonly CaseResult[],
-  page = process.env.SERVICE_PLAYGROUND_PAGE || DEFAULT_PAGE,
-): Promise<string[]> {
-  const lines: string[] = []
+  page = linkPage(),
+): Promise<FailureLink[]> {
+  const links: FailureLink[] = []
   for (const result of results) {
     if (result.status !== 'failed') continue
     const one = cases.find((c) => c.id === result.id)
@@ -27,8 +28,11 @@ export async function failureLinks(
       },
       { step: failed.index },
     )
-    const url = stepLinkUrl(page, made.value)
-    lines.push(`link to step ${failed.index} of ${one.id} (${url.length} characters): ${url}`)
+    links.push({ id: one.id, step: failed.index, url: stepLinkUrl(page, made.value) })
   }
-  return lines
+  return links
 }
+
+/** A failure's link as the reports print it: the step, the link's length, the link. */
+export const linkLine = ({ id, step, url }: FailureLink): string =>
+  `link to step ${step} of ${id} (${url.length} characters): ${url}`

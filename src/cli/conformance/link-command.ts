@@ -10,9 +10,7 @@ import { parseArgs } from 'node:util'
 import { CaseFileError, readCaseFile } from '../../conformance/cases'
 import { LinkError } from '../../conformance/link/link-bytes'
 import { LINK_GOAL_CHARS, makeStepLink, stepLinkUrl } from '../../conformance/link/step-link'
-
-/** Where `npm start` serves the playground. */
-export const DEFAULT_PAGE = 'http://127.0.0.1:5173/'
+import { DEFAULT_PAGE } from '../../conformance/link/link-page'
 
 export const LINK_USAGE = `usage: service-playground link CONTRACT.json [--case N] [--step M] [--page URL] [--seed S]
 

@@ -153,7 +153,7 @@ export function shadowSummary(
       ),
       '',
       e.contract
-        ? `Saved as \`${e.contract}\`.`
+        ? `Saved as \`${e.contract}\`${e.link ? `; [open the step](${e.link})` : ''}.`
         : `No contract saved${e.noContract ? `: ${e.noContract}` : ''}.`,
     )
   }

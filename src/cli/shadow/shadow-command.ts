@@ -6,6 +6,7 @@
  * Exit code 1 when the engine differs from the upstream anywhere.
  */
 import { junit, stepReport, table } from '../../conformance/report'
+import { failureLinks } from '../conformance/failure-links'
 import { appendSummary, resultsSummary, summaryFile } from '../conformance/summary'
 import type { Case } from '../../conformance/cases'
 import { preflight } from '../../conformance/preflight'
@@ -113,7 +114,8 @@ export async function shadowCommand(
     context.out(redact(kind === 'verify' ? stepReport(against, results) : table(against, results)))
     if (flags.junit) {
       const suite = kind === 'verify' ? 'contract' : 'conformance'
-      context.writeFile(flags.junit, redact(junit('shadow', results, suite)))
+      const links = await failureLinks(cases, results)
+      context.writeFile(flags.junit, redact(junit('shadow', results, suite, links)))
     }
     const files = await shadow.writeReport()
     context.out('')

@@ -36,6 +36,15 @@ export interface StepLink {
   case: LinkCase
 }
 
+/** The link to a failed case's first differing step, as the reports carry it. */
+export interface FailureLink {
+  /** The case's id, as its result names it. */
+  id: string
+  /** The step, from 1. */
+  step: number
+  url: string
+}
+
 /** The fragment's key: `#r=v1.…`. */
 export const LINK_KEY = 'r'
 

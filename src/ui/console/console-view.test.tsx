@@ -15,6 +15,7 @@ import { ConfigProvider } from '../shared/config'
 import { remember } from '../shared/page-store'
 import { navHref } from '../shared/router'
 import { renderWithService } from '../../testing/render'
+import { linkInFragment, readStepLink } from '../../conformance/link/step-link'
 import ConsoleView from './console-view'
 
 let consoleErrors: MockInstance<typeof console.error>
@@ -219,6 +220,19 @@ describe('ConsoleView', { timeout: 30_000 }, () => {
       "authorization does not have the ability to access service `keyv.get'",
     )
     expect(screen.getByTestId('answer-body').textContent).toContain('"!!"')
+
+    // The refusal shared as a link: the calls before it and itself, tokens as roles.
+    fireEvent.click(await screen.findByRole('button', { name: 'Share this step' }))
+    // The link code is a chunk of its own, loaded on the first share: give it time.
+    const shared = (await screen.findByTestId(
+      'shared-link',
+      {},
+      { timeout: 10_000 },
+    )) as HTMLInputElement
+    const value = linkInFragment(new URL(shared.value).hash)!
+    const link = await readStepLink(value)
+    expect(link.case.steps.at(-1)).toMatchObject({ call: 'keyv.get', token: '$auth1' })
+    for (const text of [token, service.secret]) expect(shared.value.includes(text)).toBe(false)
   })
 
   it('keeps a rolled secret chosen: the menu says expired and Send sends exactly that key', async () => {

@@ -3,7 +3,8 @@ import { useState } from 'react'
 import { useCatalogue, type EndpointInfo } from '../shared/catalogue'
 import { useConfig } from '../shared/config'
 import { CopyButton } from '../shared/copy-button'
-import { useLoggedExchange } from '../shared/exchange-log'
+import { useExchangeLog, useLoggedExchange } from '../shared/exchange-log'
+import { useShareStep } from '../link/share-step'
 import { useNow } from '../shared/clock'
 import { messageOf, millisecondsWarning } from '../shared/format'
 import { Quoted } from '../shared/quoted'
@@ -78,6 +79,9 @@ export default function ConsoleView() {
     },
   )
   const exchange = useLoggedExchange(send.data?.answer.result.sent)
+  // "Share this step" for the last answer: the log up to its exchange, as the log's rows share.
+  const logged = useExchangeLog().data?.entries
+  const sharing = useShareStep(logged ?? [])
 
   function trySend(form: ConsoleState = state) {
     if (send.isPending) return
@@ -251,7 +255,7 @@ export default function ConsoleView() {
             stale={stale}
             {...(exchange ? { exchange } : {})}
             actions={
-              (outcome.answer.cursor || outcome.authorization || sent) && (
+              (outcome.answer.cursor || outcome.authorization || sent || exchange) && (
                 <>
                   {sent && (
                     <PinWatch
@@ -260,6 +264,15 @@ export default function ConsoleView() {
                       choice={sent.choice}
                       status={outcome.answer.result.status}
                     />
+                  )}
+                  {exchange && (
+                    <button
+                      type="button"
+                      disabled={sharing.busy}
+                      onClick={() => sharing.share(exchange)}
+                    >
+                      Share this step
+                    </button>
                   )}
                   {outcome.answer.cursor && (
                     <button type="button" onClick={() => nextPage(outcome.answer.cursor!)}>
@@ -280,6 +293,7 @@ export default function ConsoleView() {
                         Use this authorization as the token
                       </button>
                     )}
+                  {sharing.panel}
                 </>
               )
             }

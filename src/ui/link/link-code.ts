@@ -13,6 +13,7 @@ export {
   type StepLink,
 } from '../../conformance/link/step-link'
 export { ENGINE_VERSION } from '../../conformance/link/engine-version'
+export { replayStepLink, type StepDifference } from '../../conformance/link/replay-link'
 export {
   fetchTarget,
   formatDifference,

@@ -3,7 +3,7 @@ import type { PlaygroundConfig } from '../shared/config'
 import { listExchanges, listSecrets, control } from '../shared/api'
 import { throwawayBaseUrl } from '../log/contracts'
 import type { PageExchange } from '../shared/page-store'
-import type { Case } from './link-code'
+import type { StepDifference } from './link-code'
 
 /**
  * A failing step as a link (decision 093), without React: opening one (replayed on a throwaway
@@ -12,15 +12,6 @@ import type { Case } from './link-code'
  */
 
 export const loadLinkCode = () => import('./link-code')
-
-/** A step that answers here otherwise than when its link was made. */
-export interface StepDifference {
-  /** From 1. */
-  index: number
-  label: string
-  /** What differed, a line each. */
-  differences: string[]
-}
 
 /** A link opened: what it holds, and the throwaway account's exchanges as its replay left them. */
 export interface OpenedLink {
@@ -58,28 +49,7 @@ export async function openStepLink(config: PlaygroundConfig, value: string): Pro
     control: true,
     name: 'playground',
   })
-  const send = target.control!
-  // The account starts as the link's did: its seed, then its faults, after each reset.
-  target.control = async (path, body) => {
-    if (path !== 'reset') return send(path, body)
-    const answer = await send('reset', link.seed ? { seed: link.seed } : {})
-    for (const fault of link.faults ?? []) {
-      const rule = Object.fromEntries(Object.entries(fault).filter(([, v]) => v !== null))
-      await send('faults', { ...rule, ...(fault.count === null ? { count: null } : {}) })
-    }
-    return answer
-  }
-  const one: Case = {
-    id: `link › ${link.case.name}`,
-    file: 'link',
-    format: link.case.formats?.[0] ?? 'tuples',
-    fresh: link.case.fresh ?? false,
-    steps: link.case.steps,
-    ...(link.case.notes ? { notes: link.case.notes } : {}),
-  }
-  const [result] = await code.verifyContracts(target, [one])
-  const failed = result!.stepResults.find((step) => step.status === 'failed')
-  const skipped = result!.stepResults.find((step) => step.status === 'skipped')
+  const { differs, skipped } = await code.replayStepLink(target, link)
   const page = await listExchanges(baseUrl)
   return {
     name: link.case.name,
@@ -91,16 +61,8 @@ export async function openStepLink(config: PlaygroundConfig, value: string): Pro
     faults: link.faults?.length ?? 0,
     notes: link.case.notes ?? [],
     exchanges: [...page.exchanges].reverse(),
-    ...(failed
-      ? {
-          differs: {
-            index: failed.index,
-            label: failed.label,
-            differences: failed.differences.map(code.formatDifference),
-          },
-        }
-      : {}),
-    ...(skipped ? { skipped: `step ${skipped.index} (${skipped.label}): ${skipped.reason}` } : {}),
+    ...(differs ? { differs } : {}),
+    ...(skipped ? { skipped } : {}),
   }
 }
 
