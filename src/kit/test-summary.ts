@@ -1,7 +1,7 @@
 // The kit's helpers in a CI job (decision 092): when `GITHUB_STEP_SUMMARY` is set, a test that
 // failed leaves a section on the job's page saying what it called on the service and each
 // answer the service refused, with the endpoint, the reason and what would have let it in.
-import { appendSummary, cell, markdownTable, summaryFile } from '../cli/conformance/summary'
+import { appendSummary, cell, markdownTable, summaryFile } from '../conformance/job-summary'
 import type { ExchangeRecord } from '../engine'
 import type { ContractSource } from './contract'
 

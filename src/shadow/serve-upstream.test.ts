@@ -347,7 +347,7 @@ describe('serve --upstream', () => {
     expect(markdown).toMatch(/\*\*#6\*\* — `keyv\.get` \[tuples\]/)
     expect(markdown).toContain('- status: 401')
     expect(markdown).toContain('+ status: 200')
-    expect(markdown).toMatch(/Saved as `.*006-keyv\.get\.json`\./)
+    expect(markdown).toMatch(/Saved as `.*006-keyv\.get\.json`; \[open the step\]\(http/)
     expect(markdown).toContain('<details><summary>not counted as differences</summary>')
     const output = [
       markdown,

@@ -5,51 +5,20 @@
  * Every section is made here, from text the commands already redacted; `appendSummary` refuses
  * a section that still holds one of the run's secrets or tokens.
  */
-import { appendFileSync } from 'node:fs'
 import type { CoverageReport, LeastPrivilegeReport } from '../../engine/insight'
 import type { ReportedExchange } from '../../shadow/parity-report'
 import { redact } from '../../conformance/report'
 import type { CaseResult, StepResult } from '../../conformance/run'
+import { cell, fenced, markdownTable } from '../../conformance/job-summary'
 
-/** The variable GitHub Actions names a step's summary file by. */
-export const SUMMARY_VARIABLE = 'GITHUB_STEP_SUMMARY'
-
-/** Where a command's summary goes: `--summary FILE`, else `GITHUB_STEP_SUMMARY`, else nowhere. */
-export function summaryFile(
-  flag: string | undefined,
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
-  return flag || env[SUMMARY_VARIABLE] || undefined
-}
-
-/**
- * Appends `markdown` to `file` as a section of its own. `secrets` are the values no summary may
- * hold: a section holding one (or its first twelve characters) is replaced by a line saying it
- * was withheld (and `false` is returned), so a reviewer learns of it and no value is shown.
- */
-export function appendSummary(
-  file: string | undefined,
-  markdown: string,
-  secrets: Iterable<string> = [],
-): boolean {
-  if (file === undefined) return true
-  const held = [...secrets].some((v) => v.length >= 8 && markdown.includes(v.slice(0, 12)))
-  const section = held
-    ? '### ⚠️ a section was withheld\n\nIt would have shown a secret or token.'
-    : markdown
-  appendFileSync(file, `${section.trimEnd()}\n\n`)
-  return !held
-}
-
-/** Text as one cell of a Markdown table: one line, its pipes escaped. */
-export const cell = (text: string) => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|')
-
-/** Text as a fenced block that no backtick inside it ends. */
-export function fenced(text: string, language = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
-  const fence = '`'.repeat(longest + 1)
-  return `${fence}${language}\n${text}\n${fence}`
-}
+export {
+  appendSummary,
+  cell,
+  fenced,
+  markdownTable,
+  summaryFile,
+  SUMMARY_VARIABLE,
+} from '../../conformance/job-summary'
 
 /** The first line of a long value, cut to `max` characters. */
 const short = (text: string, max = 400) => {
@@ -167,12 +136,6 @@ export function shadowSummary(
     lines.push('', '</details>')
   }
   return lines.join('\n')
-}
-
-/** Rows as a Markdown table. */
-export function markdownTable(head: readonly string[], rows: readonly string[][]): string {
-  const line = (cells: readonly string[]) => `| ${cells.map(cell).join(' | ')} |`
-  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n')
 }
 
 const counted = (record: Record<string, number>) =>
