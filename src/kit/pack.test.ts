@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../serve/spawn-serve'
+import { expectEachCaseAlone } from '../testing/cases-alone'
 import { packFromCopy } from '../testing/pack-copy'
 import { cleanEnvironment, run, shown, type Ran } from '../testing/run-command'
 
@@ -569,6 +570,9 @@ describe('the packed kit', () => {
       expect(new Set(cases.map(({ name }) => name.split(' › ')[0]))).toEqual(
         new Set(SUITE_FILES.map((f) => `test/${f}.test.js`)),
       )
+      // Each case carries the fixtures its file's and blocks' beforeAll made: every one
+      // verifies alone, last first, on an account of its own.
+      await expectEachCaseAlone(join(suite, 'contracts/jest.json'), 'proc')
     }
 
     /** The kit's checks under Jest in `fresh`: in process and over serve. */

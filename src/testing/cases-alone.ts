@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs'
+import { expect } from 'vitest'
+import { parseCaseFile } from '../conformance/cases'
+import { verifyContracts } from '../conformance/contract/verify'
+import { handleTarget } from '../conformance/targets'
+
+/**
+ * Verifies every case of the contract at `path` by itself, last case first, each on an account
+ * of its own (the engine in this process), and expects every one to pass: what a case needs
+ * must be in it (its setup), not left behind by the case before it. Returns the count.
+ */
+export async function expectEachCaseAlone(path: string, serviceName: string): Promise<number> {
+  const cases = parseCaseFile(path, readFileSync(path, 'utf8'))
+  const target = handleTarget({ serviceName })
+  const results = []
+  for (const one of [...cases].reverse()) results.push(...(await verifyContracts(target, [one])))
+  const failed = results.filter((r) => r.status !== 'passed')
+  expect(
+    failed.map((r) => `${r.id}: ${r.status} ${r.reason ?? ''}`),
+    `${results.length - failed.length} of ${results.length} cases of ${path} verify alone`,
+  ).toEqual([])
+  return results.length
+}
