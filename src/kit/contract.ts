@@ -56,6 +56,8 @@ export interface TestContract {
   root: string
   /** The journal's last id before the test began, when it held any then. */
   after?: number
+  /** The fixtures' exchanges, from another journal (a fork's parent), when not in this one. */
+  setup?: readonly ExchangeRecord[]
 }
 
 /** A contract path as written: relative ones under `SERVICE_PLAYGROUND_CONTRACT_DIR` or `root`. */
@@ -102,11 +104,15 @@ export async function saveContract(
   path: string,
   quiet = false,
 ): Promise<string | undefined> {
-  const { own, setup } = await exchangesOf(source, test)
-  if (quiet && own.length === 0) return undefined
+  const read = await exchangesOf(source, test)
+  if (quiet && read.own.length === 0) return undefined
+  // Fixtures from another journal come first: the test's own ids are moved past theirs.
+  const setup = test.setup ?? read.setup
+  const until = test.setup ? Math.max(0, ...test.setup.map((e) => e.id)) : (test.after ?? 0)
+  const own = test.setup ? read.own.map((e) => ({ ...e, id: e.id + until })) : read.own
   const recorded = recordContract([...setup, ...own], {
     name: test.name,
-    ...(setup.length > 0 ? { setupUntil: test.after } : {}),
+    ...(setup.length > 0 ? { setupUntil: until } : {}),
     serviceName: source.serviceName,
     baseUrl: source.baseUrl,
     secrets: await source.secrets(),

@@ -43,13 +43,13 @@ export function testRecords(source: () => Promise<ContractSource>, options: Reco
       return hooks
     },
     async record(test: TestScope, passed: boolean, { tallied = true } = {}): Promise<void> {
-      const { after, ...named } = test
+      const { after, setup, ...named } = test
       root = test.root
       if (tallied) await tally(after)
       if (contract && passed) {
         await saveContract(
           await source(),
-          { ...named, ...(after ? { after } : {}) },
+          { ...named, ...(after ? { after } : {}), ...(setup ? { setup } : {}) },
           contract,
           true,
         )

@@ -1,6 +1,6 @@
 import { headerOf, tokenOf } from '../../client/exchange'
 import type { CredentialTrace, ExchangeRecord } from '../../engine'
-import { CASE_FILE_VERSION, type CaseFile, type Step } from '../cases'
+import { CASE_FILE_VERSION, type CallStep, type CaseFile, type Step } from '../cases'
 import { markEndpoint } from '../service-name'
 import { expectationOf, labelOf, TOKEN_SHAPE, type Bindings } from './answer'
 import { requestPart, type RequestPart } from './request'
@@ -43,6 +43,8 @@ export interface RecordContext {
    * alone. The exchanges after it are the case's own.
    */
   setupUntil?: number
+  /** Told of each call step and the exchange it was recorded from. */
+  onCall?: (step: CallStep, record: ExchangeRecord) => void
 }
 
 /** A contract cannot be recorded from these exchanges: the message says why. */
@@ -360,8 +362,10 @@ class Recorder {
     }
     const { expect, bind } = expectationOf(r, this.serviceName, this.bindings)
     const { call, ...rest } = request
+    const step: CallStep = { call, ...token, ...rest, expect, ...(bind ? { bind } : {}) }
+    this.context.onCall?.(step, r)
     this.placed.push({
-      step: { call, ...token, ...rest, expect, ...(bind ? { bind } : {}) },
+      step,
       ...(bind ? { defines: bind.as } : {}),
       own: this.own,
     })
