@@ -116,7 +116,7 @@ export default tseslint.config(
   {
     // What the playground runs in its page to save and replay contracts (src/conformance/browser.ts).
     files: [
-      'src/conformance/{base64,browser,build,cases,compare,fetch-target,report,run,service-name}.ts',
+      'src/conformance/{base64,browser,build,cases,compare,counterfactual,fetch-target,report,run,service-name,target}.ts',
       'src/conformance/contract/{answer,format,record,request,verify}.ts',
     ],
     rules: {

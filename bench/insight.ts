@@ -14,7 +14,7 @@ import {
   counterfactualOf,
   forCredential,
   withCounterfactual,
-} from '../src/engine/insight/counterfactual'
+} from '../src/engine/auth/counterfactual'
 import { identify } from '../src/engine/auth/credentials'
 import { checkedTokenRefusal } from '../src/engine/insight/refusals'
 import { endpointSettings } from '../src/engine/settings'

@@ -8,7 +8,7 @@ import { build } from 'esbuild'
 export async function bundleServe(name: string): Promise<string> {
   const bundle = join('node_modules', '.cache', name, 'serve.mjs')
   await build({
-    entryPoints: ['src/serve/serve.ts'],
+    entryPoints: ['src/cli/serve/serve.ts'],
     outfile: bundle,
     bundle: true,
     platform: 'node',

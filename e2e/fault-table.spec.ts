@@ -4,7 +4,7 @@
 import { expect, test as base, type Page } from '@playwright/test'
 import type { FaultKind } from '../src/engine'
 import { test as kit } from '../src/kit/playwright'
-import { spawnServe } from '../src/serve/spawn-serve'
+import { spawnServe } from '../src/server/spawn-serve'
 import {
   FAULT_KINDS,
   FAULT_RULES,

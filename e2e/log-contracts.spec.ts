@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { readCaseFile } from '../src/conformance/cases'
-import { verifyCommand } from '../src/conformance/commands'
+import { verifyCommand } from '../src/cli/conformance/commands'
 import { formatContract } from '../src/conformance/contract/format'
 import { loadContracts } from '../src/conformance/contract/load'
 import { notesFile, openContract, replay, wrongNotes } from './contract-file'

@@ -55,7 +55,7 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
 })
 // One file, so that what it finds beside itself (the cases) is beside `kit/cli.js`.
-await build({ ...shared, entryPoints: { cli: 'src/kit/cli.ts' }, outdir: 'kit', format: 'esm' })
+await build({ ...shared, entryPoints: { cli: 'src/cli/bin.ts' }, outdir: 'kit', format: 'esm' })
 // CommonJS runners such as Jest cannot load ES-only packages, and msw 2 requires some (rettime,
 // until-async): the CommonJS builds carry msw inside them; every other package stays an import.
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'))

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build, stop } from 'esbuild'
 
-const ENTRY = 'src/serve/serve.ts'
+const ENTRY = 'src/cli/serve/serve.ts'
 const root = join(import.meta.dirname, '..')
 const { outputFiles } = await build({
   entryPoints: [join(root, ENTRY)],

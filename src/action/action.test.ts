@@ -27,7 +27,7 @@ mkdirSync(kit, { recursive: true })
 const bundled = join(ROOT, 'node_modules/.cache/action-test', `cli-${process.pid}.mjs`)
 beforeAll(async () => {
   await build({
-    entryPoints: [join(ROOT, 'src/kit/cli.ts')],
+    entryPoints: [join(ROOT, 'src/cli/bin.ts')],
     outfile: bundled,
     bundle: true,
     platform: 'node',

@@ -5,7 +5,7 @@ import type {
   ControlRoutes,
   QueryOf,
   RouteAt,
-} from '../engine/operator/control-routes'
+} from '../engine/control/control-routes'
 import { trimBaseUrl } from './wire'
 
 /**

@@ -1,5 +1,5 @@
 import type { ExchangeRecord } from '../engine'
-import type { Counterfactual } from '../engine/insight/counterfactual'
+import type { Counterfactual } from '../engine/auth/counterfactual'
 import { headerOf, readSent, type SentFormat } from './exchange'
 
 /** How many exchanges a service started for tests keeps by default. */

@@ -3,7 +3,7 @@ import { encode } from '@msgpack/msgpack'
 import { authCreateArgs } from '../client/authorize'
 import { callTuples, fromBase64, toBase64 } from '../client/wire'
 import type { CallStep, Format, MintStep, Step } from './cases'
-import type { Target, WireRequest } from './run'
+import type { Target, WireRequest } from './target'
 import { patternWithServiceName, withServiceName } from './service-name'
 
 export const bytes = fromBase64

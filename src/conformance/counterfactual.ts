@@ -1,7 +1,7 @@
 // What would have let a refused step in, asked of the target's own engine (decision 056): its
 // control plane simulates the very request the step sent, and says the smallest change.
 import type { SimulateReport } from '../engine/insight/types'
-import type { Target, WireRequest } from './run'
+import type { Target, WireRequest } from './target'
 import { headerOf } from '../client/exchange'
 import { basePathOf, bearerToken } from '../client/wire'
 

@@ -1,13 +1,6 @@
-// What the kit and its `service-playground` command use: the conformance run and contracts.
+// The conformance run and contracts, as the `service-playground` command (src/cli) uses them.
 // No top-level await and no `import.meta` below this file: the kit also ships it as CommonJS.
-export { conformanceCommand, verifyCommand, main, EXIT, type CommandContext } from './commands'
-export { coverageCommand, coverageOf, replayForCoverage } from './coverage-command'
-export { replayCommand } from './replay-command'
 export { replayRecording, describeReplay, type ReplayResult, type Recording } from './replay'
-export { tokensCommand } from './tokens-command'
-export { importHarCommand } from './import-har-command'
-export { driftCommand } from '../shadow/drift-command'
-export { linkCommand } from './link/link-command'
 export { readJournalFiles, MAX_JOURNAL_FILE_BYTES } from './journal-files'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export { loadCases, getCasesDir, setCasesDir } from './load-cases'

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { createEngine, type ExchangeRecord } from '../engine'
 import { readCoverageInput, type CoverageEntry, type CoverageTally } from '../engine/insight'
-import { MAX_JOURNAL } from '../engine/operator/control-plane'
+import { MAX_JOURNAL } from '../engine/control/control-plane'
 import { createMemoryStore } from '../storage/memory-store'
 import { CaseFileError, parseCaseFile, type Case } from './cases'
 import { controlOver, fromResponse, toRequest } from './fetch-target'

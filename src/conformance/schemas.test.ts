@@ -12,7 +12,7 @@ import { createHarness } from '../testing/engine-harness'
 import { schemaError } from '../testing/published-schemas'
 import { readPagePart } from '../ui/shared/page-file'
 import { readCaseFile } from './cases'
-import { coverageCommand } from './coverage-command'
+import { coverageCommand } from '../cli/conformance/coverage-command'
 import { schemaRef, schemasFolder, type SchemaName } from './schema-ref'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node'
 import { createEngine, type Engine } from '../engine'
 import { createHandlers } from '../msw/handlers'
-import { spawnServe } from '../serve/spawn-serve'
+import { spawnServe } from '../server/spawn-serve'
 import { createMemoryStore } from '../storage/memory-store'
 import { controlOver, fetchTarget, fromResponse, toRequest } from './fetch-target'
 import type { Target } from './run'

@@ -83,4 +83,4 @@ export type {
   QueryOf,
   RouteAt,
   StrictReport,
-} from './operator/control-routes'
+} from './control/control-routes'

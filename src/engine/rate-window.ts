@@ -1,6 +1,11 @@
 import { LimitedError } from './errors'
-import type { RateWindow } from './operator/state'
 import type { RateLimit } from './settings'
+
+/** The rate limit's current window: when it began (Unix seconds, virtual) and its calls. */
+export interface RateWindow {
+  start: number
+  count: number
+}
 
 /**
  * The account's rate limit: a fixed window counting every endpoint call, inner calls of

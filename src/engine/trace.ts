@@ -4,9 +4,9 @@
 import type { Presented } from './auth/credentials'
 import { clockTime } from './clock'
 import { ServiceError } from './errors'
-import { counterfactualOf, forCredential, type Counterfactual } from './insight/counterfactual'
+import { counterfactualOf, forCredential, type Counterfactual } from './auth/counterfactual'
 
-export type { Counterfactual } from './insight/counterfactual'
+export type { Counterfactual } from './auth/counterfactual'
 
 /**
  * What one endpoint call inside a request decided: which grant let it run, or exactly why it

@@ -4,7 +4,7 @@
  * control-plane request and journal read goes through the front.
  */
 import { afterAll, expect, it } from 'vitest'
-import { configure, start } from '../serve/serve-cli'
+import { configure, start } from '../cli/serve/serve-cli'
 import { startFront } from '../testing/front-proxy'
 import { tuplesRequest } from '../testing/tuples'
 import { useService } from './vitest'

@@ -6,9 +6,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { coverageTable } from '../cli/conformance/coverage-render'
 import {
   coverageReport,
-  coverageTable,
   tallyChecks,
   type CoverageReport,
   type PolicyCheck,

@@ -40,7 +40,7 @@ export {
   type RunningServe,
   type RunServeOptions,
   type ServeProcess,
-} from '../serve/spawn-serve'
+} from '../server/spawn-serve'
 export {
   checkReceived,
   DEFAULT_JOURNAL,

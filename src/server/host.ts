@@ -18,7 +18,7 @@ import {
   type AccountShelf,
   type HostedAccount,
   type ShelvedAccount,
-} from './accounts'
+} from '../storage/sql/account-shelf'
 import { createFairShare, type FairShare } from './fair-share'
 import { sameSecret } from './gate'
 import { createInFlight } from './in-flight'

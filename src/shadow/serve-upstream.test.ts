@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { main as commands } from '../conformance/commands'
+import { main as commands } from '../cli/conformance/commands'
 import type * as Abilities from '../engine/auth/abilities'
 import { schemaError } from '../testing/published-schemas'
 import { run, shown } from '../testing/run-command'
@@ -44,7 +44,7 @@ beforeAll(async () => {
     const real = await original<typeof Abilities>()
     return { ...real, grantingTarget: real.granting }
   })
-  const cli = await import('../serve/serve-cli')
+  const cli = await import('../cli/serve/serve-cli')
   const quiet = vi.spyOn(console, 'log').mockImplementation(() => undefined)
   try {
     const running = await cli.start(

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import type { RunningServe } from '../serve/spawn-serve'
+import type { RunningServe } from '../server/spawn-serve'
 
 /** What a process holds in memory, in bytes, as Linux counts it (`/proc/<pid>/status`). */
 export interface ProcessMemory {

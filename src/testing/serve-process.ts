@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { runServe, type RunningServe } from '../serve/spawn-serve'
+import { runServe, type RunningServe } from '../server/spawn-serve'
 
 /** Starting `npm run serve` as a user does, for the tests that need a real process. */
 

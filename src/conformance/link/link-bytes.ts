@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from '../../engine/auth/bytes'
+import { fromBase64Url, toBase64Url } from '../../engine/bytes'
 
 /**
  * A link's payload as text in a URL fragment: `v1.` then base64url of the JSON's UTF-8 bytes

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from '../auth/bytes'
+import { fromBase64Url, toBase64Url } from '../bytes'
 import { identify, type TokenDetails } from '../auth/credentials'
 import type { HmacFactory } from '../auth/hmac'
 import { platformBytes, platformRandom, seededRandom, type Random } from '../auth/random'

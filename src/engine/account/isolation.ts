@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors'
 import { createOverlay, type Overlay } from '../runtime/overlay'
 import type { Mutation, Store, StoreReader } from '../store'
-import type { CommitRecord } from '../history/changes'
+import type { CommitRecord } from './changes'
 import { update } from './update'
 import { withUsage } from './usage'
 

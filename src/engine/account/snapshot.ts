@@ -1,4 +1,4 @@
-import { fromBase64Url } from '../auth/bytes'
+import { fromBase64Url } from '../bytes'
 import { readSeed } from '../auth/random'
 import { SECRETS_VERSION } from '../auth/secret-index'
 import { isTime, MAX_CLOCK_ADVANCE, MAX_TIME_TEXT } from '../clock'
@@ -15,7 +15,7 @@ import { defaultLimits } from '../settings'
 import type { Json, KeyvEntry, ProcRecord, SecretRecord, StoreSnapshot } from '../store'
 import { MAX_SECRETS, SECRET_ID_PATTERN, SECRET_KEY_PATTERN } from './secrets'
 import { USAGE, usageOf } from './usage'
-import { readWatches, WATCHES } from '../insight/watch'
+import { readWatches, WATCHES } from './watch'
 
 export const SNAPSHOT_FORMAT = 'service-playground/account'
 export const SNAPSHOT_VERSION = 1

@@ -1,4 +1,4 @@
-import { toBase64Url, utf8 } from './bytes'
+import { toBase64Url, utf8 } from '../bytes'
 import { webCryptoHmac, type Hmac, type HmacFactory } from './hmac'
 
 /**

@@ -1,5 +1,5 @@
 import type { Mutation, SecretRecord, Store } from '../store'
-import { sameText, toBase64Url, utf8 } from './bytes'
+import { sameText, toBase64Url, utf8 } from '../bytes'
 import { webCryptoHmac, type Hmac, type HmacFactory } from './hmac'
 import { platformBytes } from './random'
 

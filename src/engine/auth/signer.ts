@@ -1,4 +1,4 @@
-import { fromBase64Url, fromUtf8, timingSafeEqual, toBase64Url, utf8 } from './bytes'
+import { fromBase64Url, fromUtf8, timingSafeEqual, toBase64Url, utf8 } from '../bytes'
 import { webCryptoHmac, type HmacFactory } from './hmac'
 
 /**

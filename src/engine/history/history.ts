@@ -6,7 +6,7 @@ import type { Mutation, Store, StoreReader, StoreSnapshot } from '../store'
 import { update } from '../account/update'
 import { recordOf, type ExchangeRecord } from '../operator/exchange-log'
 import type { Call } from '../wire/call'
-import { applyTo, recordCommit, redoOf, undoOf, type CommitRecord } from './changes'
+import { applyTo, recordCommit, redoOf, undoOf, type CommitRecord } from '../account/changes'
 import { callOfRecord, compareExchanges, unsendable, type Difference } from './compare'
 import { createGate, type Gate } from './gate'
 

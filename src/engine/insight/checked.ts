@@ -9,7 +9,7 @@ import type { Presented } from '../auth/credentials'
 import type { Principal } from '../auth/principal'
 import type { CallRequest, Node } from '../lang/tree'
 import type { CallTrace } from '../trace'
-import { counterfactualOf, withAlso, type Counterfactual } from './counterfactual'
+import { counterfactualOf, withAlso, type Counterfactual } from '../auth/counterfactual'
 import type { QuietOutcome } from './quiet-run'
 
 /** The most further changes looked for beside the first. */

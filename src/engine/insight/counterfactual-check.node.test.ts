@@ -4,7 +4,7 @@ import { createHarness } from '../../testing/engine-harness'
 import type { ExchangeRecord } from '../operator/exchange-log'
 import type { Json } from '../store'
 import type { RequestTrace } from '../trace'
-import type { Counterfactual } from './counterfactual'
+import type { Counterfactual } from '../auth/counterfactual'
 import type { SimulateReport } from './types'
 
 /**

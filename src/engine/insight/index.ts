@@ -25,9 +25,9 @@ import { whoReaches } from './who-reaches'
 
 export type { InsightContext, InsightRun } from './context'
 export * from './types'
-export { COUNTERFACTUAL_CODES, counterfactualOf } from './counterfactual'
+export { COUNTERFACTUAL_CODES, counterfactualOf } from '../auth/counterfactual'
 export { readResource } from './who-reaches'
-export { readWatches, WATCHES, MAX_WATCHES, type Watch } from './watch'
+export { readWatches, WATCHES, MAX_WATCHES, type Watch } from '../account/watch'
 
 /**
  * The insight of one engine's account. Each takes turns and stops when its client goes away as

@@ -4,7 +4,7 @@ import type { Principal } from '../auth/principal'
 import { LIB } from '../settings'
 import { whileAlive } from './checked'
 import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
-import { withAlso, type Counterfactual } from './counterfactual'
+import { withAlso, type Counterfactual } from '../auth/counterfactual'
 import type { ReachEndpoint, ReachLimit, ReachPackage, ReachReport, TokenSummary } from './types'
 
 /** An endpoint of the catalogue as reach weighs it. */

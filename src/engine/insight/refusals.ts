@@ -4,7 +4,7 @@ import type { CallRequest } from '../lang/tree'
 import { credentialTrace, type CallTrace } from '../trace'
 import { checked, holding, mayMeetMore, whileAlive } from './checked'
 import type { InsightRun } from './context'
-import { withCounterfactual, type Counterfactual } from './counterfactual'
+import { withCounterfactual, type Counterfactual } from '../auth/counterfactual'
 import { quietRun, type QuietParts } from './quiet-run'
 
 /**

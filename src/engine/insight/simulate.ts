@@ -1,5 +1,5 @@
 import { authenticate, type Presented } from '../auth/credentials'
-import { utf8 } from '../auth/bytes'
+import { utf8 } from '../bytes'
 import { fromBase64 } from '../wire/base64'
 import type { Principal } from '../auth/principal'
 import {

@@ -4,9 +4,11 @@
 
 import type { Json } from '../store'
 import type { CallTrace, CredentialTrace } from '../trace'
-import type { Counterfactual } from './counterfactual'
+import type { Counterfactual } from '../auth/counterfactual'
+import type { SimulateCall } from '../account/watch'
 
-export type { Counterfactual } from './counterfactual'
+export type { Counterfactual } from '../auth/counterfactual'
+export type { SimulateCall } from '../account/watch'
 
 /** What a token is at the moment asked about: its credential trace, and whether it is usable. */
 export interface TokenSummary extends CredentialTrace {
@@ -76,23 +78,6 @@ export interface ReachReport {
   /** Every endpoint of the catalogue (built-ins, then stored procedures at `lib.<name>`). */
   endpoints: ReachEndpoint[]
   packages: ReachPackage[]
-}
-
-/**
- * One call to simulate. Either `input` and `args` (values as in the tuple body
- * `application/vnd.<service>+json`: a bare JSON value is data, `["%%", x]` a literal, `["{}", …]`
- * a composition) with an optional `query`, or the body as sent: `body` (text) or `bodyBase64`
- * with its `contentType`, and `query`.
- */
-export interface SimulateCall {
-  endpoint: string
-  input?: Json
-  args?: Record<string, Json>
-  /** Arguments as a query string (`length=3&bucket=users`), read as text as the wire reads them. */
-  query?: string
-  body?: string
-  bodyBase64?: string
-  contentType?: string
 }
 
 /** What the engine decided for one simulated call. */

@@ -6,7 +6,7 @@ import { momentOf, type InsightContext, type InsightRun } from './context'
 import { stopsOf } from './reach'
 import { simulate } from './simulate'
 import type { WatchesReport, WatchReport } from './types'
-import { MAX_WATCHES, readWatches, WATCHES, watchProblem, type Watch } from './watch'
+import { MAX_WATCHES, readWatches, WATCHES, watchProblem, type Watch } from '../account/watch'
 
 /** The watches the account keeps; what is not a watch (an older engine's meta) is left out. */
 async function kept(ctx: InsightContext): Promise<Watch[]> {

@@ -1,4 +1,4 @@
-import { utf8 } from '../auth/bytes'
+import { utf8 } from '../bytes'
 import { fromBase64, toBase64 } from '../wire/base64'
 import type { Clock } from '../clock'
 import {

@@ -1,21 +1,10 @@
-import { utf8 } from '../auth/bytes'
+import { utf8 } from '../bytes'
 import { platformRandom, prefixed, unit, type Maybe, type Random } from '../auth/random'
 import { ForbiddenError, InvalidError, ServiceError } from '../errors'
 import type { Registry } from '../packages'
-import type { Reply, ReplyFault } from '../wire/response'
+import type { FaultKind, Reply, ReplyFault } from '../wire/response'
 
-/**
- * What a client's error handling meets:
- * - `status`: an error answer (429 with `retry-after`, 408, 500, 502, 503 or 504);
- * - `delay`: the real answer, late;
- * - `network`: no answer at all (a refused or dropped connection);
- * - `reset`: the real answer's status and headers, then the connection drops mid-body;
- * - `truncate`: the real answer cut in half (a malformed body that ends early);
- * - `hang`: nothing until the client gives up (or `delayMs` pass), then the connection drops;
- * - `respond`: the answer given (`answer`) in place of the endpoint's, as msw's `server.use`
- *   gives one: not a failure, but scoped, counted and cleared as faults are.
- */
-export type FaultKind = 'status' | 'delay' | 'network' | 'reset' | 'truncate' | 'hang' | 'respond'
+export type { FaultKind } from '../wire/response'
 
 export const FAULT_STATUSES = [408, 429, 500, 502, 503, 504] as const
 export type FaultStatus = (typeof FAULT_STATUSES)[number]

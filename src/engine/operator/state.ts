@@ -4,6 +4,9 @@ import type { ExchangeRecord, JournalEntry, KeptExchange } from './exchange-log'
 import type { Random } from '../auth/random'
 import type { FaultDraw, FaultRule } from './faults'
 import type { StrictEntry } from './strict'
+import type { RateWindow } from '../rate-window'
+
+export type { RateWindow } from '../rate-window'
 
 /** What the operator sets up, as a service starts and as a reset brings it back. */
 export interface OperatorModes {
@@ -11,12 +14,6 @@ export interface OperatorModes {
   /** How many exchanges the journal keeps; 0 keeps none. */
   journal: number
   rateLimit: RateLimit
-}
-
-/** The rate limit's current window: when it began (Unix seconds, virtual) and its calls. */
-export interface RateWindow {
-  start: number
-  count: number
 }
 
 /** The operator's controls as one request finds them: read once, before anything else. */

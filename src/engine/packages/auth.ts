@@ -1,5 +1,5 @@
 import { covers, MAX_ABILITIES_LENGTH, parseAbility } from '../auth/abilities'
-import { toBase64Url } from '../auth/bytes'
+import { toBase64Url } from '../bytes'
 import type { AuthorizationPayload } from '../auth/credentials'
 import { isoTime, isTime, MAX_TIME, MAX_TIME_TEXT, nowSeconds } from '../clock'
 import { InvalidError } from '../errors'

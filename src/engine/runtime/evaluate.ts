@@ -1,7 +1,7 @@
 import type { KeyvTarget } from '../auth/abilities'
 import { platformRandom, type Maybe, type Purpose, type Random } from '../auth/random'
 import { BY_SECRET, decide, decideTarget, Refusal } from '../auth/decide'
-import { withCounterfactual } from '../insight/counterfactual'
+import { withCounterfactual } from '../auth/counterfactual'
 import { checkGone, InvalidError, TimeoutError, UndefinedError, UnauthorizedError } from '../errors'
 import { jsonText } from '../lang/json-text'
 import { isRecord, type Value } from '../lang/value'

@@ -1,9 +1,9 @@
 // Base64 with what browsers and Node both have: the engine, the runner and the recorder also
 // run in the playground's page, where there is no `Buffer`.
 
-import { toBase64Url } from '../auth/bytes'
+import { toBase64Url } from '../bytes'
 
-export { fromBase64Url, toBase64Url } from '../auth/bytes'
+export { fromBase64Url, toBase64Url } from '../bytes'
 
 /**
  * Padded base64 of bytes, or of a text's UTF-8 bytes. Written over the base64url encoder, not

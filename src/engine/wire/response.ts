@@ -1,6 +1,5 @@
 import { ServiceError } from '../errors'
 import type { Value } from '../lang/value'
-import type { FaultKind } from '../operator/faults'
 import { formats, mediaType, type Format } from './formats'
 
 const EXPOSED = 'x-cursor, x-rate-limit, retry-after, x-fault, allow'
@@ -23,6 +22,19 @@ export interface Reply {
   /** A fault the operator set up that this request met: how the answer reaches the client. */
   fault?: ReplyFault
 }
+
+/**
+ * What a client's error handling meets:
+ * - `status`: an error answer (429 with `retry-after`, 408, 500, 502, 503 or 504);
+ * - `delay`: the real answer, late;
+ * - `network`: no answer at all (a refused or dropped connection);
+ * - `reset`: the real answer's status and headers, then the connection drops mid-body;
+ * - `truncate`: the real answer cut in half (a malformed body that ends early);
+ * - `hang`: nothing until the client gives up (or `delayMs` pass), then the connection drops;
+ * - `respond`: the answer given (`answer`) in place of the endpoint's, as msw's `server.use`
+ *   gives one: not a failure, but scoped, counted and cleared as faults are.
+ */
+export type FaultKind = 'status' | 'delay' | 'network' | 'reset' | 'truncate' | 'hang' | 'respond'
 
 /**
  * How a fault changes the way an answer reaches the client, as plain data each adapter acts

@@ -46,7 +46,7 @@ describe('openStore', () => {
         'tsx',
         '--import',
         './src/testing/without-pg.mjs',
-        'src/serve/serve.ts',
+        'src/cli/serve/serve.ts',
         '--port',
         '0',
         '--data',

@@ -1,8 +1,10 @@
-import type { OperatorModes, OperatorState } from '../../engine/operator/state'
+import type { OperatorModes } from '../../engine/operator/state'
 import type { Store } from '../../engine/store'
-import type { AccountShelf } from '../../server/accounts'
+import type { OpenedData } from './account-shelf'
 import { describeDatabase } from './pg-connection'
 import type { SqliteStoreOptions } from './sqlite-store'
+
+export type { OpenedData } from './account-shelf'
 
 /** Whether `--data` names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (data: string): boolean => /^postgres(ql)?:\/\//i.test(data)
@@ -16,15 +18,6 @@ export const isPostgresUrl = (data: string): boolean => /^postgres(ql)?:\/\//i.t
 export async function openStore(data: string, options: SqliteStoreOptions = {}): Promise<Store> {
   if (isPostgresUrl(data)) return (await import('./pg-store')).openPgStore(data)
   return (await import('./sqlite-store')).openSqliteStore(data, options)
-}
-
-/** What `serve --data` keeps of the server's account, and of the accounts it hosts. */
-export interface OpenedData {
-  store: Store
-  /** The account's operator's controls, when they are kept with it (PostgreSQL). */
-  operator?: OperatorState
-  /** The hosted accounts, kept with it: in its database, or listed in its file. */
-  shelf?: AccountShelf
 }
 
 /**

@@ -1,6 +1,6 @@
 import { StoreClosedError } from '../../engine/errors'
 import type { OperatorModes } from '../../engine/operator/state'
-import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from '../../server/accounts'
+import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from './account-shelf'
 import type { PgDatabase } from './pg-connection'
 import { openPgOperator } from './pg-operator'
 import { migrate, schemaIdentifier } from './pg-schema'

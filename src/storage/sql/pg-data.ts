@@ -1,5 +1,5 @@
 import type { OperatorModes } from '../../engine/operator/state'
-import type { OpenedData } from './open-store'
+import type { OpenedData } from './account-shelf'
 import { pgShelf, sweepPgShelf } from './pg-accounts'
 import { openPgDatabase } from './pg-connection'
 import { openPgOperator } from './pg-operator'

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { newAccountId, type HostedAccount } from '../../server/accounts'
+import { newAccountId, type HostedAccount } from './account-shelf'
 import { openSqliteShelf } from './sqlite-accounts'
 import { openSqliteFile, openSqliteStore } from './sqlite-store'
 

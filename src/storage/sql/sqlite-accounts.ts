@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ServiceError } from '../../engine/errors'
 import type { Store } from '../../engine/store'
-import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from '../../server/accounts'
+import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from './account-shelf'
 import { DataFileError, type SqliteFile } from './sqlite-store'
 
 interface AccountRow {

@@ -5,7 +5,7 @@ import type {
   SecretView,
   TokenReport,
 } from '../../engine'
-import type { EndpointInfo, ParamSpec } from '../../engine/operator/control-routes'
+import type { EndpointInfo, ParamSpec } from '../../engine/control/control-routes'
 import type { ProcRecord } from '../../engine/store'
 import { ControlError, controlClient } from '../../client/control'
 import type { BranchComparison } from '../../engine/history/compare-branches'

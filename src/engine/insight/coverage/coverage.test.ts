@@ -1,14 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from '../../../testing/engine-harness'
 import type { ExchangeRecord } from '../../operator/exchange-log'
-import {
-  coverageHtml,
-  coverageReport,
-  coverageTable,
-  mergeTallies,
-  readCoverageInput,
-  tallyCoverage,
-} from '.'
+import { coverageHtml, coverageTable } from '../../../cli/conformance/coverage-render'
+import { coverageReport, mergeTallies, readCoverageInput, tallyCoverage } from '.'
 
 let h: Harness
 

@@ -5,7 +5,6 @@ export {
   type CoverageReport,
   type EndpointCoverage,
 } from './report'
-export { coverageHtml, coverageTable } from './render'
 export { readCoverageInput, type CoverageInput } from './read'
 export {
   DIMENSIONS,

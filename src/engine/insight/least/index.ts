@@ -16,7 +16,6 @@ import { keyOf as keyOfCredential, MAX_TOKENS, useCollector, type TokenGroup } f
 export * from './types'
 export { MAX_BUCKETS, MAX_CHECKED, MAX_REPLAYED, MAX_TOKENS } from './use'
 export { readLeastPrivilegeRequest, type LeastPrivilegeRequest } from './request'
-export { tokensHtml, tokensTable } from './render'
 
 /** The most tokens one report proves; the rest are suggested and flagged, not proven. */
 export const MAX_PROVEN = 100

@@ -13,7 +13,7 @@ import {
 } from '../../auth/abilities'
 import { MIN_TTL } from '../../packages/auth'
 import { LIB } from '../../settings'
-import { withLimits } from '../counterfactual'
+import { withLimits } from '../../auth/counterfactual'
 import type { CatalogueEntry } from '../reach'
 import type { Suggestion } from './types'
 import type { Regions, TokenGroup } from './use'
