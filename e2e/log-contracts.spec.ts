@@ -164,12 +164,12 @@ test('a file that is no contract is refused with the reason, and the log stays u
     [
       'page.har',
       '{"log": {"entries": []}}',
-      "(the file) must have required property 'description'",
+      "page.har: /log must have required property 'version': not a HAR as browsers export it",
     ],
     [
       'steps.json',
       JSON.stringify({ description: 'x', cases: [{ name: 'n', steps: {} }] }),
-      'steps.json: /cases/0/steps must be array',
+      'steps.json: /cases/0/steps (case "n", in its steps) must be array',
     ],
     ['huge.json', ' '.repeat(6 * 1024 * 1024), 'huge.json: 6.0 MB is more than the 5.0 MB'],
   ] as const
@@ -186,4 +186,34 @@ test('a file that is no contract is refused with the reason, and the log stays u
   await expect(page.getByTestId('contract')).toHaveCount(0)
   await page.getByTestId('exchange-row').getByRole('link').click()
   await expect(page.getByTestId('exchange-detail')).toBeVisible()
+})
+
+test('"Copy as test" gives the exchanges as a Vitest file with the kit, tokens made in it', async ({
+  app,
+  wire,
+  account,
+}) => {
+  const { page, config } = app
+  const secret = (await account.createSecret()).key
+  const minted = await wire.call('auth.create', {
+    token: secret,
+    contentType: `application/vnd.${config.serviceName}+json`,
+    accept: 'text/plain',
+    body: JSON.stringify([['$$', 'abilities', ['type.string']]]),
+  })
+  expect(minted.status).toBe(200)
+  const token = minted.body
+  expect((await wire.call('type.string.reverse', { token, body: 'abc' })).body).toBe('cba')
+  await viewLink(page, 'Exchange log').click()
+  await expect(page.getByTestId('exchange-row')).toHaveCount(2)
+  await page.getByRole('button', { name: 'Copy as test' }).click()
+  const copied = page.getByTestId('copied-test')
+  await expect(copied).toContainText("import { useService } from 'service-playground/vitest'")
+  const code = (await copied.textContent())!
+  expect(code).toContain(`useService({ baseUrl: "${config.baseUrl}"`)
+  expect(code).toContain('const auth1 = await response1.text()')
+  expect(code).toContain('authorization: `Bearer ${auth1}`')
+  expect(code).toContain('expect(await response2.text()).toBe("cba")')
+  expect(code).not.toContain(token)
+  expect(code).not.toContain(secret)
 })

@@ -11,6 +11,10 @@
  *   file, by case name).
  * - Open: `readCaseFile(name, text)` checks a file and returns it; `parseCaseFile(name, text)`
  *   gives its cases to run.
+ * - Import a HAR: `readHar(name, text)` checks it, `importHar(name, har, { name, baseUrl,
+ *   serviceName })` makes the contract `import-har` writes.
+ * - Copy as test: `testCode(exchanges, { name, baseUrl, serviceName, secrets })` is a Vitest
+ *   file that replays the exchanges through `fetch` with the kit and asserts their answers.
  * - Replay: `verifyContracts(fetchTarget({ baseUrl, serviceName, control: true }), cases)`, each
  *   result with every step `passed`, `failed` (its differences, request and answer) or
  *   `skipped`; `formatDifference` and `stepReport` put them in words.
@@ -34,3 +38,6 @@ export type {
   Difference,
 } from './run'
 export { exchangeText, stepReport } from './report'
+export { HarError, importHar, MAX_HAR_BYTES, readHar } from './contract/har'
+export type { HarCounts, HarImport } from './contract/har'
+export { testCode, TestCodeError, type TestCodeOptions } from './contract/test-code'

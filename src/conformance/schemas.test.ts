@@ -167,7 +167,7 @@ describe('the published schemas', () => {
   it('the case reader refuses a hostile contract with the same path', () => {
     expect(() =>
       readCaseFile('x.json', JSON.stringify({ ...contract, cases: [{ name: 'n', steps: [] }] })),
-    ).toThrow('x.json: /cases/0/steps must NOT have fewer than 1 items')
+    ).toThrow('x.json: /cases/0/steps (case "n", in its steps) must NOT have fewer than 1 items')
     expect(
       readCaseFile('x.json', JSON.stringify({ $schema: 'a.json', ...contract })),
     ).toMatchObject(contract)

@@ -56,6 +56,8 @@ export interface TestContract {
   root: string
   /** The journal's last id before the test began, when it held any then. */
   after?: number
+  /** The fixtures' exchanges, from another journal (a fork's parent), when not in this one. */
+  setup?: readonly ExchangeRecord[]
 }
 
 /** A contract path as written: relative ones under `SERVICE_PLAYGROUND_CONTRACT_DIR` or `root`. */
@@ -65,25 +67,34 @@ export function contractPath(path: string, root: string): string {
   return resolve(redirected ? resolve(root, redirected) : root, path)
 }
 
-/** The exchanges of one test, all of them, or an error that says why they are not. */
-async function exchangesOf(source: ContractSource, test: TestContract): Promise<ExchangeRecord[]> {
-  const { capacity, exchanges } = await source.journal(test.after)
+/**
+ * The exchanges of one test, all of them, or an error that says why they are not; and the
+ * exchanges its frames' setup made before it (what the file's and its blocks' `beforeAll` hooks
+ * sent, still in the journal as the test begins), when the journal holds them all.
+ */
+async function exchangesOf(
+  source: ContractSource,
+  test: TestContract,
+): Promise<{ own: ExchangeRecord[]; setup: ExchangeRecord[] }> {
+  const { capacity, exchanges } = await source.journal()
   if (capacity === 0) {
     throw new Error(
       `no contract for "${test.name}": the service's journal is off (journal: 0), and contracts are recorded from it`,
     )
   }
+  const after = test.after ?? 0
+  const own = exchanges.filter((exchange) => exchange.id > after)
   const oldest = exchanges.at(-1)
-  const cut =
-    test.after === undefined
-      ? exchanges.length >= capacity
-      : oldest !== undefined && oldest.id > test.after + 1
+  const full = exchanges.length >= capacity
+  const cut = test.after === undefined ? full : oldest !== undefined && oldest.id > after + 1
   if (cut) {
     throw new Error(
       `no contract for "${test.name}": the journal keeps the last ${capacity} requests and no longer holds every request of this test; raise the journal option`,
     )
   }
-  return exchanges
+  // A full journal may have lost the setup's first requests: no setup then, rather than part.
+  const setup = full ? [] : exchanges.filter((exchange) => exchange.id <= after)
+  return { own, setup }
 }
 
 /** Saves `test`'s exchanges into `path`; `undefined` when the test made none and `quiet`. */
@@ -93,10 +104,15 @@ export async function saveContract(
   path: string,
   quiet = false,
 ): Promise<string | undefined> {
-  const exchanges = await exchangesOf(source, test)
-  if (quiet && exchanges.length === 0) return undefined
-  const recorded = recordContract(exchanges, {
+  const read = await exchangesOf(source, test)
+  if (quiet && read.own.length === 0) return undefined
+  // Fixtures from another journal come first: the test's own ids are moved past theirs.
+  const setup = test.setup ?? read.setup
+  const until = test.setup ? Math.max(0, ...test.setup.map((e) => e.id)) : (test.after ?? 0)
+  const own = test.setup ? read.own.map((e) => ({ ...e, id: e.id + until })) : read.own
+  const recorded = recordContract([...setup, ...own], {
     name: test.name,
+    ...(setup.length > 0 ? { setupUntil: until } : {}),
     serviceName: source.serviceName,
     baseUrl: source.baseUrl,
     secrets: await source.secrets(),

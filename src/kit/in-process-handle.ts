@@ -18,6 +18,7 @@ import { inFlightOf } from '../node/calls-in-flight'
 import { saveContract, type ContractRecorder, type ContractSource } from './contract'
 import type { InsightSource } from './reach-matchers'
 import type { Framed } from './vitest-frames'
+import type { ExchangeRecord } from '../engine'
 import { trimBaseUrl } from '../client/wire'
 import { exempt } from './chaos/plan'
 import type { ChaosFrame } from './chaos/run'
@@ -27,6 +28,11 @@ export interface TestScope {
   after: number
   name: string
   root: string
+  /**
+   * The fixtures' exchanges when they are in another journal: a concurrent test over `serve`
+   * runs on a fork of the file's account, whose journal starts empty.
+   */
+  setup?: readonly ExchangeRecord[]
 }
 
 /**
@@ -62,7 +68,11 @@ export interface FrameParts {
    * from its own: `groupEnded` runs once, when the last of them ends, before the frame is undone.
    */
   concurrent: (
-    run: (from: { after: number; shared: boolean }) => Promise<void>,
+    run: (from: {
+      after: number
+      shared: boolean
+      setup?: readonly ExchangeRecord[]
+    }) => Promise<void>,
     groupEnded: (after: number) => Promise<void>,
   ) => Promise<void>
   insight: InsightSource

@@ -195,8 +195,8 @@ export function jestFrames(
                     await readiness(test.parent).promise
                   }
                   await records.hooksBefore()
-                  return concurrent(({ after, shared }) => {
-                    const scope = scopeOf(test, after)
+                  return concurrent(({ after, shared, setup }) => {
+                    const scope = { ...scopeOf(test, after), ...(setup ? { setup } : {}) }
                     return running.run(scope, async () => {
                       const failed = await run().then(
                         () => undefined,

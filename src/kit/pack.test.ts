@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { spawnServe, type ServeProcess } from '../server/spawn-serve'
+import { expectEachCaseAlone } from '../testing/cases-alone'
 import { packFromCopy } from '../testing/pack-copy'
 import { cleanEnvironment, run, shown, type Ran } from '../testing/run-command'
 
@@ -569,6 +570,13 @@ describe('the packed kit', () => {
       expect(new Set(cases.map(({ name }) => name.split(' › ')[0]))).toEqual(
         new Set(SUITE_FILES.map((f) => `test/${f}.test.js`)),
       )
+      // Each case carries the fixtures its file's and blocks' beforeAll made: every one
+      // verifies alone, last first, on an account of its own, but the concurrent tests of a
+      // block with fixtures of its own (decision 096, not yet).
+      await expectEachCaseAlone(join(suite, 'contracts/jest.json'), 'proc', [
+        'test/concurrent.test.js › a block with its own fixtures › adds pears',
+        'test/concurrent.test.js › a block with its own fixtures › adds plums',
+      ])
     }
 
     /** The kit's checks under Jest in `fresh`: in process and over serve. */

@@ -5,7 +5,7 @@
  */
 import { http, passthrough, type HttpHandler } from 'msw'
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { Checkpoint } from '../engine'
+import type { Checkpoint, ExchangeRecord } from '../engine'
 import type { AccountSnapshot } from '../engine/account/snapshot'
 import { joinSharedServer, leaveSharedServer } from '../node/shared-server'
 import { DEFAULT_JOURNAL, type ServiceControls } from '../node'
@@ -248,11 +248,13 @@ function forkEach(
     const from = await file()
     const fork = await open()
     try {
+      // The fixtures' exchanges, for the test's contract: the fork's journal starts empty.
+      const { exchanges: setup } = await from.control<{ exchanges: ExchangeRecord[] }>('exchanges')
       await fork.control('import', await from.control<AccountSnapshot>('export'))
       routing ??= { handlers: [passOn(from.baseUrl, forks)], running: 0 }
       if (routing.running++ === 0) joinSharedServer(routing.handlers)
       try {
-        await forks.run(fork, () => run({ after: 0, shared: false }))
+        await forks.run(fork, () => run({ after: 0, shared: false, setup }))
       } finally {
         if (--routing.running === 0) leaveSharedServer(routing.handlers)
       }

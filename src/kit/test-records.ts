@@ -45,7 +45,7 @@ export function testRecords(source: () => Promise<ContractSource>, options: Reco
       return hooks
     },
     async record(test: TestScope, passed: boolean, { tallied = true } = {}): Promise<void> {
-      const { after, ...named } = test
+      const { after, setup, ...named } = test
       root = test.root
       if (tallied) await tally(after)
       // In a CI job, a failed test's calls and refusals on the job's page.
@@ -53,7 +53,7 @@ export function testRecords(source: () => Promise<ContractSource>, options: Reco
       if (contract && passed) {
         await saveContract(
           await source(),
-          { ...named, ...(after ? { after } : {}) },
+          { ...named, ...(after ? { after } : {}), ...(setup ? { setup } : {}) },
           contract,
           true,
         )

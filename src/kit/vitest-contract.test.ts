@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseCaseFile } from '../conformance/cases'
 import { TOKEN_SHAPE } from '../conformance/contract/answer'
 import { verifyContracts } from '../conformance/contract/verify'
@@ -41,6 +41,7 @@ const read = (token: string, bucket: string) =>
 
 const text = (path: string) => readFileSync(join(dir, path), 'utf8')
 const FILE = 'src/kit/vitest-contract.test.ts'
+const BLOCK = `${FILE} › contracts from useService › a block whose beforeAll writes a fixture`
 
 describe('contracts from useService', () => {
   it('keeps a note with a limited authorization', async () => {
@@ -82,19 +83,39 @@ describe('contracts from useService', () => {
     )
   })
 
+  describe('a block whose beforeAll writes a fixture', () => {
+    let token = ''
+    beforeAll(async () => {
+      token = await notes.authorize(['keyv?bucket=notes'])
+      await keep(token, 'a', 'from the fixture')
+    })
+
+    it('reads what the fixture wrote', async () => {
+      expect(await (await read(token, 'notes')).json()).toEqual([['<<', 'from the fixture']])
+    })
+
+    it('writes over it, and reads its own', async () => {
+      await keep(token, 'a', 'its own')
+      expect(await (await read(token, 'notes')).json()).toEqual([['<<', 'its own']])
+    })
+  })
+
   it('wrote every passing test that made requests, by name, without a token, and they verify', async () => {
     const written = text('contracts/every.json')
     expect(written.split(/"/).filter((s) => TOKEN_SHAPE.test(s))).toEqual([])
     expect(written).not.toContain(notes.secret)
     const cases = parseCaseFile('every.json', written)
     expect(cases.map((c) => c.id)).toEqual([
+      `every.json › ${BLOCK} › reads what the fixture wrote`,
+      `every.json › ${BLOCK} › writes over it, and reads its own`,
       `every.json › ${FILE} › contracts from useService › keeps a note with a limited authorization`,
       `every.json › ${FILE} › contracts from useService › saves on demand what this test did so far, and again with what followed`,
     ])
-    const results = await verifyContracts(handleTarget(), cases)
-    expect(results.map((r) => [r.status, r.reason])).toEqual([
-      ['passed', undefined],
-      ['passed', undefined],
-    ])
+    // The block's fixture is each of its cases' setup: each case verifies alone, in any order.
+    expect(cases.map((c) => c.setup ?? 0)).toEqual([2, 2, 0, 0])
+    const target = handleTarget()
+    const results = []
+    for (const one of [...cases].reverse()) results.push(...(await verifyContracts(target, [one])))
+    expect(results.map((r) => [r.status, r.reason])).toEqual(cases.map(() => ['passed', undefined]))
   })
 })

@@ -28,6 +28,7 @@ import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
 import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
+import type { ExchangeRecord } from '../engine'
 import './vitest-insight'
 import { readChaosOptions, type ChaosOptions, type ChaosSettings } from './chaos/options'
 import { reproFromEnvironment, type Repro } from './chaos/repro'
@@ -111,16 +112,20 @@ function frameTests(
   })
   aroundEach(async (runTest, context) => {
     const test = testOf(context)
-    const record = (after: number, tallied = true) =>
-      records.record({ after, ...test }, context.task.result?.state === 'pass', { tallied })
+    const record = (after: number, tallied = true, setup?: readonly ExchangeRecord[]) =>
+      records.record(
+        { after, ...test, ...(setup ? { setup } : {}) },
+        context.task.result?.state === 'pass',
+        { tallied },
+      )
     await records.hooksBefore()
     if (context.task.concurrent) {
       return concurrent(
-        ({ after, shared }) =>
-          scope.run({ after, ...test }, async () => {
+        ({ after, shared, setup }) =>
+          scope.run({ after, ...test, ...(setup ? { setup } : {}) }, async () => {
             await runTest()
             await linkFailure(context.task.result, source, test.name)
-            await record(after, !shared)
+            await record(after, !shared, setup)
           }),
         records.tally,
       )

@@ -1,4 +1,4 @@
-import type { CaseFile } from '../cases'
+import { CASE_FILE_VERSION, type CaseFile } from '../cases'
 
 const WIDTH = 100
 
@@ -14,7 +14,7 @@ function inline(value: unknown): string {
 /** Objects that hold a step or more stay open, whatever their length: a file reads by steps. */
 const open = (value: object) =>
   !Array.isArray(value) &&
-  ('steps' in value || 'cases' in value || 'call' in value || 'expect' in value)
+  ('steps' in value || 'setup' in value || 'cases' in value || 'call' in value || 'expect' in value)
 
 /** `lead` characters stand before the value on its line, `tail` after it (a comma). */
 function print(value: unknown, indent: string, lead: number, tail: number): string {
@@ -68,5 +68,11 @@ export function addToContract(file: CaseFile | undefined, recorded: CaseFile): C
     const after = cases.findIndex((c) => c.name > added.name)
     cases.splice(after < 0 ? cases.length : after, 0, added)
   }
-  return { description: file?.description ?? recorded.description, cases }
+  // A case with a setup makes the file version 2; otherwise the file keeps what it said.
+  const version = cases.some((c) => c.setup) ? CASE_FILE_VERSION : file?.version
+  return {
+    ...(version === undefined ? {} : { version }),
+    description: file?.description ?? recorded.description,
+    cases,
+  }
 }

@@ -1,6 +1,6 @@
 import { headerOf, tokenOf } from '../../client/exchange'
 import type { CredentialTrace, ExchangeRecord } from '../../engine'
-import type { CaseFile, Step } from '../cases'
+import { CASE_FILE_VERSION, type CallStep, type CaseFile, type Step } from '../cases'
 import { markEndpoint } from '../service-name'
 import { expectationOf, labelOf, TOKEN_SHAPE, type Bindings } from './answer'
 import { requestPart, type RequestPart } from './request'
@@ -37,6 +37,14 @@ export interface RecordContext {
    * hands over (a HAR), where a token the service refused may still be a real one.
    */
   forgeUnknownTokens?: boolean
+  /**
+   * Exchanges with an id up to this one are the test's fixtures (what its `beforeAll` hooks
+   * sent): recorded as the case's `setup`, run before its own steps, so that the case replays
+   * alone. The exchanges after it are the case's own.
+   */
+  setupUntil?: number
+  /** Told of each call step and the exchange it was recorded from. */
+  onCall?: (step: CallStep, record: ExchangeRecord) => void
 }
 
 /** A contract cannot be recorded from these exchanges: the message says why. */
@@ -87,6 +95,8 @@ interface Placed {
   defines?: string
   /** An advance: the virtual time, in seconds, before which a token was made before it. */
   pivot?: number
+  /** Placed while the test's own exchanges were read (not its setup's). */
+  own?: boolean
 }
 
 /**
@@ -127,6 +137,8 @@ class Recorder {
     note: (text) => this.notes.push(text),
   }
   private needsFresh: string | undefined
+  /** Reading the test's own exchanges, past its setup's. */
+  private own = true
 
   constructor(private readonly context: RecordContext) {
     this.serviceName = context.serviceName
@@ -143,11 +155,13 @@ class Recorder {
     })
     const rolls = this.scheduleRolls(kept)
     let offset = this.context.clockOffsetMs ?? 0
+    const { setupUntil } = this.context
     for (const [index, r] of kept.entries()) {
+      this.own = setupUntil === undefined || r.id > setupUntil
       const now = offsetOf(r)
       if (now - offset > CLOCK_NOISE_MS) {
         const advance = Math.round((now - offset) / 10) / 100
-        this.placed.push({ step: { advance }, pivot: r.at - advance })
+        this.placed.push({ step: { advance }, pivot: r.at - advance, own: this.own })
         offset = now
       } else if (offset - now > CLOCK_NOISE_MS) {
         this.notes.push(
@@ -158,14 +172,25 @@ class Recorder {
       for (const roll of rolls.get(index) ?? []) this.roll(roll.from, roll.to)
       this.exchange(r)
     }
-    const steps = [...this.head, ...this.placed].map((p) => p.step)
+    const all = [...this.head, ...this.placed]
+    const steps = all.map((p) => p.step)
     if (!steps.some((step) => 'call' in step)) {
       throw new RecordError(
         `nothing to record for "${this.context.name}": no exchange with the service that can be replayed${this.notes.length ? ` (${this.notes.join('; ')})` : ' (is the exchange journal on?)'}`,
       )
     }
     if (this.needsFresh) this.notes.push(`needs an empty account: ${this.needsFresh}`)
+    // The setup: every step before the first the test's own exchanges placed.
+    const first = all.findIndex((p) => p.own)
+    const fixtures = all.some((p) => p.own === false)
+    const setup = fixtures && first > 0 ? steps.slice(0, first) : []
+    if (fixtures && first < 0) {
+      throw new RecordError(
+        `nothing to record for "${this.context.name}": its fixtures made exchanges, but the test itself none that can be replayed${this.notes.length ? ` (${this.notes.join('; ')})` : ''}`,
+      )
+    }
     const file: CaseFile = {
+      ...(setup.length ? { version: CASE_FILE_VERSION } : {}),
       description:
         this.context.description ??
         `What "${this.context.name}" relies on, recorded from its exchanges with the service.`,
@@ -173,7 +198,8 @@ class Recorder {
         {
           name: this.context.name,
           ...(this.needsFresh ? { fresh: true } : {}),
-          steps,
+          ...(setup.length ? { setup } : {}),
+          steps: steps.slice(setup.length),
           ...(this.notes.length ? { notes: this.notes } : {}),
         },
       ],
@@ -234,7 +260,11 @@ class Recorder {
       from.expiresAt != null && to.createdAt !== undefined
         ? wholeSeconds(from.expiresAt - to.createdAt)
         : 0
-    this.placed.push({ step: { roll: role, as, ...(after > 0 ? { in: after } : {}) }, defines: as })
+    this.placed.push({
+      step: { roll: role, as, ...(after > 0 ? { in: after } : {}) },
+      defines: as,
+      own: this.own,
+    })
     this.secretRole.set(to.id!, as)
     this.roleOf.set(to.key, as)
   }
@@ -265,7 +295,7 @@ class Recorder {
         else break
       }
     }
-    this.placed.splice(at, 0, { step, defines: name })
+    this.placed.splice(at, 0, { step, defines: name, own: this.own })
     this.roleOf.set(token, name)
     return name
   }
@@ -332,9 +362,12 @@ class Recorder {
     }
     const { expect, bind } = expectationOf(r, this.serviceName, this.bindings)
     const { call, ...rest } = request
+    const step: CallStep = { call, ...token, ...rest, expect, ...(bind ? { bind } : {}) }
+    this.context.onCall?.(step, r)
     this.placed.push({
-      step: { call, ...token, ...rest, expect, ...(bind ? { bind } : {}) },
+      step,
       ...(bind ? { defines: bind.as } : {}),
+      own: this.own,
     })
   }
 

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import casesSchema from '../../../schemas/cases.json' with { type: 'json' }
 import linkSchema from '../../../schemas/link.json' with { type: 'json' }
-import type { CallStep, CaseFile, Format, Step } from '../cases'
+import { stepsOf, type CallStep, type CaseFile, type Format, type Step } from '../cases'
 import { LinkError, packLink, unpackLink } from './link-bytes'
 import { ENGINE_VERSION } from './engine-version'
 
@@ -133,7 +133,9 @@ export async function makeStepLink(
   options: MakeLinkOptions = {},
 ): Promise<MadeLink> {
   const caseIndex = options.caseIndex ?? 0
-  const source = file.cases[caseIndex]
+  const written = file.cases[caseIndex]
+  // A case's setup runs before its steps: a link numbers and carries them together.
+  const source = written && { ...written, steps: stepsOf(written) }
   if (!source) {
     throw new LinkError(
       `there is no case ${caseIndex + 1}: the file has ${file.cases.length}`,

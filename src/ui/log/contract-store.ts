@@ -38,13 +38,18 @@ export function useContract(baseUrl: string): ContractState | undefined {
   return useSyncExternalStore(subscribe, () => states.get(baseUrl))
 }
 
-/** Opens `file`: reading it, then open or unreadable (with the reason). A later open wins. */
-export async function openContract(baseUrl: string, file: Blob & { name: string }) {
+/** Opens `file` (a contract, or with `service` a HAR made one): reading it, then open or unreadable (with the reason). A later open wins. */
+export async function openContract(
+  baseUrl: string,
+  file: Blob & { name: string },
+  service?: { serviceName: string },
+) {
   const reading: ContractState = { kind: 'reading', fileName: file.name }
   set(baseUrl, reading)
   let next: ContractState
   try {
-    next = { kind: 'open', contract: await readContract(file) }
+    const options = service ? { baseUrl, serviceName: service.serviceName } : undefined
+    next = { kind: 'open', contract: await readContract(file, options) }
   } catch (error) {
     next = { kind: 'unreadable', fileName: file.name, error: messageOf(error) }
   }

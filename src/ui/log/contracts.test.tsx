@@ -198,12 +198,18 @@ describe('Open contract', { timeout: 20_000 }, () => {
       [
         'page.har',
         '{"log": {"entries": []}}',
-        "page.har: (the file) must have required property 'description'",
+        "page.har: /log must have required property 'version': not a HAR as browsers export it",
+      ],
+      ['cut.har', '{"log": {"version": "1.2", "entries": [', 'cut.har is not JSON ('],
+      [
+        'old.har',
+        '{"log": {"version": "0.9", "entries": []}}',
+        'old.har: /log/version is "0.9"; import-har reads HAR 1.2 (or 1.1)',
       ],
       [
         'steps.json',
         JSON.stringify({ description: 'd', cases: [{ name: 'n', steps: 'none' }] }),
-        'steps.json: /cases/0/steps must be array',
+        'steps.json: /cases/0/steps (case "n", in its steps) must be array',
       ],
       [
         'huge.json',

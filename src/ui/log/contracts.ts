@@ -42,7 +42,11 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
  * that is not JSON, or not a contract, fails with the command line's own message
  * (`notes.json: /cases/0/steps/2 must have required property 'expect'`).
  */
-export async function readContract(file: Blob & { name: string }): Promise<OpenedContract> {
+export async function readContract(
+  file: Blob & { name: string },
+  service?: Pick<PlaygroundConfig, 'baseUrl' | 'serviceName'>,
+): Promise<OpenedContract> {
+  if (service && isHarName(file.name)) return readHarContract(file, service)
   if (file.size > MAX_CONTRACT_BYTES) {
     throw new ContractFileError(
       `${file.name}: ${megabytes(file.size)} is more than the ${megabytes(MAX_CONTRACT_BYTES)} the playground opens; verify it with the command line instead (npx service-playground verify ${file.name})`,
@@ -57,6 +61,45 @@ export async function readContract(file: Blob & { name: string }): Promise<Opene
     }
   } catch (error) {
     if (error instanceof code.CaseFileError) throw new ContractFileError(error.message)
+    throw error
+  }
+}
+
+const isHarName = (name: string) => /\.har$/i.test(name)
+
+/**
+ * A browser's HAR opened as the contract `import-har` makes of it (the same reader: its
+ * exchanges with the page's base URL, tokens as roles, other hosts counted and dropped), named
+ * `<name>.contract.json`. A HAR that cannot be read fails with the command's own message.
+ */
+async function readHarContract(
+  file: Blob & { name: string },
+  service: Pick<PlaygroundConfig, 'baseUrl' | 'serviceName'>,
+): Promise<OpenedContract> {
+  const code = await loadContractCode()
+  if (file.size > code.MAX_HAR_BYTES) {
+    throw new ContractFileError(
+      `${file.name}: ${megabytes(file.size)} is more than the ${megabytes(code.MAX_HAR_BYTES)} a HAR import reads: save a HAR of the session alone (one page, or filtered to the service's host)`,
+    )
+  }
+  const fileName = `${file.name.replace(/\.har$/i, '')}.contract.json`
+  try {
+    const har = code.readHar(file.name, await file.text())
+    const imported = code.importHar(file.name, har, {
+      name: file.name,
+      baseUrl: service.baseUrl,
+      serviceName: service.serviceName,
+    })
+    const text = code.formatContract(imported.contract)
+    return {
+      fileName,
+      file: code.readCaseFile(fileName, text),
+      cases: code.parseCaseFile(fileName, text),
+    }
+  } catch (error) {
+    if (error instanceof code.HarError || error instanceof code.RecordError) {
+      throw new ContractFileError(`${file.name}: ${error.message.replace(`${file.name}: `, '')}`)
+    }
     throw error
   }
 }
@@ -109,6 +152,29 @@ export async function saveContract(
     text: code.formatContract(file),
     recorded: recorded.cases[0]!,
   }
+}
+
+/**
+ * `exchanges` as a Vitest file that replays them with the kit in process (the page's base URL
+ * and service name), tokens made in the test, never pasted. Throws the generator's error, which
+ * says what cannot be written as a test.
+ */
+export async function testFromExchanges(
+  config: PlaygroundConfig,
+  exchanges: ReadonlyArray<ExchangeRecord | PageExchange>,
+): Promise<string> {
+  const [code, secrets] = await Promise.all([loadContractCode(), listSecrets(config.baseUrl)])
+  const records = exchanges.map((exchange) => {
+    const { tab: _tab, ...record } = exchange as PageExchange
+    return record as ExchangeRecord
+  })
+  const count = `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
+  return code.testCode(records, {
+    name: `replays ${count} from the playground`,
+    serviceName: config.serviceName,
+    baseUrl: config.baseUrl,
+    secrets,
+  })
 }
 
 /** One step of a replayed case, in words: what the view shows, nothing left to compute. */

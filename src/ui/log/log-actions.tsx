@@ -10,6 +10,7 @@ import { clearTabLog, type PageExchange } from '../shared/page-store'
 import { keys, useAccountMutation } from '../shared/queries'
 import { openContract, useContract } from './contract-store'
 import { contractFileName, saveContract, type OpenedContract } from './contracts'
+import { CopyAsTest } from './copy-as-test'
 import { harFileName, toHar } from './har'
 
 /** Saves `text` as a file the browser downloads. */
@@ -76,7 +77,7 @@ export function LogActions({
   function chooseFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0]
     event.target.value = ''
-    if (file) void openContract(baseUrl, file)
+    if (file) void openContract(baseUrl, file, { serviceName })
   }
 
   return (
@@ -85,6 +86,7 @@ export function LogActions({
         <button type="button" disabled={shown.length === 0} onClick={exportHar}>
           Export HAR
         </button>
+        <CopyAsTest chosen={chosen} shown={shown} />
         <button
           type="button"
           aria-expanded={saving}
@@ -99,7 +101,7 @@ export function LogActions({
         <input
           ref={picker}
           type="file"
-          accept="application/json,.json"
+          accept="application/json,.json,.har"
           aria-label="Contract file to open"
           hidden
           onChange={chooseFile}
