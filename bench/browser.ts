@@ -3,21 +3,13 @@
  * service worker into the engine over real IndexedDB. Figures are ratios to a baseline taken
  * in the same run: a `fetch` of a small static file from the preview server on 127.0.0.1.
  */
-import { build, preview } from 'vite'
-import { launchChromium } from './chromium'
+import { builtPlayground } from './chromium'
 import { machine, printTable, saveResults } from './lib'
 
 const CALLS = Number(process.env.BENCH_BROWSER_CALLS ?? 200)
 const BASE = 'https://bench.example.test'
 
-await build({ logLevel: 'warn' })
-const server = await preview({ preview: { host: '127.0.0.1', port: 0 }, logLevel: 'warn' })
-const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
-const browser = await launchChromium()
-
-// tsx names functions with a `__name` helper that pages evaluating them do not have.
-const context = await browser.newContext()
-await context.addInitScript('globalThis.__name = (fn) => fn')
+const { origin, context, close } = await builtPlayground()
 
 try {
   // The baseline page is on another origin (localhost), where no service worker runs.
@@ -98,6 +90,5 @@ try {
   ])
   saveResults('browser', { load })
 } finally {
-  await browser.close()
-  await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+  await close()
 }

@@ -11,3 +11,27 @@ export const launchChromium = () =>
       '--disable-component-update',
     ],
   })
+
+/**
+ * The playground built and served by `vite preview` on 127.0.0.1, with Debian's Chromium and a
+ * context whose pages can evaluate functions tsx compiled; `close()` stops both.
+ */
+export async function builtPlayground() {
+  const { build, preview } = await import('vite')
+  await build({ logLevel: 'warn' })
+  const server = await preview({ preview: { host: '127.0.0.1', port: 0 }, logLevel: 'warn' })
+  const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
+  const browser = await launchChromium()
+  // tsx names functions with a `__name` helper that pages evaluating them do not have.
+  const context = await browser.newContext()
+  await context.addInitScript('globalThis.__name = (fn) => fn')
+  return {
+    origin,
+    browser,
+    context,
+    async close() {
+      await browser.close()
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+    },
+  }
+}

@@ -6,21 +6,14 @@
  * window of a fresh account (another base URL, in another page) measured just before it, so
  * that the machine's load moving between the two windows is not read as the account's growth.
  */
-import { build, preview } from 'vite'
-import { launchChromium } from './chromium'
+import { builtPlayground } from './chromium'
 import { BASE, machine, printTable, saveResults } from './lib'
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000)
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 400)
 const SERVICE = 'service'
 
-await build({ logLevel: 'warn' })
-const server = await preview({ preview: { host: '127.0.0.1', port: 0 }, logLevel: 'warn' })
-const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
-const browser = await launchChromium()
-// tsx names functions with a `__name` helper that pages evaluating them do not have.
-const context = await browser.newContext()
-await context.addInitScript('globalThis.__name = (fn) => fn')
+const { origin, context, close } = await builtPlayground()
 
 /**
  * A page of the playground on `base` (an account of its own) with a fresh secret and token;
@@ -105,6 +98,5 @@ try {
   ])
   saveResults('storage-load', { load })
 } finally {
-  await browser.close()
-  await new Promise<void>((resolve) => server.httpServer.close(() => resolve()))
+  await close()
 }
