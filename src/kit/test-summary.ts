@@ -2,6 +2,7 @@
 // failed leaves a section on the job's page saying what it called on the service and each
 // answer the service refused, with the endpoint, the reason and what would have let it in.
 import { appendSummary, cell, markdownTable, summaryFile } from '../conformance/job-summary'
+import { tokenOf } from '../client/exchange'
 import type { ExchangeRecord } from '../engine'
 import type { ContractSource } from './contract'
 
@@ -71,12 +72,7 @@ export function failedTestSummary(name: string, exchanges: readonly ExchangeReco
 }
 
 /** The bearer tokens the test's requests carried: none may reach a summary. */
-const bearers = (exchanges: readonly ExchangeRecord[]) =>
-  exchanges.flatMap((e) =>
-    e.request.headers
-      .filter(([name, value]) => name.toLowerCase() === 'authorization' && /^bearer /i.test(value))
-      .map(([, value]) => value.slice('bearer '.length).trim()),
-  )
+const bearers = (exchanges: readonly ExchangeRecord[]) => exchanges.flatMap((e) => tokenOf(e) ?? [])
 
 /**
  * When the job has a summary (`GITHUB_STEP_SUMMARY`), appends a failed test's section: its
