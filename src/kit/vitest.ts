@@ -63,7 +63,7 @@ export interface UseServiceOptions extends StartServiceOptions {
   /**
    * Seeded chaos (decision 091): every test of the file runs `runs` times, each run from the
    * test's own frame with faults addressed by the seed; a failure is shrunk to a 1-minimal list
-   * of faulted exchanges and fails the test with a one-line repro. In process only.
+   * of faulted exchanges and fails the test with a one-line repro. In process and over `serve`.
    */
   chaos?: ChaosOptions
 }
@@ -82,10 +82,7 @@ export function useService(options: UseServiceOptions = {}): ServiceHandle | Ser
       : { settings: readChaosOptions('useService', options.chaos) }),
     ...withRepro(reproFromEnvironment()),
   }
-  if (options.serve && (chaos.settings || chaos.repro)) {
-    throw new Error('useService: chaos runs in process for now; drop `serve` or `chaos`')
-  }
-  return options.serve ? overServe(options, options.serve) : inProcess(options, chaos)
+  return options.serve ? overServe(options, options.serve, chaos) : inProcess(options, chaos)
 }
 
 /** The frames every test gets, and the contract it records: the same in both modes. */
@@ -167,13 +164,17 @@ function inProcess(options: UseServiceOptions, chaos: Chaos): ServiceHandle {
   })
 }
 
-function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
+function overServe(
+  options: UseServiceOptions,
+  target: ServeTarget,
+  chaos: Chaos,
+): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
   return serveHandle(options, target, {
     beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
     scope: () => scope.getStore(),
-    frame: (parts) => frameTests(parts, options, scope),
+    frame: (parts) => frameTests(parts, options, scope, chaos),
   })
 }
 
