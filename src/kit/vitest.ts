@@ -30,8 +30,8 @@ import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
 import type { ExchangeRecord } from '../engine'
 import './vitest-insight'
-import { readChaosOptions, type ChaosOptions, type ChaosSettings } from './chaos/options'
-import { reproFromEnvironment, type Repro } from './chaos/repro'
+import type { ChaosOptions } from './chaos/options'
+import { chaosChosen, chooseChaos, type ChaosChoice } from './chaos/chosen'
 import { chaosTests } from './chaos/vitest-chaos'
 
 import { linkFailure } from './test-link'
@@ -76,12 +76,7 @@ export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
   checkOptions('useService', options, KNOWN)
   checkSecrets('useService', options.secrets)
-  const chaos = {
-    ...(options.chaos === undefined
-      ? {}
-      : { settings: readChaosOptions('useService', options.chaos) }),
-    ...withRepro(reproFromEnvironment()),
-  }
+  const chaos = chooseChaos('useService', options.chaos)
   return options.serve ? overServe(options, options.serve, chaos) : inProcess(options, chaos)
 }
 
@@ -90,7 +85,7 @@ function frameTests(
   { framed, source, concurrent, insight, chaos: chaosFrame }: FrameParts,
   options: UseServiceOptions,
   scope: AsyncLocalStorage<TestScope>,
-  chaos: Chaos = {},
+  chaos: ChaosChoice = {},
 ) {
   const records = testRecords(source, options)
   let unregister: (() => void) | undefined
@@ -99,7 +94,7 @@ function frameTests(
   beforeAll(async ({}, file) => {
     unregister = registerInsight({ ...insight, checked: records.checked })
     await frameDescribeBlocks(file as never, framed)
-    if ((chaos.settings || chaos.repro) && chaosFrame) {
+    if (chaosChosen(chaos) && chaosFrame) {
       await chaosTests(file as never, chaosFrame, () => scope.getStore()?.name ?? '', chaos)
     }
   })
@@ -141,13 +136,7 @@ function frameTests(
   })
 }
 
-/** The chaos a file's tests run under: its settings, or a repro to replay. */
-interface Chaos {
-  settings?: ChaosSettings
-  repro?: Repro
-}
-
-function inProcess(options: UseServiceOptions, chaos: Chaos): ServiceHandle {
+function inProcess(options: UseServiceOptions, chaos: ChaosChoice): ServiceHandle {
   const {
     contract: _contract,
     coverage: _coverage,
@@ -167,7 +156,7 @@ function inProcess(options: UseServiceOptions, chaos: Chaos): ServiceHandle {
 function overServe(
   options: UseServiceOptions,
   target: ServeTarget,
-  chaos: Chaos,
+  chaos: ChaosChoice,
 ): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
   return serveHandle(options, target, {
@@ -203,5 +192,3 @@ declare module 'vitest' {
     toHaveReceived(endpoint: string | RegExp, expected?: ReceivedExpectation): T
   }
 }
-
-const withRepro = (repro: Repro | undefined): { repro?: Repro } => (repro ? { repro } : {})
