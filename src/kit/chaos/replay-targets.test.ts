@@ -9,6 +9,8 @@ import type { Bugs } from '../../../examples/chaos-client/client'
 import { scenarios, type Served } from '../../../examples/chaos-client/scenarios'
 import { configure, start } from '../../cli/serve/serve-cli'
 import { openAccount, type ServeAccount } from '../../client/open-account'
+import type { ReceivedRequest } from '../../client/journal'
+import type { Checkpoint } from '../../engine'
 import { startService, type Service } from '../../node'
 import { accountService } from '../serve-handle'
 import type { RemoteService } from '../remote'
@@ -20,6 +22,8 @@ interface Target {
   name: string
   frame: ChaosFrame
   served: Served
+  /** The frame's checkpoint, with the journal id it was taken at. */
+  checkpoint(): Promise<Checkpoint>
   /** The exchanges since journal id `after`: endpoint, status and fault of each. */
   exchanges(after: number): Promise<string[]>
 }
@@ -41,7 +45,7 @@ const inProcessFrame = (running: Service): ChaosFrame => ({
   checkpoint: () => running.checkpoint(),
   restore: (id) => running.restore(id),
 })
-const shown = (request: { endpoint: string; status: number; fault: string | null }) =>
+const shown = (request: ReceivedRequest) =>
   `${request.endpoint} ${request.status}${request.fault ? ` ${request.fault}` : ''}`
 
 beforeAll(async () => {
@@ -50,6 +54,7 @@ beforeAll(async () => {
   service = await startService({ baseUrl: 'https://replay.example.test', seed: 'replay' })
   const inProcess = (fetch?: Served['fetch']) => ({
     frame: inProcessFrame(service),
+    checkpoint: () => service.checkpoint(),
     served: {
       baseUrl: service.baseUrl,
       listSecrets: () => service.listSecrets(),
@@ -70,6 +75,7 @@ beforeAll(async () => {
   targets.push({
     name: 'serve',
     frame: serveChaosFrame(remote),
+    checkpoint: () => remote.checkpoint(),
     served: remote,
     exchanges: async (after) =>
       (await remote.requests()).filter((request) => request.id > after).map(shown),
@@ -92,7 +98,7 @@ const TIMEOUT_MS = 5_000
 async function replay(target: Target, scenario: string, bugs: Bugs, repro: string) {
   const { faults } = readRepro(repro)
   const timeout = faults.some((fault) => fault.kind === 'hang') ? {} : { timeoutMs: TIMEOUT_MS }
-  const start = await target.frame.checkpoint()
+  const start = await target.checkpoint()
   try {
     const failed = await replayChaos(target.frame, faults, () =>
       scenarios[scenario]!({ ...target.served, ...timeout }, bugs),

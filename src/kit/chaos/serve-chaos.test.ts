@@ -56,11 +56,20 @@ describe('a file under seeded chaos over serve', () => {
     await call('set', { key: 'visits', value: bodies })
   })
 
+  // No hang is drawn here: a client timeout a loaded machine cannot fire on an unfaulted call.
+  const served = {
+    get baseUrl() {
+      return service.baseUrl
+    },
+    listSecrets: () => service.listSecrets(),
+    advanceClock: (seconds: number) => service.advanceClock(seconds),
+    timeoutMs: 5_000,
+  }
   it('the client with its bugs off passes every run', async () => {
-    await scenarios['reads back what it wrote']!(service, {})
+    await scenarios['reads back what it wrote']!(served, {})
   })
 
   it.fails('a chaos failure fails the test: the client retrying a 429 at once', async () => {
-    await scenarios['reads back what it wrote']!(service, { noBackoff: true })
+    await scenarios['reads back what it wrote']!(served, { noBackoff: true })
   })
 })
