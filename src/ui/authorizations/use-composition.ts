@@ -54,8 +54,8 @@ export function useComposition(): {
     if (here !== composerPart(ownParams(composition, signerId))) {
       const linked = new URLSearchParams(here)
       setComposition(compositionFromParams(linked))
-      const signer = linked.get('signer')
-      if (signer) setSignerId(signer)
+      // The link's signer, or none: a signer chosen before (a secret rolled since) is not kept.
+      setSignerId(linked.get('signer') ?? undefined)
     }
   }
   return { composition, setComposition, signerId, setSignerId }
