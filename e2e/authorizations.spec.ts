@@ -107,14 +107,15 @@ test('compose authorizations, use one, watch them expire and die with their secr
   await expect(fix).toHaveText('Compose an authorization with keyv.set')
   await fix.click()
   const origin = page.getByTestId('composition-origin')
+  // Its lifetime kept: its expiry while ahead, or its ttl from now once the ticking clock has
+  // passed it (a slow machine takes a minute to get here).
   await expect(origin).toContainText(
-    'Kept as it was: type, core.ping, keyv.get?bucket=users&prefix=alice%2F, its expiry (',
+    /Kept as it was: type, core\.ping, keyv\.get\?bucket=users&prefix=alice%2F, its (expiry \(|lifetime \(a ttl of 1 min)/,
   )
   await expect(origin).toContainText('and its secret. Changed: keyv.set added.')
   await expect(
     page.getByRole('list', { name: 'Abilities to grant' }).getByRole('listitem'),
   ).toHaveText([/^type/, /^core\.ping/, /^keyv\.get\?bucket=users&prefix=alice%2F/, /^keyv\.set/])
-  await expect(page.getByLabel('Expiry (UTC)')).not.toHaveValue('')
   await expect(cards(page)).toHaveCount(2)
 
   // The header's clock bar moves past the ttl: that one expires, the older one lives on.

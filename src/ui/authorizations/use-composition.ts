@@ -54,8 +54,11 @@ export function useComposition(): {
     if (here !== composerPart(ownParams(composition, signerId))) {
       const linked = new URLSearchParams(here)
       setComposition(compositionFromParams(linked))
-      // The link's signer, or none: a signer chosen before (a secret rolled since) is not kept.
-      setSignerId(linked.get('signer') ?? undefined)
+      const signer = linked.get('signer')
+      if (signer) setSignerId(signer)
+      // A fix from a refused token names its signer, or none when its own no longer signs: a
+      // signer chosen before (a secret rolled since) is not kept for it.
+      else if (params.get('from') === 'refused') setSignerId(undefined)
     }
   }
   return { composition, setComposition, signerId, setSignerId }
