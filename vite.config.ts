@@ -177,6 +177,10 @@ export default defineConfig({
           name: 'fetch',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
+          // One module graph per worker: each file imported the whole engine, msw and its setup
+          // again, more than half of these files' time. The setup file still runs per file, and
+          // every harness makes its own engine and store (src/testing/engine-harness.ts).
+          isolate: false,
           // The composer language uses no transport or store, and `*.node.test.ts` make engines of
           // their own in Node: they run once, in `node`.
           exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
@@ -189,6 +193,8 @@ export default defineConfig({
           name: 'idb',
           environment: 'node',
           include: ['src/engine/**/*.test.ts'],
+          // As in `fetch`: every harness opens a database of its own in a factory of its own.
+          isolate: false,
           exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
           setupFiles: ['src/testing/idb-harness.setup.ts'],
         },

@@ -2,13 +2,17 @@
  * The first screen of the built playground in Debian's Chromium, as a person meets it: from the
  * navigation's start until the first view's main control, "Create secret", is shown and
  * enabled, and until the account's secrets are listed. Cold is a fresh browser context (no
- * service worker, no cache, no database); warm is a reload in the same context. Each round is
- * made twice, interleaved: with an empty account, and with the page's exchange log holding
- * 10,000 exchanges (the first screen must not depend on what the account holds). Also timed: the
+ * service worker, no cache, no database); warm is a reload in the same context, once the cold
+ * visit has done its work after the first screen (its scripts' code cache, decision 100). Each
+ * round is made twice, interleaved: with an empty account, and with the page's exchange log
+ * holding 10,000 exchanges (the first screen must not depend on what the account holds). Also timed: the
  * first contentful paint, the engine ready (`html[data-ready="true"]`), and the phases the page
- * marks on its way (`performance.mark('playground:…')`), so that a slow first screen says where
- * its time went. Medians of `BENCH_ROUNDS` rounds (5 by default); the load average is printed
- * beside the figures, since the machine is shared.
+ * marks on its way (`performance.mark('playground:…')`) and the calls it made to the base URL
+ * before it was usable, so that a slow first screen says where its time went; and, from one
+ * more load of each under a Chromium trace, where the page's main thread spent that time
+ * (`bench/main-thread.ts`). Then the exchange log's first rows, with the log holding none,
+ * 10,000 and 100,000 exchanges (`bench/first-rows.ts`). Medians of `BENCH_ROUNDS` rounds (5 by
+ * default); the load average is printed beside the figures, since the machine is shared.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -16,8 +20,10 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { build, preview } from 'vite'
 import { launchChromium } from './chromium'
+import { firstRows, printFirstRows } from './first-rows'
 import { machine, median, printTable, saveResults, type Line } from './lib'
-import { loggedExchanges, seedPageLog, type LoggedExchange } from './page-log'
+import { printMainThread, traceLoad, type MainThread } from './main-thread'
+import { loggedExchanges, seedFromBlank, type LoggedExchange } from './page-log'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BASE = 'https://bench.example.test'
@@ -27,6 +33,10 @@ const LOAD_TIMEOUT_MS = 20_000
 const GOALS = { cold: 700, warm: 300, fullToEmpty: 1.2 }
 /** Exchanges in the page's log for the "full" rounds: as many as the page keeps. */
 const FULL_LOG = 10_000
+/** The log's sizes its first rows are measured at: none, what the page keeps, ten times that. */
+const LOG_SIZES = (process.env.BENCH_LOG_SIZES ?? `0,${FULL_LOG},100000`).split(',').map(Number)
+/** The goal for the log's first rows, from a click on its link (decision 063). */
+const FIRST_ROWS_MS = 300
 // Run from the project's root, as `npm run bench` runs it.
 const root = process.cwd()
 // Built apart from dist/, which the Playwright server may be serving.
@@ -101,6 +111,9 @@ async function marks(page: Page, problems: string[]): Promise<Marks> {
   }
   return (await page.evaluate(`({
     ...window.__firstScreen,
+    calls: performance.getEntriesByType('resource').filter(
+      (entry) => entry.name.startsWith(${JSON.stringify(BASE)}) && entry.startTime < window.__firstScreen.usable,
+    ).length,
     paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
     ...Object.fromEntries(
       performance.getEntriesByType('mark')
@@ -126,21 +139,26 @@ async function round(
     if (message.type() === 'error') problems.push(message.text())
   })
   page.on('pageerror', (error) => problems.push(String(error)))
-  if (log) {
-    const blank = `${origin}/__seed`
-    await page.route(blank, (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>seed</title>' }),
-    )
-    await page.goto(blank)
-    await seedPageLog(page, BASE, log.exchanges, log.count)
-    await page.unroute(blank)
-  }
+  if (log) await seedFromBlank(page, origin, BASE, log.exchanges, log.count)
   await page.goto(url)
   const cold = await marks(page, problems)
+  await settled(page)
   await page.reload()
   const warm = await marks(page, problems)
   if (problems.length > 0) throw new Error(`errors in the page:\n${problems.join('\n')}`)
   return { cold, warm }
+}
+
+/**
+ * Waits until the first visit has done what it does once its first screen is shown: the shell
+ * cached, and its scripts run once from that cache for their code cache (decision 100); a
+ * return visit comes after that. A build that does not say so is given 10 s.
+ */
+async function settled(page: Page): Promise<void> {
+  await page
+    .locator('html[data-code-cache="ready"]')
+    .waitFor({ state: 'attached', timeout: 10_000 })
+    .catch(() => undefined)
 }
 
 /** What the engine logs of a few calls, made once in a context of its own: the log's pattern. */
@@ -191,6 +209,7 @@ try {
     ['engine ready (data-ready)', 'ready'],
     ['"Create secret" shown and enabled', 'usable'],
     ['the secrets listed', 'listed'],
+    ['calls to the base URL before usable', 'calls'],
   ]
   console.log(
     `\nFirst screen in Chromium, medians of ${ROUNDS} rounds, ms from the navigation's start` +
@@ -228,6 +247,27 @@ try {
     usable('cold', 'full'),
     usable('warm', 'full'),
   ])
+
+  // Where the main thread's time went until usable, in one more load of each, traced.
+  const traced: Array<[string, MainThread]> = []
+  for (const which of ['empty', 'full'] as const) {
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      if (which === 'full') await seedFromBlank(page, origin, BASE, exchanges, FULL_LOG)
+      const until = `window.__firstScreen?.usable`
+      await context.addInitScript(probe)
+      traced.push([`cold, ${which}`, await traceLoad(browser, page, () => page.goto(url), until)])
+      await settled(page)
+      traced.push([`warm, ${which}`, await traceLoad(browser, page, () => page.reload(), until)])
+    } finally {
+      await context.close()
+    }
+  }
+  printMainThread(traced)
+
+  const log = await firstRows(browser, { origin, url, base: BASE }, exchanges, LOG_SIZES, ROUNDS)
+  printFirstRows(log, FIRST_ROWS_MS)
   saveResults('first-screen', { load: { start: loadAtStart, end: machine() } })
 } finally {
   await browser?.close()

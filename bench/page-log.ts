@@ -93,3 +93,24 @@ export async function seedPageLog(
     { base, exchanges, count },
   )
 }
+
+/**
+ * Fills this tab's page log with `count` exchanges from a blank page of the playground's origin
+ * (`origin`), so that the playground then opens in the same tab with that log, cold: no worker,
+ * no cache.
+ */
+export async function seedFromBlank(
+  page: Page,
+  origin: string,
+  base: string,
+  exchanges: readonly LoggedExchange[],
+  count: number,
+): Promise<void> {
+  const blank = `${origin}/__seed`
+  await page.route(blank, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>seed</title>' }),
+  )
+  await page.goto(blank)
+  await seedPageLog(page, base, exchanges, count)
+  await page.unroute(blank)
+}

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test'
 import {
   ability,
+  consoleEndpoint,
   expandAbility,
   expect,
   expectNoHorizontalOverflow,
@@ -10,6 +11,14 @@ import {
 } from './fixtures'
 
 const cards = (page: Page) => page.getByTestId('authorization-row')
+
+/** Picks an endpoint in the console's field, as a person types and chooses it. */
+async function pickEndpoint(page: Page, name: string) {
+  const endpoint = consoleEndpoint(page)
+  await endpoint.fill(name)
+  await endpoint.press('Enter')
+  await expect(endpoint).toHaveValue(name)
+}
 
 /** The token of a listed authorization, read as a person would: reveal it. */
 async function revealToken(card: Locator): Promise<string> {
@@ -85,7 +94,28 @@ test('compose authorizations, use one, watch them expire and die with their secr
   const menu = page.getByLabel('Token', { exact: true })
   await expect(menu).toHaveValue(`authorization:${token}`)
   await expect(menu.locator('option:checked')).toHaveText(/^Authorization \[type, core\.ping, /)
-  await page.goBack()
+
+  // Refused keyv.set: the fix starts from this token, its other abilities and its expiry kept,
+  // only keyv.set added, and says so.
+  await pickEndpoint(page, 'keyv.set')
+  await page.getByRole('textbox', { name: 'bucket' }).fill('users')
+  await page.getByRole('textbox', { name: 'key' }).fill('alice/1')
+  await page.getByRole('textbox', { name: 'value' }).fill('Alice')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByTestId('answer-status')).toHaveText('401 Unauthorized')
+  const fix = page.getByTestId('refusal-reason').getByTestId('compose-fix')
+  await expect(fix).toHaveText('Compose an authorization with keyv.set')
+  await fix.click()
+  const origin = page.getByTestId('composition-origin')
+  // Its lifetime kept: its expiry while ahead, or its ttl from now once the ticking clock has
+  // passed it (a slow machine takes a minute to get here).
+  await expect(origin).toContainText(
+    /Kept as it was: type, core\.ping, keyv\.get\?bucket=users&prefix=alice%2F, its (expiry \(|lifetime \(a ttl of 1 min)/,
+  )
+  await expect(origin).toContainText('and its secret. Changed: keyv.set added.')
+  await expect(
+    page.getByRole('list', { name: 'Abilities to grant' }).getByRole('listitem'),
+  ).toHaveText([/^type/, /^core\.ping/, /^keyv\.get\?bucket=users&prefix=alice%2F/, /^keyv\.set/])
   await expect(cards(page)).toHaveCount(2)
 
   // The header's clock bar moves past the ttl: that one expires, the older one lives on.
@@ -105,6 +135,28 @@ test('compose authorizations, use one, watch them expire and die with their secr
   await expect(cards(page).first().getByTestId('authorization-state')).toHaveText(
     /^dead because its secret rolled at \d{4}-/,
   )
+  // The one with a ttl expired before the roll: expired it stays, on its card and in the
+  // console's menu, and its refusal names the expiry, not the roll.
+  const expiredFirst = cards(page).nth(1)
+  await expect(expiredFirst.getByTestId('authorization-state')).toHaveText(/^expired at /)
+  await expiredFirst.getByRole('link', { name: 'Use in console' }).click()
+  await expect(menu.locator('option:checked')).toHaveText(/^Authorization \[type, .*\(expired\)$/)
+  await pickEndpoint(page, 'core.ping')
+  await page.getByRole('button', { name: 'Send' }).click()
+  await expect(page.getByTestId('answer-status')).toHaveText('401 Unauthorized')
+  const reason = page.getByTestId('refusal-reason')
+  await expect(reason).toContainText('Credential refused: expired')
+  // Minted again it needs a live secret too: its own has rolled since.
+  await expect(reason.getByTestId('counterfactual')).toContainText(
+    'or mint it again from a live secret, with a later expiry or a longer ttl',
+  )
+  await reason.getByTestId('compose-fix').click()
+  await expect(page.getByTestId('composition-origin')).toContainText(
+    'its lifetime (a ttl of 1 min, the same length from now), no insecure abilities; signed by a live secret',
+  )
+  await page.getByRole('button', { name: 'Create authorization' }).click()
+  await expect(page.getByTestId('send-answer')).toContainText('200 OK: created')
+  await expect(cards(page).first().getByTestId('authorization-state')).toHaveText('usable')
   await expect(ability(page, 'type')).toHaveAttribute('aria-checked', 'true')
 
   await page.screenshot({ path: 'test-results/authorizations-1280.png', fullPage: true })

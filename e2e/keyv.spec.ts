@@ -3,7 +3,7 @@ import { expect, expectNoHorizontalOverflow, playgroundUrl, test } from './fixtu
 
 async function addKey(page: Page, key: string, value: string) {
   await page.getByLabel('Key', { exact: true }).fill(key)
-  await page.getByLabel('Value (JSON)').fill(value)
+  await page.getByLabel('Value (JSON or text)').fill(value)
   await page.getByRole('button', { name: 'Save key' }).click()
   await expect(page.getByRole('main').getByRole('status')).toHaveText(
     new RegExp(`^Saved ${key} in users\\. Next:`),
@@ -29,7 +29,7 @@ test('keys added, paged, edited and deleted through the view persist in IndexedD
   await expect(page.getByRole('heading', { name: 'Keys in users' })).toBeVisible()
   await expect(page.getByText('No keys in users yet. Add one below.')).toBeVisible()
 
-  await page.getByLabel('Value (JSON)').fill('{"name": "Alice",}')
+  await page.getByLabel('Value (JSON or text)').fill('{"name": "Alice",}')
   await expect(page.getByText(/^Line 1, column 18: expected a key in double quotes/)).toBeVisible()
   await addKey(page, 'alice', '{"name": "Alice"}')
   await addKey(page, 'bob', '{"name": "Bob"}')
@@ -66,7 +66,9 @@ test('keys added, paged, edited and deleted through the view persist in IndexedD
   await expect(rows).toHaveCount(25)
 
   await page.getByRole('button', { name: 'Edit alice' }).click()
-  await page.getByLabel('New value of alice (JSON)').fill('{"name": "Alice", "admin": true}')
+  await page
+    .getByLabel('New value of alice (JSON or text)')
+    .fill('{"name": "Alice", "admin": true}')
   await page.getByRole('button', { name: 'Save value' }).click()
   await expect(page.getByTestId('key-value')).toHaveText(
     JSON.stringify({ name: 'Alice', admin: true }, null, 2),

@@ -11,6 +11,10 @@ test('after the first visit the playground opens and answers with the network cu
   const [secret] = await account.secrets()
   // The worker caches the app shell once the engine answers, and says so.
   await expect(page.locator('html[data-offline="ready"]')).toBeAttached()
+  // Then the first visit runs its scripts once from that cache, in a frame that starts nothing
+  // and is taken away, for their code cache (decision 100).
+  await expect(page.locator('html[data-code-cache="ready"]')).toBeAttached()
+  expect(page.frames()).toHaveLength(1)
 
   await context.setOffline(true)
   const reloaded = await page.reload()

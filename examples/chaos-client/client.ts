@@ -39,6 +39,10 @@ export interface ClientOptions {
   /** Waits `ms` milliseconds between tries; a test gives it the service's virtual clock. */
   sleep: (ms: number) => Promise<unknown>
   bugs?: Bugs
+  /** Real milliseconds a try waits before it gives up; default `TIMEOUT_MS`. */
+  timeoutMs?: number
+  /** How a request reaches the service: the global `fetch` unless given (an engine's `handle`). */
+  fetch?: (request: Request) => Promise<Response>
 }
 
 /** The most tries of one call. */
@@ -60,7 +64,14 @@ class Retry extends Error {
 class CursorRefused extends Error {}
 
 /** The client: `get`, `set` and `list` on one bucket. */
-export function createClient({ baseUrl, secret, sleep, bugs = {} }: ClientOptions) {
+export function createClient({
+  baseUrl,
+  secret,
+  sleep,
+  bugs = {},
+  timeoutMs = TIMEOUT_MS,
+  fetch: transport = (request) => fetch(request),
+}: ClientOptions) {
   let token: string | undefined
   let key: string | undefined
   const secretKey = async () => (key ??= await secret())
@@ -70,16 +81,18 @@ export function createClient({ baseUrl, secret, sleep, bugs = {} }: ClientOption
     let response: Response
     let text: string
     try {
-      response = await fetch(`${baseUrl}/${path}`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${bearer}`,
-          'content-type': 'application/vnd.service+json',
-          accept: 'application/json',
-        },
-        body: JSON.stringify(Object.entries(args).map(([name, value]) => ['$$', name, value])),
-        ...(bugs.noTimeout ? {} : { signal: AbortSignal.timeout(TIMEOUT_MS) }),
-      })
+      response = await transport(
+        new Request(`${baseUrl}/${path}`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${bearer}`,
+            'content-type': 'application/vnd.service+json',
+            accept: 'application/json',
+          },
+          body: JSON.stringify(Object.entries(args).map(([name, value]) => ['$$', name, value])),
+          ...(bugs.noTimeout ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+        }),
+      )
       text = await response.text()
     } catch {
       throw new Retry('no answer', 200)

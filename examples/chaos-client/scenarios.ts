@@ -10,6 +10,10 @@ export interface Served {
   baseUrl: string
   listSecrets(): Promise<Array<{ key: string; state: string }>>
   advanceClock(seconds: number): Promise<number>
+  /** The client's timeout of each try, where not its default. */
+  timeoutMs?: number
+  /** How the client's requests reach it, where not by the global `fetch`. */
+  fetch?: (request: Request) => Promise<Response>
 }
 
 /** The client as a team would build it: its secret read from the account, as from a vault. */
@@ -24,6 +28,8 @@ export const clientOf = (service: Served, bugs: Bugs) =>
     // Waits run on the service's virtual clock: a run costs no wall time.
     sleep: (ms) => service.advanceClock(ms / 1000),
     bugs,
+    ...(service.fetch ? { fetch: service.fetch } : {}),
+    ...(service.timeoutMs ? { timeoutMs: service.timeoutMs } : {}),
   })
 
 export const scenarios: Record<string, (service: Served, bugs: Bugs) => Promise<void>> = {

@@ -86,7 +86,12 @@ export function runPipeline(
   view: OperatorView,
 ): Promise<Reply> {
   if (!parts.turns) return stages(parts, exchange, view)
-  return parts.turns.admit((pause) => stages(parts, exchange, view, pause), exchange.call.signal)
+  // The client's signal is made only if the call waits for its turn: most never do.
+  return parts.turns.admit(
+    (pause) => stages(parts, exchange, view, pause),
+    undefined,
+    () => exchange.call.signal,
+  )
 }
 
 async function stages(
@@ -99,8 +104,9 @@ async function stages(
   await checkStrict(parts, exchange, body, view)
   // Read once: the request is authenticated and evaluated under one signing key.
   const signer = await parts.account.signer()
-  // A refusal's counterfactual is checked by quiet runs that take the call's own turns.
-  const checkRun = { ...(pause ? { pause } : {}), ...quietSignal(exchange) }
+  // A refusal's counterfactual is checked by quiet runs that take the call's own turns (made
+  // on a refusal only: the client's signal is not made for calls that never need it).
+  const checkRun = () => ({ ...(pause ? { pause } : {}), ...quietSignal(exchange) })
   let principal: Principal
   try {
     principal = await admit(parts, exchange, view, signer)
@@ -114,7 +120,7 @@ async function stages(
         exchange.endpoint!,
         () => parse(parts, exchange, body),
         nowSeconds(parts.clock),
-        checkRun,
+        checkRun(),
       )
     }
     throw error
@@ -132,7 +138,7 @@ async function stages(
         call,
         { calls: exchange.draft.tracer.calls, error },
         nowSeconds(parts.clock),
-        checkRun,
+        checkRun(),
       )
     }
     throw error

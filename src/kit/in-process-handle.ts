@@ -76,7 +76,7 @@ export interface FrameParts {
     groupEnded: (after: number) => Promise<void>,
   ) => Promise<void>
   insight: InsightSource
-  /** The service a chaos run injects into, with its frames; in process only. */
+  /** The service a chaos run injects into, with its frames. */
   chaos?: () => Promise<ChaosFrame>
 }
 

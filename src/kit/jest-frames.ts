@@ -13,6 +13,7 @@ import type { Checkpoint } from '../engine'
 import type { FrameParts, TestScope } from './in-process-handle'
 import { registerInsight } from './reach-matchers'
 import { testRecords, type RecordOptions } from './test-records'
+import { chaosChosen, runChosen, type ChaosChoice } from './chaos/chosen'
 
 interface CircusTest {
   type: 'test'
@@ -149,10 +150,13 @@ function hookEvents(state: CircusState, handler: Handler): void {
  *   frame shared with its running siblings over `serve`.
  * The file's own frame is the service itself, started and stopped by the caller's hooks. A test
  * is recorded (`options.contract`, `options.coverage`) when it is done, before its frame is undone.
+ * Under `chaos`, a test's function (not a concurrent one's) runs as the chaos runner says: `runs`
+ * times, each from the frame it began in, after its `beforeEach` hooks.
  */
 export function jestFrames(
   where: string,
   options: RecordOptions = {},
+  chaos: ChaosChoice = {},
 ): {
   scope(): TestScope | undefined
   frame(parts: FrameParts): void
@@ -167,7 +171,7 @@ export function jestFrames(
   let current: TestScope | undefined
   return {
     scope: () => running.getStore() ?? current,
-    frame({ framed, concurrent, source, insight }) {
+    frame({ framed, concurrent, source, insight, chaos: chaosFrame }) {
       const records = testRecords(source, options)
       const blocks = new Map<CircusBlock, Checkpoint>()
       const tests = new Map<CircusTest, Checkpoint>()
@@ -209,7 +213,12 @@ export function jestFrames(
                 },
                 // The test's body runs with its scope, so that what it starts and leaves running
                 // is known by the test that started it.
-                serial: (test, run) => (current ? running.run(current, run) : run()),
+                serial: (test, run) => {
+                  const scope = current
+                  const body = () => (scope ? running.run(scope, run) : run())
+                  if (!chaosChosen(chaos) || !chaosFrame || !scope) return body()
+                  return runChosen(chaos, chaosFrame, scope.name, body)
+                },
               })
               break
             case 'run_finish':

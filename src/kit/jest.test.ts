@@ -14,7 +14,7 @@ it('refuses an option it does not take, naming those it does', () => {
     "useService: unknown option `baseUrll'; it takes baseUrl, serviceName, secrets,",
   )
   expect(() => useService({ coverag: 'c.json' } as never)).toThrow(
-    /unknown option `coverag'; it takes .*contract, coverage, serve$/,
+    /unknown option `coverag'; it takes .*contract, coverage, serve, chaos$/,
   )
 })
 
@@ -35,4 +35,15 @@ it("says what it needs when Jest's runner is not jest-circus", () => {
   expect(() => useService()).toThrow(/jest-circus\) is not running this file.*jest-jasmine2/)
   // Refused before any hook was added: nothing would start a service without its frames.
   expect(hooks).toEqual([])
+})
+
+it('refuses bad chaos options by name, before it needs Jest or adds a hook', () => {
+  expect(() => useService({ chaos: { seed: 1, rate: 2 } })).toThrow(
+    /useService: chaos\.rate must be a number more than 0 and at most 1; got 2/,
+  )
+  expect(() => useService({ chaos: { seed: 1, kinds: ['gremlins' as never] } })).toThrow(
+    /chaos\.kinds: "gremlins" is not a kind; the kinds are status, throttle/,
+  )
+  expect(() => useService({ chaos: { seed: true as never } })).toThrow(/chaos\.`seed'/)
+  expect(() => useService({ chaos: { seed: 1, runs: 0 } })).toThrow(/chaos\.runs .*got 0/)
 })

@@ -17,12 +17,16 @@ import { jestFrames } from './jest-frames'
 import { insightMatchers, type ReachWhere, type UseSlack } from './reach-matchers'
 import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
+import { chooseChaos } from './chaos/chosen'
+import type { ChaosOptions } from './chaos/options'
 
 export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
 export type { ServiceHandle } from './in-process-handle'
 export type { ServeServiceHandle, ServeTarget } from './serve-handle'
 export type { StartServiceOptions } from '../node'
 export type { ReachWhere } from './reach-matchers'
+export type { ChaosKind, ChaosOptions } from './chaos/options'
+export { ChaosFailure, type ChaosFinding } from './chaos/run'
 
 export interface UseServiceOptions extends StartServiceOptions {
   /**
@@ -43,9 +47,16 @@ export interface UseServiceOptions extends StartServiceOptions {
    * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
    */
   serve?: ServeTarget
+  /**
+   * Seeded chaos (decision 091): every test of the file (but a concurrent one) runs `runs` times,
+   * each run from the test's own frame (after its `beforeEach` hooks) with faults addressed by
+   * the seed; a failure is shrunk to a 1-minimal list of faulted exchanges and fails the test
+   * with a one-line repro. In process and over `serve`.
+   */
+  chaos?: ChaosOptions
 }
 
-const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve'])
+const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve', 'chaos'])
 
 interface JestHooks {
   beforeAll(fn: () => Promise<void>): void
@@ -63,14 +74,15 @@ export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
   checkOptions('useService', options, KNOWN)
   checkSecrets('useService', options.secrets)
+  const chaos = chooseChaos('useService', options.chaos)
   const { beforeAll, afterAll } = globalThis as Partial<JestHooks>
   if (typeof beforeAll !== 'function' || typeof afterAll !== 'function') {
     throw new Error(
       "useService: Jest's globals are not here; call it from a Jest test file or a setupFilesAfterEnv file (with `injectGlobals` on, Jest's default)",
     )
   }
-  const { serve, contract, coverage, ...serviceOptions } = options
-  const frames = jestFrames('useService', { contract, coverage })
+  const { serve, contract, coverage, chaos: _chaos, ...serviceOptions } = options
+  const frames = jestFrames('useService', { contract, coverage }, chaos)
   if (serve) {
     return serveHandle(serviceOptions, serve, {
       beforeAll: (fn) => beforeAll(fn),

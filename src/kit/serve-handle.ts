@@ -18,6 +18,8 @@ import { HANDLE, recorder, type Common, type FrameParts, type TestScope } from '
 import { remoteService, type RemoteService } from './remote'
 import type { Framed } from './vitest-frames'
 import { trimBaseUrl } from '../client/wire'
+import { exempt } from './chaos/plan'
+import { serveChaosFrame } from './chaos/serve-frame'
 
 /** What a runner's helper gives the serve handle: its file hooks, the running test, the frames. */
 export interface ServeHooks {
@@ -182,6 +184,7 @@ export function serveHandle(
       diff: async (a, b, at) => (await service()).diff(a, b, at),
       leastPrivilege: async (token) => (await service()).leastPrivilege(token),
     },
+    chaos: async () => serveChaosFrame(await opening),
   })
   hooks.afterAll(async () => {
     await opening.catch(() => undefined)
@@ -203,8 +206,9 @@ export function serveHandle(
     get secrets() {
       return [known().secret]
     },
+    // The test's own setup: never faulted by a chaos run.
     authorize: async (abilities, authorizeOptions) =>
-      (await service()).authorize(abilities, authorizeOptions),
+      exempt(async () => (await service()).authorize(abilities, authorizeOptions)),
     advanceClock: async (seconds) => (await service()).advanceClock(seconds),
     now: async () => (await service()).now(),
     createSecret: async (key) => (await service()).createSecret(key),

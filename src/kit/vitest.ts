@@ -30,8 +30,8 @@ import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
 import type { ExchangeRecord } from '../engine'
 import './vitest-insight'
-import { readChaosOptions, type ChaosOptions, type ChaosSettings } from './chaos/options'
-import { reproFromEnvironment, type Repro } from './chaos/repro'
+import type { ChaosOptions } from './chaos/options'
+import { chaosChosen, chooseChaos, type ChaosChoice } from './chaos/chosen'
 import { chaosTests } from './chaos/vitest-chaos'
 
 import { linkFailure } from './test-link'
@@ -63,7 +63,7 @@ export interface UseServiceOptions extends StartServiceOptions {
   /**
    * Seeded chaos (decision 091): every test of the file runs `runs` times, each run from the
    * test's own frame with faults addressed by the seed; a failure is shrunk to a 1-minimal list
-   * of faulted exchanges and fails the test with a one-line repro. In process only.
+   * of faulted exchanges and fails the test with a one-line repro. In process and over `serve`.
    */
   chaos?: ChaosOptions
 }
@@ -76,16 +76,8 @@ export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
   checkOptions('useService', options, KNOWN)
   checkSecrets('useService', options.secrets)
-  const chaos = {
-    ...(options.chaos === undefined
-      ? {}
-      : { settings: readChaosOptions('useService', options.chaos) }),
-    ...withRepro(reproFromEnvironment()),
-  }
-  if (options.serve && (chaos.settings || chaos.repro)) {
-    throw new Error('useService: chaos runs in process for now; drop `serve` or `chaos`')
-  }
-  return options.serve ? overServe(options, options.serve) : inProcess(options, chaos)
+  const chaos = chooseChaos('useService', options.chaos)
+  return options.serve ? overServe(options, options.serve, chaos) : inProcess(options, chaos)
 }
 
 /** The frames every test gets, and the contract it records: the same in both modes. */
@@ -93,7 +85,7 @@ function frameTests(
   { framed, source, concurrent, insight, chaos: chaosFrame }: FrameParts,
   options: UseServiceOptions,
   scope: AsyncLocalStorage<TestScope>,
-  chaos: Chaos = {},
+  chaos: ChaosChoice = {},
 ) {
   const records = testRecords(source, options)
   let unregister: (() => void) | undefined
@@ -102,7 +94,7 @@ function frameTests(
   beforeAll(async ({}, file) => {
     unregister = registerInsight({ ...insight, checked: records.checked })
     await frameDescribeBlocks(file as never, framed)
-    if ((chaos.settings || chaos.repro) && chaosFrame) {
+    if (chaosChosen(chaos) && chaosFrame) {
       await chaosTests(file as never, chaosFrame, () => scope.getStore()?.name ?? '', chaos)
     }
   })
@@ -144,13 +136,7 @@ function frameTests(
   })
 }
 
-/** The chaos a file's tests run under: its settings, or a repro to replay. */
-interface Chaos {
-  settings?: ChaosSettings
-  repro?: Repro
-}
-
-function inProcess(options: UseServiceOptions, chaos: Chaos): ServiceHandle {
+function inProcess(options: UseServiceOptions, chaos: ChaosChoice): ServiceHandle {
   const {
     contract: _contract,
     coverage: _coverage,
@@ -167,13 +153,17 @@ function inProcess(options: UseServiceOptions, chaos: Chaos): ServiceHandle {
   })
 }
 
-function overServe(options: UseServiceOptions, target: ServeTarget): ServeServiceHandle {
+function overServe(
+  options: UseServiceOptions,
+  target: ServeTarget,
+  chaos: ChaosChoice,
+): ServeServiceHandle {
   const scope = new AsyncLocalStorage<TestScope>()
   return serveHandle(options, target, {
     beforeAll: (fn) => beforeAll(fn),
     afterAll: (fn) => afterAll(fn),
     scope: () => scope.getStore(),
-    frame: (parts) => frameTests(parts, options, scope),
+    frame: (parts) => frameTests(parts, options, scope, chaos),
   })
 }
 
@@ -202,5 +192,3 @@ declare module 'vitest' {
     toHaveReceived(endpoint: string | RegExp, expected?: ReceivedExpectation): T
   }
 }
-
-const withRepro = (repro: Repro | undefined): { repro?: Repro } => (repro ? { repro } : {})

@@ -78,6 +78,42 @@ describe('fair shares between accounts', () => {
     expect(share.load().size).toBe(0)
   })
 
+  it('makes a request’s signal only if it waits to start, and lets it leave the queue then', async () => {
+    const { share } = setup(1)
+    const a = share.account('a')
+    const gone = new AbortController()
+    let made = 0
+    const signal = () => (made++, gone.signal)
+    let release = () => {}
+    const first = a.admit(
+      () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+      undefined,
+      signal,
+    )
+    // Started at once: no signal made.
+    expect(made).toBe(0)
+    let started = false
+    const waiting = a.admit(
+      async () => {
+        started = true
+        return 'waiting'
+      },
+      undefined,
+      signal,
+    )
+    expect(made).toBe(1)
+    gone.abort()
+    await expect(waiting).rejects.toBeInstanceOf(ClientGoneError)
+    // Gone already when it would wait: it never joins the queue.
+    const late = a.admit(async () => 'late', undefined, signal)
+    await expect(late).rejects.toBeInstanceOf(ClientGoneError)
+    expect(share.load().get('a')).toEqual({ running: 1, waiting: 0 })
+    release()
+    expect(await first).toBe('first')
+    expect(started).toBe(false)
+    expect(share.load().size).toBe(0)
+  })
+
   it('takes turns across accounts, one slice each, however many evaluations one account runs', async () => {
     const { share, log, work } = setup(4, 2)
     const a = share.account('a')

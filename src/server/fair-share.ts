@@ -108,11 +108,12 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
 
   function account(id: string): AccountTurns {
     return {
-      async admit(run, signal) {
+      async admit(run, signal, signalWhenWaiting) {
         if (signal?.aborted) throw new ClientGoneError()
         const state = stateOf(id)
         // A slot freed by one that ends is handed to the first waiting: `running` stays.
-        if (state.running >= perAccount) await waitToStart(id, state, signal)
+        if (state.running >= perAccount)
+          await waitToStart(id, state, signal ?? signalWhenWaiting?.())
         else state.running++
         const order = admitted++
         let sliceStart: number | undefined
@@ -142,6 +143,10 @@ export function createFairShare(options: FairShareOptions = {}): FairShare {
 
   /** Waits in the account's queue for a place; leaves it when `signal` aborts. */
   function waitToStart(id: string, state: AccountState, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) {
+      forget(id, state)
+      return Promise.reject(new ClientGoneError())
+    }
     return new Promise<void>((started, gone) => {
       const start = () => {
         signal?.removeEventListener('abort', leave)

@@ -78,16 +78,6 @@ export function hostAllowed({
   }
 }
 
-/** Every `Host` a request gives, as sent (`rawHeaders` holds names and values in turn). */
-export function hostsOf(rawHeaders: readonly string[]): string[] {
-  const hosts: string[] = []
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!
-    if (name.length === 4 && name.toLowerCase() === 'host') hosts.push(rawHeaders[i + 1]!)
-  }
-  return hosts
-}
-
 /**
  * What `serve` checks before anything else: the request gives one `Host` (none, an empty one or
  * two are a 400, as RFC 9112 has it: Node's own reading keeps the first of two, a proxy in

@@ -4,8 +4,8 @@ import type { Call, Reply } from '../engine'
 import { formats } from '../engine/wire/formats'
 import { refusal } from '../engine/wire/response'
 import { forwardedOrigin } from './forwarded'
-import { checkHost, hostsOf } from './gate'
-import { nodeCall } from './node-call'
+import { checkHost } from './gate'
+import { nodeCall, readHeaders } from './node-call'
 import { writeReply } from './write-reply'
 
 /**
@@ -72,10 +72,12 @@ export async function listenWith(
 ): Promise<Listener> {
   const foreign = checkHost({ host, allowedHosts })
   const server = createServer((req, res) => {
+    // The headers' one reading: the Host check's, the URL's and the call's.
+    const read = readHeaders(req.rawHeaders)
     const front = trustProxy ? frontOf(req) : undefined
-    const call = typeof front === 'object' ? undefined : nodeCall(req, res, front)
+    const call = typeof front === 'object' ? undefined : nodeCall(req, res, front, read)
     const refused =
-      foreign(hostsOf(req.rawHeaders)) ??
+      foreign(read.hosts) ??
       (typeof front === 'object'
         ? refusal(400, `${front.problem}: serve --trust-proxy reads it for the links it makes`)
         : undefined) ??

@@ -13,10 +13,37 @@ const PLAIN_HOST = /^[a-z0-9._-]+(:\d{1,5})?$/
 /** A `Host` that is a name or an address (IPv6 in brackets, any spelling) and a port: no more. */
 const HOST = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(:\d{1,5})?$/
 
-/** The URL a request asks for: `undefined` when its target or `Host` makes none. */
-function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search'> | undefined {
+/** A request's headers, read in one pass over `rawHeaders`. */
+export interface ReadHeaders {
+  /** By lowercase name, every value of a repeated header joined, as a Fetch `Headers` reads them. */
+  headers: Map<string, string>
+  /** Every `Host` given, as sent. */
+  hosts: string[]
+}
+
+/** Reads `rawHeaders` (names and values in turn) once, for the Host check, the URL and the call. */
+export function readHeaders(raw: readonly string[]): ReadHeaders {
+  const headers = new Map<string, string>()
+  const hosts: string[] = []
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]!.toLowerCase()
+    const value = raw[i + 1]!
+    if (key === 'host') hosts.push(value)
+    const seen = headers.get(key)
+    headers.set(key, seen === undefined ? value : `${seen}, ${value}`)
+  }
+  return { headers, hosts }
+}
+
+/**
+ * The URL a request asks for: `undefined` when its target or `Host` (the first given, as
+ * Node's own reading keeps it) makes none.
+ */
+function urlOf(
+  req: IncomingMessage,
+  host: string,
+): Pick<Call, 'origin' | 'pathname' | 'search'> | undefined {
   const target = req.url ?? ''
-  const host = req.headers.host ?? ''
   const plain = PLAIN_TARGET.exec(target)
   if (plain && PLAIN_HOST.test(host)) {
     return { origin: `http://${host}`, pathname: plain[1]!, search: plain[2] ?? '' }
@@ -42,37 +69,25 @@ function urlOf(req: IncomingMessage): Pick<Call, 'origin' | 'pathname' | 'search
  * An incoming request as the engine's `Call`, or `undefined` when it asks for no URL. Its
  * `signal` aborts when `res` closes before its answer is sent (the client went away); it is
  * made on first use only. `origin`, when given, is the one the client called by through a
- * trusted front (`forwardedOrigin`), in place of `http://<Host>`.
+ * trusted front (`forwardedOrigin`), in place of `http://<Host>`. `read` is its headers, when
+ * the caller has read them already.
  */
 export function nodeCall(
   req: IncomingMessage,
   res?: ServerResponse,
   origin?: string,
+  { headers, hosts }: ReadHeaders = readHeaders(req.rawHeaders),
 ): Call | undefined {
-  const read = urlOf(req)
+  const read = urlOf(req, hosts[0] ?? '')
   if (!read) return undefined
   const url = origin === undefined ? read : { ...read, origin }
   let gone: AbortController | undefined
-  let headers: Map<string, string> | undefined
-  const all = () => {
-    if (!headers) {
-      // As a Fetch `Headers` reads them: every value of a repeated header, joined.
-      headers = new Map()
-      const raw = req.rawHeaders
-      for (let i = 0; i < raw.length; i += 2) {
-        const key = raw[i]!.toLowerCase()
-        const seen = headers.get(key)
-        headers.set(key, seen === undefined ? raw[i + 1]! : `${seen}, ${raw[i + 1]!}`)
-      }
-    }
-    return headers
-  }
-  const header = (name: string) => all().get(name) ?? null
+  const header = (name: string) => headers.get(name) ?? null
   return {
     method: req.method ?? 'GET',
     ...url,
     header,
-    headers: all,
+    headers: () => headers,
     body: (limit) => readBody(req, header('content-length'), limit),
     get signal() {
       if (!res) return undefined

@@ -7,6 +7,7 @@ import { messageOf } from './shared/format'
 import { MAX_ENGINE_LOG } from './shared/page-store'
 import { parseRoute } from './shared/router'
 import { thisTab } from './shared/sync'
+import { warmCodeCache } from './code-cache'
 import { Starting } from './starting'
 import { preloadView } from './views'
 
@@ -27,7 +28,8 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   if (!parsed.ok) return render(createElement(StartupError, { message: parsed.error }))
   const { config } = parsed
   document.title = `${config.serviceName} playground`
-  followShell()
+  // No worker served this visit's scripts: a first visit, or a hard reload.
+  followShell(!navigator.serviceWorker?.controller && import.meta.env.PROD)
   const started = startService(config)
   // A view whose chunk fails to load says so in its place, with a way to try again.
   const view = preloadView(parseRoute(location.hash).view).then(
@@ -74,12 +76,18 @@ async function startService(config: PlaygroundConfig): Promise<void> {
 
 /**
  * The service worker caches the app shell once the engine answers, and says so: from then on
- * the next visit opens with no network (`data-offline="ready"` on the root element).
+ * the next visit opens with no network (`data-offline="ready"` on the root element). When this
+ * visit's scripts came from the network (`fromNetwork`), they are then run once from the
+ * worker's cache, so that the next visit starts from their compiled code (`warmCodeCache`).
  */
-function followShell(): void {
+function followShell(fromNetwork: boolean): void {
+  let warmed = false
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent<unknown>) => {
-    if ((event.data as { type?: unknown } | null)?.type === 'SHELL_CACHED') {
-      document.documentElement.dataset.offline = 'ready'
+    if ((event.data as { type?: unknown } | null)?.type !== 'SHELL_CACHED') return
+    document.documentElement.dataset.offline = 'ready'
+    if (fromNetwork && !warmed) {
+      warmed = true
+      warmCodeCache()
     }
   })
 }

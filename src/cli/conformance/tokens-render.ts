@@ -31,9 +31,12 @@ function minted(token: TokenLeastPrivilege): string {
 /** How far beyond its use the minted token reaches, in a few words. */
 export function excessText(token: TokenLeastPrivilege): string {
   if (!token.excess) return 'not measured'
-  const { endpoints, limits, time } = token.excess
+  const { endpoints, reached, limits, time } = token.excess
+  const share = reached
+    ? ` of the ${reached} it reaches (${Math.round((endpoints / reached) * 100)}%)`
+    : ''
   const parts = [
-    endpoints ? `${endpoints} endpoint${endpoints === 1 ? '' : 's'}` : '',
+    endpoints ? `${endpoints} endpoint${endpoints === 1 ? '' : 's'}${share}` : '',
     limits ? `${limits} key-value region${limits === 1 ? '' : 's'}` : '',
     time ? 'time' : '',
   ].filter(Boolean)

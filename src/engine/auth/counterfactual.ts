@@ -44,6 +44,12 @@ export interface Counterfactual {
   /** `fix_request`: the argument that was missing or wrong, when one was. */
   argument?: string
   /**
+   * `use_before` and `use_live_secret`: the other way in, the token minted again with the same
+   * abilities, and what that new token needs to be let in where this one was refused: a live
+   * secret (one whose roll does not end it first) and an expiry after the call, as they apply.
+   */
+  remint?: Remint
+  /**
    * Further changes the call needs with this one, in the order it would meet them: each of them,
    * made together with this one, lets the call in (an expired token that never held the ability,
    * say). Absent when this change alone lets it in (decision 087).
@@ -51,7 +57,39 @@ export interface Counterfactual {
   also?: Counterfactual[]
 }
 
+/** What a dead token, minted again, needs so that the call it was refused passes. */
+export interface Remint {
+  /** Minted from a live secret: its own is rolled (or gone), or rolls before the call. */
+  liveSecret: boolean
+  /** With an expiry after the call (a later `expiry`, a longer `ttl`): its own had passed. */
+  laterExpiry: boolean
+}
+
 const at = clockTime
+
+/**
+ * How a dead token is minted again, in words: `from a live secret, with a later \`expiry' or a
+ * longer \`ttl'`. The roll of its secret (or its absence) is said as well as its expiry, since
+ * a token minted again from a secret that has rolled is refused as surely as one that expired.
+ */
+export function remintPhrase(remint: Remint): string {
+  const parts = [
+    ...(remint.liveSecret ? ['from a live secret'] : []),
+    ...(remint.laterExpiry ? ["with a later `expiry' or a longer `ttl'"] : []),
+  ]
+  return parts.join(', ')
+}
+
+/** The remint a refused credential needs: its secret dead or rolling, its expiry set. */
+function remintOf(refused: RefusedCredential): Remint {
+  return {
+    liveSecret:
+      refused.reason === 'secret_rolled' ||
+      refused.reason === 'secret_unknown' ||
+      refused.secretExpiresAt !== null,
+    laterExpiry: refused.reason === 'expired' || refused.expiresAt !== null,
+  }
+}
 
 /** The packages above `name`, nearest first: `type.string.reverse` → `type.string`, `type`. */
 export function packagesOf(name: string): string[] {
@@ -182,33 +220,59 @@ export function forCredential(refused: RefusedCredential): Counterfactual {
         sentence:
           'send the authorization exactly as auth.create returned it, from this account since its last reset, or mint a new one',
       }
-    case 'expired':
+    case 'expired': {
+      // The first cause in time: it expired before any roll of its secret (decision 087). Minted
+      // again, it needs a later expiry, and a live secret too when its own rolls.
+      const remint = remintOf(refused)
       return {
         code: reason,
         change: 'use_before',
         ...(refused.expiresAt === null ? {} : { before: refused.expiresAt }),
-        sentence: `called before ${refused.expiresAt === null ? 'its expiry' : at(refused.expiresAt)} it would have passed; or mint it again with a later \`expiry' or a longer \`ttl'`,
+        remint,
+        sentence: `called before ${refused.expiresAt === null ? 'its expiry' : at(refused.expiresAt)} it would have passed; or mint it again ${remintPhrase(remint)}${rollNote(refused)}`,
       }
-    case 'secret_rolled':
+    }
+    case 'secret_rolled': {
+      if (refused.kind === 'secret') {
+        return {
+          code: reason,
+          change: 'use_before',
+          ...(refused.secretExpiresAt === null ? {} : { before: refused.secretExpiresAt }),
+          sentence: `called before ${refused.secretExpiresAt === null ? 'the roll' : at(refused.secretExpiresAt)}, when the roll of \`${refused.secretId}' took effect, it would have passed; use the secret that replaced it`,
+        }
+      }
+      const remint = remintOf(refused)
       return {
         code: reason,
         change: 'use_before',
         ...(refused.secretExpiresAt === null ? {} : { before: refused.secretExpiresAt }),
-        sentence:
-          refused.kind === 'secret'
-            ? `called before ${refused.secretExpiresAt === null ? 'the roll' : at(refused.secretExpiresAt)}, when the roll of \`${refused.secretId}' took effect, it would have passed; use the secret that replaced it`
-            : `called before ${refused.secretExpiresAt === null ? 'the roll' : at(refused.secretExpiresAt)}, when the roll of its secret \`${refused.secretId}' took effect, it would have passed; or mint it again from a live secret`,
+        remint,
+        sentence: `called before ${refused.secretExpiresAt === null ? 'the roll' : at(refused.secretExpiresAt)}, when the roll of its secret \`${refused.secretId}' took effect, it would have passed; or mint it again ${remintPhrase(remint)}${expiryNote(refused)}`,
       }
-    case 'secret_unknown':
+    }
+    case 'secret_unknown': {
+      const remint = remintOf(refused)
       return {
         code: reason,
         change: 'use_live_secret',
-        sentence: `its secret \`${refused.secretId}' is gone from this account: mint it again from a secret the account holds`,
+        remint,
+        sentence: `its secret \`${refused.secretId}' is gone from this account: mint it again from a secret the account holds${remint.laterExpiry ? ", with a later `expiry' or a longer `ttl'" : ''}${expiryNote(refused)}`,
       }
+    }
     default:
       return forCode(reason, undefined)
   }
 }
+
+/** After an expiry's remint: when its secret's roll takes effect, which a new token must outlive. */
+const rollNote = (refused: RefusedCredential) =>
+  refused.secretExpiresAt === null
+    ? ''
+    : ` (the roll of its secret \`${refused.secretId}' takes effect at ${at(refused.secretExpiresAt)})`
+
+/** After a roll's remint: its own expiry, which a new token minted the same way would meet. */
+const expiryNote = (refused: RefusedCredential) =>
+  refused.expiresAt === null ? '' : ` (its own expiry was ${at(refused.expiresAt)})`
 
 /** A change as a part of a longer sentence: `holding \`keyv.get' (or \`keyv')`. */
 function phrase(change: Counterfactual): string {
@@ -235,12 +299,7 @@ function phrase(change: Counterfactual): string {
 export function withAlso(first: Counterfactual, also: Counterfactual[]): Counterfactual {
   const rest = also.map(phrase).join(', and ')
   const refusals = also.map((change) => `\`${change.code}'`).join(', then ')
-  const remint =
-    first.code === 'expired'
-      ? "with a later `expiry' or a longer `ttl'"
-      : first.code === 'secret_rolled' || first.code === 'secret_unknown'
-        ? 'from a live secret'
-        : ''
+  const remint = first.remint ? remintPhrase(first.remint) : ''
   let sentence: string
   if (first.change === 'use_before' && first.before !== undefined) {
     const died = first.code === 'expired' ? 'it expired' : "its secret's roll took effect"

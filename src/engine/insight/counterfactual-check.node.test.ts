@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { nodeHmac } from '../../server/node-hmac'
 import { createHarness } from '../../testing/engine-harness'
@@ -18,7 +19,14 @@ import type { SimulateReport } from './types'
 /** The token a call is made with. */
 type TokenSpec =
   | { kind: 'secret' }
-  | { kind: 'authorization'; abilities: string[]; insecure?: boolean; ttl?: number }
+  | {
+      kind: 'authorization'
+      abilities: string[]
+      insecure?: boolean
+      ttl?: number
+      /** Minted from a second secret of the account, never rolled, instead of the one that rolls. */
+      live?: boolean
+    }
   /** An authorization whose secret has since left the account (`secret_unknown`). */
   | { kind: 'orphan'; abilities: string[] }
   | { kind: 'none' | 'malformed' | 'unknown' | 'altered' }
@@ -59,11 +67,14 @@ async function make(world: World, { simulate = true } = {}): Promise<Made> {
       token = h.secret.key
       break
     case 'authorization':
-      token = await h.authorize({
-        abilities: spec.abilities,
-        ...(spec.insecure ? { insecure: true } : {}),
-        ...(spec.ttl !== undefined ? { ttl: spec.ttl } : {}),
-      })
+      token = await h.authorize(
+        {
+          abilities: spec.abilities,
+          ...(spec.insecure ? { insecure: true } : {}),
+          ...(spec.ttl !== undefined ? { ttl: spec.ttl } : {}),
+        },
+        spec.live ? (await h.engine.account.createSecret()).key : undefined,
+      )
       break
     case 'orphan': {
       const other = await h.engine.account.createSecret()
@@ -138,7 +149,11 @@ function applied(world: World, change: Counterfactual, start: number): World[] {
   switch (change.change) {
     case 'use_before':
       expect(change.before, change.sentence).toBeTypeOf('number')
-      return one({ ...world, callAt: change.before! - start - 0.001 })
+      return [
+        { ...world, callAt: change.before! - start - 0.001 },
+        // Or the token minted again as the change says (a secret key has no such way).
+        ...(world.token.kind === 'secret' ? [] : [reminted(world, change)]),
+      ]
     case 'add_ability': {
       const ways = [change.ability!, ...(change.alternatives ?? [])]
       return ways.map((ability) => ({
@@ -157,17 +172,63 @@ function applied(world: World, change: Counterfactual, start: number): World[] {
         { ...world, token: holding(world.token, (held) => [...held, change.ability!]) },
       ]
     case 'set_insecure':
-      return one({ ...world, args: { ...world.args, insecure: true } })
-    case 'use_live_secret': {
-      const spec = world.token
-      if (spec.kind !== 'orphan') throw new Error('use_live_secret for a token with a secret')
-      return one({ ...world, token: { kind: 'authorization', abilities: spec.abilities } })
-    }
+      // In the auth.create call: the one at the URL, or those inside a composition.
+      return one({
+        ...world,
+        args:
+          world.endpoint === 'auth.create'
+            ? { ...world.args, insecure: true }
+            : (insecureInside(world.args) as Record<string, Json>),
+      })
+    case 'use_live_secret':
+      if (world.token.kind !== 'orphan')
+        throw new Error('use_live_secret for a token with a secret')
+      return one(reminted(world, change))
     case 'send_token':
       return one({ ...world, token: { kind: 'secret' }, roll: undefined })
     default:
       throw new Error(`no way to apply ${change.change}: ${change.sentence}`)
   }
+}
+
+/**
+ * A dead token minted again, made when it was and called when it was, with only what the
+ * change's `remint` says: from a live secret (never rolled), with an expiry after the call. A
+ * remint that leaves out what killed it (its secret's roll, its expiry) is caught here: the call
+ * is then refused again.
+ */
+function reminted(world: World, change: Counterfactual): World {
+  const spec = world.token
+  if (spec.kind !== 'authorization' && spec.kind !== 'orphan') {
+    throw new Error(`no token to mint again: ${spec.kind}`)
+  }
+  expect(change.remint, `${change.sentence}: how to mint it again`).toBeDefined()
+  const { liveSecret, laterExpiry } = change.remint!
+  const ttl = spec.kind === 'authorization' ? spec.ttl : undefined
+  return {
+    ...world,
+    token: {
+      kind: 'authorization',
+      abilities: spec.abilities,
+      ...(spec.kind === 'authorization' && spec.insecure ? { insecure: true } : {}),
+      ...(ttl === undefined ? {} : { ttl: laterExpiry ? world.callAt + 600 : ttl }),
+      ...(liveSecret || (spec.kind === 'authorization' && spec.live) ? { live: true } : {}),
+    },
+  }
+}
+
+/** Tuples with `["$$", "insecure", true]` given to every `auth.create` call they hold. */
+function insecureInside(value: Json): Json {
+  if (Array.isArray(value)) {
+    const inner = value.map(insecureInside)
+    return value[0] === '()' && value[1] === 'auth.create'
+      ? [...inner, ['$$', 'insecure', true]]
+      : inner
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, insecureInside(v)]))
+  }
+  return value
 }
 
 /** Every world the counterfactual and its further changes, made together, lead to. */
@@ -237,6 +298,65 @@ function worlds(): World[] {
 const describeWorld = (w: World) =>
   `${w.endpoint}(${JSON.stringify(w.args)}) with ${JSON.stringify(w.token)}${w.roll ? `, roll at +${w.roll}` : ''}, at +${w.callAt}`
 
+/**
+ * Makes `world`; when its call is refused, makes every world its counterfactual leads to, each of
+ * which must answer 200. Answers the counterfactual shown (none for a call let in) and how many
+ * worlds were made from it.
+ */
+async function check(world: World): Promise<{ change?: Counterfactual; checked: number }> {
+  const made = await make(world)
+  const change = shown(made.trace)
+  if (made.status === 200) {
+    expect(change, describeWorld(world)).toBeUndefined()
+    return { checked: 0 }
+  }
+  const what = `${describeWorld(world)}: ${made.status} ${JSON.stringify(change)}`
+  expect(change, what).toBeDefined()
+  // Simulate, asked at the same moment, says the same (it takes a token, not a header).
+  if (world.token.kind !== 'malformed') {
+    expect(made.simulated!.results[0]!.counterfactual, what).toEqual(change)
+  }
+  let checked = 0
+  for (const next of allApplied(world, change!, made.start)) {
+    const again = await make(next, { simulate: false })
+    expect(
+      again.status,
+      `${what}\n  made: ${describeWorld(next)}\n  ${JSON.stringify(again.trace.outcome)}`,
+    ).toBe(200)
+    checked++
+  }
+  return { change: change!, checked }
+}
+
+/** Abilities a token may hold: whole packages, endpoints, buckets and prefixes, insecure ones. */
+const HELD = [
+  'core.ping',
+  'core',
+  'core.exec',
+  'keyv.get?bucket=users&prefix=alice/',
+  'keyv.get?bucket=orders',
+  'keyv?bucket=users&prefix=bob/',
+  'keyv.scan?bucket=users&prefix=alice/',
+  'keyv.set?bucket=users',
+  'auth.create',
+  'auth',
+]
+
+const INSECURE = new Set(['auth.create', 'auth'])
+
+/** Calls: inside and outside a bucket or a prefix, a scan, a write, minting, a composition. */
+const CALLS: Array<[string, Record<string, Json>]> = [
+  ...ENDPOINTS,
+  ['keyv.get', { bucket: 'orders', key: 'o/1' }],
+  ['keyv.set', { bucket: 'users', key: 'bob/2', value: 'B' }],
+  ['keyv.set', { bucket: 'orders', key: 'o/2', value: 'O' }],
+  ['keyv.scan', { bucket: 'users', prefix: 'alice/' }],
+  ['keyv.scan', { bucket: 'users', prefix: 'bob/' }],
+  ['keyv.scan', { bucket: 'users' }],
+  ['auth.create', { abilities: ['auth'] }],
+  ['core.exec', { proc: ['{}', ['()', 'auth.create', ['$$', 'abilities', ['auth.create']]]] }],
+]
+
 describe('every counterfactual, made, lets the call in', () => {
   it(
     'across expiry, rolls, abilities, limits and insecure abilities, alone and together',
@@ -246,28 +366,11 @@ describe('every counterfactual, made, lets the call in', () => {
       const combined = new Set<string>()
       let checked = 0
       for (const world of worlds()) {
-        const made = await make(world)
-        const change = shown(made.trace)
-        if (made.status === 200) {
-          expect(change, describeWorld(world)).toBeUndefined()
-          continue
-        }
-        const what = `${describeWorld(world)}: ${made.status} ${JSON.stringify(change)}`
-        expect(change, what).toBeDefined()
-        codes.add(change!.code)
-        for (const further of change!.also ?? []) combined.add(`${change!.code}+${further.code}`)
-        // Simulate, asked at the same moment, says the same (it takes a token, not a header).
-        if (world.token.kind !== 'malformed') {
-          expect(made.simulated!.results[0]!.counterfactual, what).toEqual(change)
-        }
-        for (const next of allApplied(world, change!, made.start)) {
-          const again = await make(next, { simulate: false })
-          expect(
-            again.status,
-            `${what}\n  made: ${describeWorld(next)}\n  ${JSON.stringify(again.trace.outcome)}`,
-          ).toBe(200)
-          checked++
-        }
+        const { change, checked: made } = await check(world)
+        checked += made
+        if (!change) continue
+        codes.add(change.code)
+        for (const further of change.also ?? []) combined.add(`${change.code}+${further.code}`)
       }
       expect([...codes].sort()).toEqual(
         [
@@ -300,6 +403,40 @@ describe('every counterfactual, made, lets the call in', () => {
     },
   )
 
+  it(
+    'for any token, lifetime, roll and call: every way each counterfactual offers lets it in',
+    { timeout: 120_000 },
+    async () => {
+      const world = fc.record({
+        abilities: fc.subarray(HELD, { minLength: 1, maxLength: 3 }),
+        ttl: fc.option(fc.integer({ min: 60, max: 7_200 }), { nil: undefined }),
+        roll: fc.option(fc.integer({ min: 60, max: 7_200 }), { nil: undefined }),
+        callAt: fc.integer({ min: 1, max: 9_000 }),
+        call: fc.constantFrom(...CALLS),
+      })
+      await fc.assert(
+        fc.asyncProperty(
+          world,
+          async ({ abilities, ttl, roll, callAt, call: [endpoint, args] }) => {
+            await check({
+              token: {
+                kind: 'authorization',
+                abilities,
+                ...(abilities.some((a) => INSECURE.has(a)) ? { insecure: true } : {}),
+                ...(ttl === undefined ? {} : { ttl }),
+              },
+              ...(roll === undefined ? {} : { roll }),
+              callAt,
+              endpoint,
+              args,
+            })
+          },
+        ),
+        { numRuns: 40, seed: 99 },
+      )
+    },
+  )
+
   it('names the first cause in time: expired before its secret rolled is expired, and the reverse', async () => {
     const expiredFirst = await make({
       token: { kind: 'authorization', abilities: ['core'], ttl: 600 },
@@ -316,7 +453,12 @@ describe('every counterfactual, made, lets the call in', () => {
     expect(expiredFirst.trace.credential!.counterfactual).toMatchObject({
       change: 'use_before',
       before: expiredFirst.start + 600,
+      // Minted again, it needs a later expiry and a live secret: its own has rolled since.
+      remint: { liveSecret: true, laterExpiry: true },
     })
+    expect(expiredFirst.trace.credential!.counterfactual!.sentence).toMatch(
+      /^called before .* UTC \(virtual clock\) it would have passed; or mint it again from a live secret, with a later `expiry' or a longer `ttl' \(the roll of its secret `sec_[\w-]+' takes effect at .*\)$/,
+    )
     const rolledFirst = await make({
       token: { kind: 'authorization', abilities: ['core'], ttl: 7200 },
       roll: 3600,
@@ -329,6 +471,7 @@ describe('every counterfactual, made, lets the call in', () => {
     expect(rolledFirst.trace.credential!.counterfactual).toMatchObject({
       change: 'use_before',
       before: rolledFirst.start + 3600,
+      remint: { liveSecret: true, laterExpiry: true },
     })
   })
 })

@@ -44,5 +44,14 @@ export type Pause = () => Promise<void> | undefined
  * engine's evaluations yield as `yieldWhenDue` says.
  */
 export interface AccountTurns {
-  admit<T>(run: (pause: Pause) => Promise<T>, signal?: AbortSignal): Promise<T>
+  /**
+   * `signalWhenWaiting`, in place of `signal`, makes the client's signal only if the request
+   * waits to start: a request's signal costs an `AbortController` and a listener on its
+   * connection, and most requests never wait.
+   */
+  admit<T>(
+    run: (pause: Pause) => Promise<T>,
+    signal?: AbortSignal,
+    signalWhenWaiting?: () => AbortSignal | undefined,
+  ): Promise<T>
 }

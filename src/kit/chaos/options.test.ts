@@ -20,10 +20,4 @@ describe('bad chaos options, refused by name before any test runs', () => {
       expect(() => useService({ chaos } as never)).toThrow(message)
     })
   }
-
-  it('refuses chaos over serve, for now', () => {
-    expect(() =>
-      useService({ chaos: { seed: 1 }, serve: { url: 'http://127.0.0.1:1', controlToken: 'x' } }),
-    ).toThrow(/chaos runs in process/)
-  })
 })

@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
-import type { ChaosSettings } from './options'
-import { replayChaos, runChaos, type ChaosFrame } from './run'
-import type { Repro } from './repro'
+import { runChosen, type ChaosChoice } from './chosen'
+import type { ChaosFrame } from './run'
 
 interface TaskLike {
   type: string
@@ -38,7 +37,7 @@ export async function chaosTests(
   file: TaskLike,
   frame: () => Promise<ChaosFrame>,
   testName: () => string,
-  chaos: { settings?: ChaosSettings; repro?: Repro },
+  chaos: ChaosChoice,
 ): Promise<void> {
   const { getFn, setFn } = await runnerFns()
   const visit = (suite: TaskLike) => {
@@ -47,14 +46,7 @@ export async function chaosTests(
       if (task.type !== 'test' || task.concurrent) continue
       const body = getFn(task)
       if (!body) continue
-      setFn(task, async () => {
-        const name = testName()
-        if (chaos.repro) {
-          if (chaos.repro.test !== name) return body()
-          return replayChaos(await frame(), chaos.repro.faults, body)
-        }
-        return runChaos(await frame(), name, chaos.settings!, body)
-      })
+      setFn(task, () => runChosen(chaos, frame, testName(), body))
     }
   }
   visit(file)

@@ -91,6 +91,19 @@ describe('misspelt options', () => {
     ).rejects.toThrow('startService: secrets must be non-empty strings, got undefined')
   })
 
+  it('refuses bad chaos options by name, before any hook or test of the file', () => {
+    // Thrown before the helper adds a hook: inside a test, a hook added would be an error of its own.
+    const refused = [
+      [{ seed: 1.5 }, /chaos\.`seed' must be a text .* or a whole number/],
+      [{ seed: 1, kinds: ['gremlins'] }, /chaos\.kinds: "gremlins" is not a kind/],
+      [{ seed: 1, rate: 1.5 }, /chaos\.rate must be a number more than 0 and at most 1; got 1\.5/],
+      [{ seed: 1, runs: 0 }, /chaos\.runs must be a whole number .*got 0/],
+    ]
+    for (const [chaos, message] of refused) {
+      expect(() => useService({ ...serviceOptions(), chaos })).toThrow(message)
+    }
+  })
+
   it('says what to do when no server answers', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`
     await expect(openAccount({ url, controlToken: 't' })).rejects.toThrow(

@@ -6,6 +6,7 @@ import ConsoleView from '../console/console-view'
 import { ConfigProvider, type PlaygroundConfig } from '../shared/config'
 import { remember } from '../shared/page-store'
 import { renderWithService } from '../../testing/render'
+import { SecretRow } from './secret-row'
 import SecretsView from './secrets-view'
 
 /** Mints an authorization with `token` and has the page remember it, as the log's reader does. */
@@ -99,6 +100,34 @@ describe('rolls', { timeout: 20_000 }, () => {
     const [kept] = await service.listSecrets()
     expect(kept).toMatchObject({ state: 'active', expiresAt: null })
     expect(within(row).queryByRole('button', { name: 'Cancel the roll' })).toBeNull()
+  })
+
+  it('holds the moment offered still once the field has the focus: the tick does not move it', async () => {
+    const view = await renderWithService(<></>)
+    const [secret] = await view.service.listSecrets()
+    const now = 1_795_920_000
+    const row = (at: number) =>
+      view.rerender(
+        <ConfigProvider config={view.config}>
+          <QueryClientProvider client={view.client}>
+            <table>
+              <tbody>
+                <SecretRow secret={secret!} now={at} descendants={[]} />
+              </tbody>
+            </table>
+          </QueryClientProvider>
+        </ConfigProvider>,
+      )
+    const field = () => screen.getByLabelText('Roll at (UTC, 24 h)') as HTMLInputElement
+    row(now)
+    expect(field().value).toBe('2026-11-29 03:40:00')
+    // Untouched, it follows the clock; once a person is in it, what they select and type over
+    // stays where it was (a value moved under a selection sends the typing to its end).
+    row(now + 1)
+    expect(field().value).toBe('2026-11-29 03:40:01')
+    fireEvent.focus(field())
+    row(now + 2)
+    expect(field().value).toBe('2026-11-29 03:40:01')
   })
 
   it('shows only the latest problem: a refusal does not stay beside a new one', async () => {

@@ -193,6 +193,9 @@ export function SecretRow({
                 aria-describedby={`${atId}-ends${problem ? ` ${hintId}` : ''}`}
                 aria-invalid={problem ? true : undefined}
                 onChange={(event) => setAt(event.target.value)}
+                // The offer follows the clock until a person is in the field; from then it holds
+                // still, or the tick would move the text under their selection and their typing.
+                onFocus={() => setAt((typed) => typed ?? (shownAt === '' ? null : shownAt))}
               />
               <button type="submit" disabled={pending}>
                 Roll at…

@@ -50,9 +50,14 @@ export function CompositionOrigin({ composition }: { composition: Composition })
             ,{' '}
           </>
         ) : null}
-        {lifetime}, {composition.insecure ? 'insecure: true' : 'no insecure abilities'} and its
-        secret. Changed:{' '}
-        {dropped.length === 1 && added.length === 1 ? (
+        {lifetime}, {composition.insecure ? 'insecure: true' : 'no insecure abilities'}
+        {params.get('signer')
+          ? ' and its secret'
+          : '; signed by a live secret, since its own no longer signs'}
+        . Changed:{' '}
+        {added.length === 0 && dropped.length === 0 ? (
+          'nothing it holds: it is minted again'
+        ) : dropped.length === 1 && added.length === 1 ? (
           <>
             <Code text={dropped[0]!} /> widened to <Code text={added[0]!} />
           </>

@@ -10,7 +10,7 @@ import { Quoted, visibleText } from '../shared/quoted'
 import { routeHref } from '../shared/router'
 import { useRemembered, useRememberedActions, type SavedAuthorization } from '../shared/tokens'
 import { TokenFacts } from './token-details'
-import { liveStatus } from './token-state'
+import { liveStatus } from '../shared/token-state'
 
 /**
  * Every authorization made in this page (here, in the console, by any code), with its live

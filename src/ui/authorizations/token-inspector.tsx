@@ -11,7 +11,7 @@ import { useRouteParam } from '../shared/router'
 import { useTokenChoices, type TokenChoice } from '../shared/tokens'
 import { ReachGrid } from './reach-grid'
 import { TokenFacts } from './token-details'
-import { liveStatus } from './token-state'
+import { liveStatus } from '../shared/token-state'
 import { fromBase64Url } from '../../client/wire'
 
 /**

@@ -56,6 +56,9 @@ export function useComposition(): {
       setComposition(compositionFromParams(linked))
       const signer = linked.get('signer')
       if (signer) setSignerId(signer)
+      // A fix from a refused token names its signer, or none when its own no longer signs: a
+      // signer chosen before (a secret rolled since) is not kept for it.
+      else if (params.get('from') === 'refused') setSignerId(undefined)
     }
   }
   return { composition, setComposition, signerId, setSignerId }

@@ -3,13 +3,16 @@ import { Field } from '../shared/field'
 import { useConfig } from '../shared/config'
 import { Name } from '../shared/quoted'
 import { ErrorReason } from '../shared/refusal'
-import { JsonField, readJson } from '../shared/json-field'
+import { AsText, JsonField, readValue } from '../shared/json-field'
 import { setValue } from './api'
 import { useAccountMutation } from '../shared/queries'
 import { keyvAbility } from '../shared/abilities'
 import { routeHref } from '../shared/router'
 
-/** Adds a key to the open bucket through `keyv.set`, its value checked as JSON as it is typed. */
+/**
+ * Adds a key to the open bucket through `keyv.set`. Its value is read as it is typed: JSON when
+ * it is JSON, other text as the text it is (and said so), as a person means `hello`.
+ */
 export function AddKeyForm({ token, bucket }: { token: string; bucket: string }) {
   const config = useConfig()
   const [key, setKey] = useState('')
@@ -20,11 +23,14 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
   const save = useAccountMutation((value: Parameters<typeof setValue>[2]) =>
     setValue(config, token, value),
   )
-  const reading = readJson(text)
+  const reading = readValue(text)
   const keyProblem = tried && key === '' ? 'Give the key a name.' : null
   const shown =
     tried && reading.empty
-      ? { ...reading, problem: 'Write the value as JSON: "text", 42, true or {"name": "Ada"}.' }
+      ? {
+          ...reading,
+          problem: 'Write the value: text, or JSON such as 42, true or {"name": "Ada"}.',
+        }
       : reading
 
   function submit(event: FormEvent) {
@@ -80,12 +86,18 @@ export function AddKeyForm({ token, bucket }: { token: string; bucket: string })
         )}
       </Field>
       <JsonField
-        label="Value (JSON)"
+        label="Value (JSON or text)"
         text={text}
         onText={setText}
         reading={shown}
         placeholder='{"name": "Ada", "admin": false}'
-        help="Any JSON value: a string in double quotes, a number, true, false, null, an array or an object. A key that exists already gets the new value."
+        help={
+          reading.asText ? (
+            <AsText text={text} verb="saved" />
+          ) : (
+            'Any JSON value (a number, true, false, null, a string in double quotes, an array or an object), or text as it is. A key that exists already gets the new value.'
+          )
+        }
       />
       <div>
         <button type="submit" disabled={save.isPending}>

@@ -5,7 +5,7 @@ import { CopyButton } from '../shared/copy-button'
 import { routeHref } from '../shared/router'
 import { Name, visibleText } from '../shared/quoted'
 import { ErrorReason } from '../shared/refusal'
-import { JsonField, readJson } from '../shared/json-field'
+import { AsText, JsonField, readValue } from '../shared/json-field'
 import { deleteKey, setValue } from './api'
 import { useAccountMutation } from '../shared/queries'
 import { valueQuery } from './queries'
@@ -133,9 +133,11 @@ function EditForm({
   const save = useAccountMutation((value: Parameters<typeof setValue>[2]) =>
     setValue(config, token, value),
   )
-  const reading = readJson(text)
+  const reading = readValue(text)
   const shown =
-    tried && reading.empty ? { ...reading, problem: 'Write the new value as JSON.' } : reading
+    tried && reading.empty
+      ? { ...reading, problem: 'Write the new value: text, or JSON.' }
+      : reading
 
   useEffect(() => field.current?.querySelector('textarea')?.focus(), [])
 
@@ -150,10 +152,11 @@ function EditForm({
     <form className="key-edit" onSubmit={submit} noValidate>
       <div ref={field}>
         <JsonField
-          label={`New value of ${visibleText(name)} (JSON)`}
+          label={`New value of ${visibleText(name)} (JSON or text)`}
           text={text}
           onText={setText}
           reading={shown}
+          help={reading.asText ? <AsText text={text} verb="saved" /> : undefined}
           rows={Math.min(12, Math.max(3, text.split('\n').length))}
         />
       </div>

@@ -89,7 +89,7 @@ describe('KeyvView', { timeout: 20_000 }, () => {
     await screen.findByText(/No keys in default yet/)
     fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'carol' } })
     // A value that looks like a call stays data.
-    fireEvent.change(screen.getByLabelText('Value (JSON)'), {
+    fireEvent.change(screen.getByLabelText('Value (JSON or text)'), {
       target: { value: '["()", "core.ping"]' },
     })
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
@@ -101,7 +101,7 @@ describe('KeyvView', { timeout: 20_000 }, () => {
     expect(await call(service, 'keyv.get', { key: 'carol' })).toEqual(['()', 'core.ping'])
 
     fireEvent.click(screen.getByRole('button', { name: 'Edit carol' }))
-    const editor = await screen.findByLabelText('New value of carol (JSON)')
+    const editor = await screen.findByLabelText('New value of carol (JSON or text)')
     expect((editor as HTMLTextAreaElement).value).toBe('[\n  "()",\n  "core.ping"\n]')
     fireEvent.change(editor, { target: { value: '{"age": 41}' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save value' }))
@@ -120,11 +120,32 @@ describe('KeyvView', { timeout: 20_000 }, () => {
     await screen.findByText(/No buckets yet/)
   })
 
+  it('saves a value that is not JSON as the text it is, and says so; JSON stays JSON', async () => {
+    const { service } = await renderWithService(<KeyvView />)
+    await screen.findByText(/No keys in default yet/)
+    fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'note' } })
+    fireEvent.change(screen.getByLabelText(/^Value/), { target: { value: 'bob/1 is back' } })
+    expect(screen.getByTestId('sent-as-text').textContent).toBe(
+      'Not JSON: saved as the text it is, "bob/1 is back".',
+    )
+    fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
+    await screen.findByRole('status')
+    expect(await call(service, 'keyv.get', { key: 'note' })).toBe('bob/1 is back')
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit note' }))
+    const editor = await screen.findByLabelText(/^New value of note/)
+    fireEvent.change(editor, { target: { value: '12' } })
+    expect(screen.queryByTestId('sent-as-text')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Save value' }))
+    await waitFor(() => expect(screen.getByTestId('key-value').textContent).toBe('12'))
+    expect(await call(service, 'keyv.get', { key: 'note' })).toBe(12)
+  })
+
   it('says where a value is not JSON, and sends nothing', async () => {
     const { service } = await renderWithService(<KeyvView />)
     await screen.findByText(/No keys in default yet/)
     fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'k' } })
-    const value = screen.getByLabelText('Value (JSON)')
+    const value = screen.getByLabelText('Value (JSON or text)')
     fireEvent.change(value, { target: { value: '{\n  "a": 1,\n  "b": }' } })
     expect(value.getAttribute('aria-invalid')).toBe('true')
     expect(screen.getByText(/^Line 3, column 8: expected a value/)).toBeTruthy()
@@ -132,7 +153,7 @@ describe('KeyvView', { timeout: 20_000 }, () => {
     expect(document.activeElement).toBe(value)
     fireEvent.change(value, { target: { value: '' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
-    expect(screen.getByText(/^Write the value as JSON/)).toBeTruthy()
+    expect(screen.getByText(/^Write the value: text, or JSON/)).toBeTruthy()
     expect(await call(service, 'keyv.get', { key: 'k' })).toBeNull()
   })
 
@@ -140,7 +161,7 @@ describe('KeyvView', { timeout: 20_000 }, () => {
     await renderWithService(<KeyvView />)
     await screen.findByText(/No keys in default yet/)
     fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'big' } })
-    fireEvent.change(screen.getByLabelText('Value (JSON)'), {
+    fireEvent.change(screen.getByLabelText('Value (JSON or text)'), {
       target: { value: JSON.stringify('x'.repeat(200_000)) },
     })
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
@@ -196,7 +217,7 @@ describe('KeyvView with a limited token', { timeout: 20_000 }, () => {
 
     // A key outside the limit: the engine's reason, not only the wire's words.
     fireEvent.change(screen.getByLabelText('Key'), { target: { value: 'bob/2' } })
-    fireEvent.change(screen.getByLabelText('Value (JSON)'), { target: { value: '1' } })
+    fireEvent.change(screen.getByLabelText('Value (JSON or text)'), { target: { value: '1' } })
     fireEvent.click(screen.getByRole('button', { name: 'Save key' }))
     const alert = await screen.findByRole('alert')
     await waitFor(() => expect(alert.textContent).toContain('outside_limit'))

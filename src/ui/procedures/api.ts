@@ -1,6 +1,11 @@
 import type { Json } from '../../engine'
 import type { PlaygroundConfig } from '../shared/config'
-import { callEndpoint, literal, type EndpointAnswer } from '../shared/endpoint-call'
+import {
+  callEndpoint,
+  literal,
+  type CallFormat,
+  type EndpointAnswer,
+} from '../shared/endpoint-call'
 
 export type { ProcRecord } from '../shared/api'
 
@@ -33,20 +38,30 @@ export async function deleteProcedure(
   await callEndpoint(config, { endpoint: `${config.serviceName}.delete`, token, args })
 }
 
-/** Calls `lib.<name>` with an input (or none) and arguments, all as data. */
+/**
+ * Calls `lib.<name>` with an input (or none) and arguments, all as data, in `format`: in the
+ * tuple formats everything is a `%%` literal in the body; in JSON and text the input is the body
+ * and the arguments travel in the query string.
+ */
 export function callProcedure(
   config: PlaygroundConfig,
   token: string,
   name: string,
   input: Json | undefined,
   args: Record<string, Json>,
+  format: CallFormat = 'tuples',
 ): Promise<EndpointAnswer> {
-  return callEndpoint(config, {
-    endpoint: `lib.${name}`,
-    token,
-    ...(input === undefined ? {} : { input: literal(input) }),
-    args: Object.entries(args).map(([arg, value]): [string, Json] => [arg, literal(value)]),
-  })
+  const data = format === 'tuples' || format === 'msgpack' ? literal : (value: Json) => value
+  return callEndpoint(
+    config,
+    {
+      endpoint: `lib.${name}`,
+      token,
+      ...(input === undefined ? {} : { input: data(input) }),
+      args: Object.entries(args).map(([arg, value]): [string, Json] => [arg, data(value)]),
+    },
+    format,
+  )
 }
 
 /** `<service>.deploy(name, proc, release: true)`: makes `proc` the release; the dev stage goes. */

@@ -1,9 +1,10 @@
-import { useState, type FormEvent } from 'react'
+import { useId, useState, type FormEvent } from 'react'
 import type { Json } from '../../engine'
 import { useConfig } from '../shared/config'
+import type { CallFormat } from '../shared/endpoint-call'
 import { CopyButton } from '../shared/copy-button'
 import { ErrorReason } from '../shared/refusal'
-import { JsonField, readJson, type JsonReading } from '../shared/json-field'
+import { AsText, JsonField, readJson, readValue } from '../shared/json-field'
 import { useAccountMutation } from '../shared/queries'
 import { callProcedure } from './api'
 
@@ -12,28 +13,36 @@ const argsShape = (value: Json) =>
     ? undefined
     : 'Arguments are one JSON object: {"name": value, …}.'
 
-/**
- * The input as typed: JSON when it is JSON, else the text as it is (`hello` need not be quoted),
- * as the console reads a field that may be text.
- */
-function readInput(text: string): JsonReading & { asText?: boolean } {
-  const reading = readJson(text)
-  return reading.problem ? { empty: false, value: text, asText: true } : reading
-}
+/** The body formats offered, as the console names them. */
+const FORMATS: ReadonlyArray<[CallFormat, (serviceName: string) => string]> = [
+  ['tuples', (service) => `Tuples (application/vnd.${service}+json)`],
+  ['msgpack', (service) => `MessagePack tuples (application/vnd.${service}+msgpack)`],
+  ['json', () => 'JSON (application/json; arguments in the query string)'],
+  ['text', () => 'Text (text/plain; arguments in the query string)'],
+]
 
 /**
  * Calls `lib.<name>` with an input (JSON, or text as it is) and arguments (a JSON object), both
- * optional; shows the answer.
+ * optional, in the body format chosen; shows the answer.
  */
 export function CallForm({ token, name }: { token: string; name: string }) {
   const config = useConfig()
   const [inputText, setInputText] = useState('')
   const [argsText, setArgsText] = useState('')
-  const input = readInput(inputText)
+  const [format, setFormat] = useState<CallFormat>('tuples')
+  const formatId = useId()
+  const input = readValue(inputText)
   const args = readJson(argsText, argsShape)
   // A procedure may write keys or procedures: what the other views show is read again.
   const call = useAccountMutation(() =>
-    callProcedure(config, token, name, input.value, (args.value ?? {}) as Record<string, Json>),
+    callProcedure(
+      config,
+      token,
+      name,
+      input.value,
+      (args.value ?? {}) as Record<string, Json>,
+      format,
+    ),
   )
 
   function submit(event: FormEvent) {
@@ -53,13 +62,7 @@ export function CallForm({ token, name }: { token: string; name: string }) {
           reading={input}
           rows={2}
           placeholder="hello"
-          help={
-            input.asText ? (
-              <span data-testid="sent-as-text">
-                Not JSON: sent as the text it is, <code>{JSON.stringify(inputText)}</code>.
-              </span>
-            ) : undefined
-          }
+          help={input.asText ? <AsText text={inputText} /> : undefined}
         />
         <JsonField
           label="Arguments (a JSON object; empty for none)"
@@ -69,6 +72,20 @@ export function CallForm({ token, name }: { token: string; name: string }) {
           rows={2}
           placeholder='{"mark": "!"}'
         />
+        <div className="field">
+          <label htmlFor={formatId}>Body format</label>
+          <select
+            id={formatId}
+            value={format}
+            onChange={(event) => setFormat(event.target.value as CallFormat)}
+          >
+            {FORMATS.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label(config.serviceName)}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <div>
         <button type="submit" disabled={call.isPending || Boolean(input.problem || args.problem)}>

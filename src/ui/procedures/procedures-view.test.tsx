@@ -118,6 +118,37 @@ describe('ProceduresView', { timeout: 20_000 }, () => {
     await screen.findByText(/No stored procedures yet/)
   })
 
+  it('calls a procedure in the body format chosen', async () => {
+    const { service } = await renderWithService(<ProceduresView />)
+    await screen.findByText(/No stored procedures yet/)
+    fireEvent.click(screen.getByRole('button', { name: 'Start from this example' }))
+    type('Name (called at lib.<name>)', 'oof')
+    fireEvent.click(screen.getByRole('button', { name: 'Create procedure' }))
+    const oof = await card('oof')
+    fireEvent.click(oof.getByRole('button', { name: 'Call lib.oof' }))
+    const sent = async () => {
+      const response = await fetch(`${service.baseUrl}/_account/exchanges`)
+      const { exchanges } = (await response.json()) as {
+        exchanges: Array<{ id: number; request: { url: string; headers: Array<[string, string]> } }>
+      }
+      const { request } = exchanges
+        .filter((e) => e.request.url.endsWith('/lib/oof'))
+        .sort((a, b) => b.id - a.id)[0]!
+      return new Map(request.headers).get('content-type')
+    }
+    for (const [format, media, input, answer] of [
+      ['text', 'text/plain', 'bar', '"Rab"'],
+      ['json', 'application/json', 'baz', '"Zab"'],
+      ['msgpack', 'application/vnd.service+msgpack', 'qux', '"Xuq"'],
+    ] as const) {
+      fireEvent.change(oof.getByLabelText('Body format'), { target: { value: format } })
+      type('Input (JSON or text; empty for none)', input, oof)
+      fireEvent.click(oof.getByRole('button', { name: 'Send' }))
+      await waitFor(() => expect(oof.queryByTestId('proc-answer')?.textContent).toBe(answer))
+      expect(await sent()).toBe(media)
+    }
+  })
+
   it('shows the engine’s 409 and 400 readably', async () => {
     await renderWithService(<ProceduresView />)
     await screen.findByText(/No stored procedures yet/)

@@ -56,6 +56,34 @@ describe('a fix, composed from the refused token', () => {
     expect(params.get('insecure')).toBe('true')
   })
 
+  it('signs the fix of a token that expired, its secret rolled since, with a live secret', () => {
+    // The story: a ttl of 600 s, expired at 1,600, its secret rolled at 4,600; the call
+    // at 5,000 is refused as expired, and the engine says a token minted again needs both.
+    const expired: Counterfactual = {
+      code: 'expired',
+      change: 'use_before',
+      before: 1_600,
+      remint: { liveSecret: true, laterExpiry: true },
+      sentence: '',
+    }
+    const dead = { ...token, reason: 'expired', secretExpiresAt: 4_600 }
+    const params = fixParams(expired, dead, 5_000)!
+    expect(params.getAll('ability')).toEqual(token.abilities)
+    expect(params.get('ttl')).toBe('600')
+    // Its own secret would refuse to sign: the composer takes its first live secret.
+    expect(params.get('signer')).toBeNull()
+    // A missing ability, the token alive but its secret rolled by the time the fix is made.
+    const missing: Counterfactual = {
+      code: 'missing_ability',
+      change: 'add_ability',
+      ability: 'keyv.set',
+      sentence: '',
+    }
+    const live = { ...token, secretExpiresAt: 1_500 }
+    expect(fixParams(missing, live, 1_400)!.get('signer')).toBe('secret:sec_1')
+    expect(fixParams(missing, live, 1_500)!.get('signer')).toBeNull()
+  })
+
   it('mints a dead token again as it was, and has nothing to compose for a change no token holds', () => {
     const again = fixParams(
       { code: 'expired', change: 'use_before', before: 1_600, sentence: '' },

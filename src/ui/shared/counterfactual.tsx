@@ -28,7 +28,8 @@ export const composeHref = (ability: string, insecure = false): string =>
 export type RefusedToken = Pick<
   CredentialTrace,
   'kind' | 'reason' | 'abilities' | 'insecure' | 'createdAt' | 'expiresAt' | 'secretId'
->
+> &
+  Partial<Pick<CredentialTrace, 'secretExpiresAt'>>
 
 /** The changes a counterfactual makes to what a token holds, in the order named. */
 const changesOf = (counterfactual: Counterfactual): Counterfactual[] =>
@@ -85,11 +86,15 @@ export function fixParams(
       params.set('expiry', toDateTimeLocal(expiresAt, 'utc'))
     }
   }
-  // Its own secret, unless a roll or its absence is what refused it: then the composer's first
-  // live secret.
-  if (token.secretId && token.reason !== 'secret_rolled' && token.reason !== 'secret_unknown') {
-    params.set('signer', `secret:${token.secretId}`)
-  }
+  // Its own secret while that still signs: not once a roll or its absence refused it, nor when
+  // the engine says a token minted again needs a live secret (expired, then its secret rolled),
+  // nor once its secret's roll has taken effect. Then the composer's first live secret.
+  const secretDead =
+    token.reason === 'secret_rolled' ||
+    token.reason === 'secret_unknown' ||
+    counterfactual.remint?.liveSecret === true ||
+    (token.secretExpiresAt != null && now !== undefined && token.secretExpiresAt <= now)
+  if (token.secretId && !secretDead) params.set('signer', `secret:${token.secretId}`)
   params.set('from', 'refused')
   for (const held of token.abilities) params.append('was', held)
   return params

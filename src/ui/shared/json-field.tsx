@@ -22,6 +22,30 @@ export function readJson(text: string, shape?: (value: Json) => string | undefin
   return problem ? { empty: false, problem } : { empty: false, value: checked.value }
 }
 
+/** A value read from a field that takes any value: `asText` when it was taken as text. */
+export type ValueReading = JsonReading & { asText?: boolean }
+
+/**
+ * Reads a field that takes any value (a key's value, a procedure's input) as a person means it:
+ * JSON when it is JSON (`12` is a number, `"12"` a string); other text as the text it is
+ * (`bob/1`, `hello`), with `asText` so the field can say so. Text that opens as JSON does (`{`,
+ * `[`, `"`) but does not parse was meant as JSON: it stays a problem, said where.
+ */
+export function readValue(text: string): ValueReading {
+  const reading = readJson(text)
+  if (!reading.problem || /^\s*[[{"]/.test(text)) return reading
+  return { empty: false, value: text, asText: true }
+}
+
+/** What a field says of a value it took as text. */
+export function AsText({ text, verb = 'sent' }: { text: string; verb?: string }) {
+  return (
+    <span data-testid="sent-as-text">
+      Not JSON: {verb} as the text it is, <code>{JSON.stringify(text)}</code>.
+    </span>
+  )
+}
+
 /**
  * A textarea for JSON, checked as it is typed: where it does not parse (line and column) is
  * said under it at once, politely, and the field is marked invalid.

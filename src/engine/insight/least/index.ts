@@ -6,6 +6,7 @@
 import type { CoverageEntry } from '../coverage/tally'
 import { between, identifyAt, type InsightContext, type InsightRun } from '../context'
 import { catalogue, type CatalogueEntry } from '../reach'
+import { covers } from '../../auth/abilities'
 import { InvalidError } from '../../errors'
 import { flagsOf } from './flags'
 import { prove, type ProofResult } from './prove'
@@ -167,9 +168,15 @@ async function analyse(
     use: useOf(group, endpoints),
     suggestion: shown,
     flags: flagsOf(group, endpoints, insecure),
-    excess: result?.excess ?? null,
+    excess: result?.excess ? { ...result.excess, reached: reachedBy(group, endpoints) } : null,
     proof: result?.proof ?? null,
   }
+}
+
+/** Endpoints of the catalogue the minted token's abilities cover, their limits aside. */
+function reachedBy(group: TokenGroup, endpoints: readonly CatalogueEntry[]): number {
+  const names = (group.abilities ?? []).map((ability) => ability.split('?')[0]!)
+  return endpoints.filter((entry) => names.some((name) => covers(name, entry.name))).length
 }
 
 function useOf(group: TokenGroup, endpoints: readonly CatalogueEntry[]): TokenUse {
@@ -194,9 +201,11 @@ function useOf(group: TokenGroup, endpoints: readonly CatalogueEntry[]): TokenUs
     firstAt: group.firstAt,
     lastAt: group.lastAt,
     endpoints: used,
-    refusals: [...group.refusals.values()].sort((a, b) =>
-      a.endpoint === b.endpoint ? (a.code < b.code ? -1 : 1) : a.endpoint < b.endpoint ? -1 : 1,
-    ),
+    refusals: [...group.refusals.values()]
+      .flatMap((byCode) => [...byCode.values()])
+      .sort((a, b) =>
+        a.endpoint === b.endpoint ? (a.code < b.code ? -1 : 1) : a.endpoint < b.endpoint ? -1 : 1,
+      ),
     minted: group.minted,
   }
 }

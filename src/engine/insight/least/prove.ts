@@ -139,6 +139,7 @@ export async function prove(
     proof.lost = report.lost.slice(0, MAX_LISTED)
     excess = {
       endpoints: report.lost.filter((item) => item.kind === 'endpoint').length,
+      reached: 0,
       limits: report.lost.filter((item) => item.kind === 'limit').length,
       time: report.lost.some((item) => item.kind === 'time'),
     }
@@ -179,7 +180,7 @@ function checkTraces(
     insecure: suggestion.insecure,
     expiresAt: suggestion.expiresAt,
   }
-  for (const check of [...group.checks.values()].flatMap((byAbility) => [...byAbility.values()])) {
+  for (const check of group.checks) {
     proof.traced++
     let refusal = decide(principal, check.endpoint)
     if (!(refusal instanceof Refusal) && check.target) {

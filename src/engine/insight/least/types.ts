@@ -118,6 +118,8 @@ export interface LeastPrivilegeProof {
 export interface Excess {
   /** Endpoints it reaches that the suggestion does not. */
   endpoints: number
+  /** Endpoints of the catalogue it reaches in all: the suggestion takes `endpoints` of them away. */
+  reached: number
   /** Key-value regions (a bucket, a key) it reaches that the suggestion does not. */
   limits: number
   /** It works later than the suggestion would. */

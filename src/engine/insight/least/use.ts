@@ -79,7 +79,8 @@ export interface TokenGroup {
   /** The last request its credential was accepted for: its ttl must reach it. */
   lastAccepted: number | null
   endpoints: Map<string, EndpointState>
-  refusals: Map<string, { endpoint: string; code: string; calls: number }>
+  /** By endpoint, then by code. */
+  refusals: Map<string, Map<string, { endpoint: string; code: string; calls: number }>>
   minted: boolean
   /** Distinct calls by URL (the URL names the endpoint and holds the query). */
   replay: Map<string, ReplayCall[]>
@@ -88,11 +89,15 @@ export interface TokenGroup {
   unreplayed: number
   /** The accepted call made last, kept to replay whatever the bound. */
   latest: ReplayCall | undefined
-  /** By endpoint, then by ability (and the bucket and key it touched). */
-  checks: Map<string, Map<string, TracedUse>>
+  /** Each endpoint call let in, once per ability (and bucket and key it touched). */
+  checks: TracedUse[]
+  /** What `checks` holds, by endpoint, then by ability: without a target, and by bucket and key. */
+  checkIndex: Map<string, Map<string, { bare: boolean; keys: Map<string, Set<string>> }>>
   checked: number
   /** Requests that made more calls than their trace keeps. */
   partialTraces: number
+  /** The authorization header of its last request, to keep its token once (never reported). */
+  lastBearer: string | null
 }
 
 /** The tokens of a journal, and the requests made with a secret key or none. */
@@ -120,7 +125,9 @@ const SECRET_ID = /^[A-Za-z0-9_.:-]{1,128}$/
 /** An endpoint name as a trace writes one, without its stage; `null` for anything else. */
 const endpointOf = (value: unknown): string | null => {
   const name = text(value)
-  return name !== null && name.length <= 512 && STAGED.test(name) ? withoutStage(name) : null
+  if (name === null || name.length > 512 || !STAGED.test(name)) return null
+  // Only a dev stage is taken off: every other name is kept as it is, with nothing made.
+  return name.endsWith(':dev') ? withoutStage(name) : name
 }
 
 /** Abilities that all read as abilities, or `null`. */
@@ -141,10 +148,13 @@ function abilitiesOf(value: unknown): string[] | null {
 
 const header = (headers: unknown, name: string): string | null => {
   if (!Array.isArray(headers)) return null
-  for (const pair of headers) {
+  for (let i = 0; i < headers.length; i++) {
+    const pair: unknown = headers[i]
+    // Lengths first: a name of another length is never lowered (a copy per header, per entry).
     if (
       Array.isArray(pair) &&
       typeof pair[0] === 'string' &&
+      pair[0].length === name.length &&
       (pair[0] === name || pair[0].toLowerCase() === name)
     ) {
       return text(pair[1])
@@ -186,7 +196,13 @@ function remember(
   }
   const type = header(request.headers, 'content-type')
   let same = group.replay.get(url)
-  let known = same?.find((r) => r.type === type && r.body === body && r.base64 === base64)
+  let known: ReplayCall | undefined
+  for (const r of same ?? []) {
+    if (r.type === type && r.body === body && r.base64 === base64) {
+      known = r
+      break
+    }
+  }
   if (known) {
     if (at !== null && (known.at === null || at > known.at)) known.at = at
   } else if (group.replayed < MAX_REPLAYED) {
@@ -269,21 +285,30 @@ export function useCollector(): { add(entry: CoverageEntry): void; finish(): Jou
   // Groups by the time their token was made, then told apart field by field: nothing is made
   // per entry to find its group.
   const byCreated = new Map<unknown, TokenGroup[]>()
-  let lastBearer: string | undefined
+  // A journal repeats each token in many requests: it is kept when it changes, per token (its
+  // group's last header, compared as it stands) and for the calls of no token alike.
+  let lastBearer: string | null = null
+  const keep = (bearer: string | null) => {
+    if (bearer === null || use.bearers.size >= MAX_BEARERS) return
+    const trimmed = bearer.trim()
+    const token = trimmed.slice(trimmed.indexOf(' ') + 1).trim()
+    if (token.length >= 8) use.bearers.add(token)
+  }
+  const keepLast = (bearer: string | null) => {
+    if (bearer === lastBearer) return
+    lastBearer = bearer
+    keep(bearer)
+  }
   const add = (entry: CoverageEntry): void => {
     if (!isObject(entry)) return
     const { request, response, trace } = entry as unknown as Loose
     if (!isObject(request) || !isObject(response) || !isObject(trace)) return
-    // A journal repeats each token in many requests: it is remembered when it changes.
     const bearer = header(request.headers, 'authorization')
-    if (bearer !== null && bearer !== lastBearer && use.bearers.size < MAX_BEARERS) {
-      lastBearer = bearer
-      const trimmed = bearer.trim()
-      const token = trimmed.slice(trimmed.indexOf(' ') + 1).trim()
-      if (token.length >= 8) use.bearers.add(token)
-    }
     const endpoint = endpointOf(trace.endpoint)
-    if (endpoint === null) return
+    if (endpoint === null) {
+      keepLast(bearer)
+      return
+    }
     use.entries++
     const status = typeof response.status === 'number' ? response.status : 0
     const at = time((entry as unknown as Loose).at)
@@ -293,10 +318,12 @@ export function useCollector(): { add(entry: CoverageEntry): void; finish(): Jou
     }
     const credential = isObject(trace.credential) ? trace.credential : null
     if (credential?.kind === 'secret') {
+      keepLast(bearer)
       use.secretCalls++
       return
     }
     if (credential?.kind !== 'authorization') {
+      keepLast(bearer)
       use.otherCalls++
       return
     }
@@ -305,6 +332,7 @@ export function useCollector(): { add(entry: CoverageEntry): void; finish(): Jou
     let group = alike?.find((g) => sameToken(g.raw, credential))
     if (!group) {
       if (use.groups.size >= MAX_TOKENS) {
+        keepLast(bearer)
         use.unfollowed++
         return
       }
@@ -316,6 +344,10 @@ export function useCollector(): { add(entry: CoverageEntry): void; finish(): Jou
       }
       if (!alike) byCreated.set(created, (alike = []))
       alike.push(group)
+    }
+    if (bearer !== group.lastBearer) {
+      group.lastBearer = bearer
+      keep(bearer)
     }
     const accepted = credential.decision === 'accepted'
     record(group, endpoint, request, status, at, accepted, trace, credential)
@@ -412,17 +444,20 @@ function newGroup(
     replayed: 0,
     unreplayed: 0,
     latest: undefined,
-    checks: new Map(),
+    checks: [],
+    checkIndex: new Map(),
     checked: 0,
     partialTraces: 0,
+    lastBearer: null,
   }
 }
 
 function refusal(group: TokenGroup, endpoint: string, code: string): void {
-  const key = `${endpoint}\n${code}`
-  const met = group.refusals.get(key)
+  let byCode = group.refusals.get(endpoint)
+  if (!byCode) group.refusals.set(endpoint, (byCode = new Map()))
+  const met = byCode.get(code)
   if (met) met.calls++
-  else group.refusals.set(key, { endpoint, code, calls: 1 })
+  else byCode.set(code, { endpoint, code, calls: 1 })
 }
 
 /** Adds one request the token made. */
@@ -469,17 +504,12 @@ function record(
     const ability = text(call.ability)
     if (ability === null || !isGrant(ability)) continue
     if (name === 'auth.create') group.minted = true
-    const target = targetOf(call.target)
-    used(group, name, ability, target)
-    if (group.checked < MAX_CHECKED) {
-      let byAbility = group.checks.get(name)
-      if (!byAbility) group.checks.set(name, (byAbility = new Map()))
-      const check = target ? `${ability}\n${target.bucket}\n${target.key}` : ability
-      if (!byAbility.has(check)) {
-        byAbility.set(check, { endpoint: name, ability, ...(target ? { target } : {}) })
-        group.checked++
-      }
-    }
+    const where = isObject(call.target) ? call.target : undefined
+    const bucket = where ? text(where.bucket) : null
+    const key = where ? text(where.key) : null
+    const target = bucket !== null && key !== null
+    used(group, name, ability, bucket, key)
+    if (group.checked < MAX_CHECKED) check(group, name, ability, bucket, key, target)
   }
 }
 
@@ -500,19 +530,40 @@ function isGrant(raw: string): boolean {
   return ok
 }
 
-function targetOf(value: unknown): { bucket: string; key: string } | undefined {
-  if (!isObject(value)) return undefined
-  const bucket = text(value.bucket)
-  const key = text(value.key)
-  return bucket === null || key === null ? undefined : { bucket, key }
+/** Keeps an endpoint call let in by `ability` for the proof's check, once per target. */
+function check(
+  group: TokenGroup,
+  name: string,
+  ability: string,
+  bucket: string | null,
+  key: string | null,
+  target: boolean,
+): void {
+  let byAbility = group.checkIndex.get(name)
+  if (!byAbility) group.checkIndex.set(name, (byAbility = new Map()))
+  let seen = byAbility.get(ability)
+  if (!seen) byAbility.set(ability, (seen = { bare: false, keys: new Map() }))
+  if (!target) {
+    if (seen.bare) return
+    seen.bare = true
+    group.checks.push({ endpoint: name, ability })
+  } else {
+    let keys = seen.keys.get(bucket!)
+    if (!keys) seen.keys.set(bucket!, (keys = new Set()))
+    if (keys.has(key!)) return
+    keys.add(key!)
+    group.checks.push({ endpoint: name, ability, target: { bucket: bucket!, key: key! } })
+  }
+  group.checked++
 }
 
-/** One endpoint call let in by `ability`, touching `target` when it is a key-value call. */
+/** One endpoint call let in by `ability`, touching `bucket` and `key` when it is a key-value call. */
 function used(
   group: TokenGroup,
   name: string,
   ability: string,
-  target: { bucket: string; key: string } | undefined,
+  bucket: string | null,
+  key: string | null,
 ): void {
   let state = group.endpoints.get(name)
   if (!state) group.endpoints.set(name, (state = { calls: 0, regions: new Map() }))
@@ -521,12 +572,14 @@ function used(
   let regions = state.regions.get(ability)
   if (!regions) state.regions.set(ability, (regions = { buckets: new Map(), whole: false }))
   if (regions.whole) return
-  if (!target) {
+  if (bucket === null || key === null) {
     regions.whole = true
     return
   }
-  const prefix = regions.buckets.get(target.bucket)
-  if (prefix !== undefined) regions.buckets.set(target.bucket, commonPrefix(prefix, target.key))
-  else if (regions.buckets.size >= MAX_BUCKETS) regions.whole = true
-  else regions.buckets.set(target.bucket, target.key)
+  const prefix = regions.buckets.get(bucket)
+  if (prefix !== undefined) {
+    // The common prefix only shortens: a key that starts with it leaves it as it is.
+    if (!key.startsWith(prefix)) regions.buckets.set(bucket, commonPrefix(prefix, key))
+  } else if (regions.buckets.size >= MAX_BUCKETS) regions.whole = true
+  else regions.buckets.set(bucket, key)
 }

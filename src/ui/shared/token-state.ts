@@ -1,5 +1,5 @@
 import type { TokenReport } from '../../engine'
-import { formatDuration, formatTime } from '../shared/format'
+import { formatDuration, formatTime } from './format'
 
 /** What a token is now, in words: the engine's report, moved on to `now` on the virtual clock. */
 export interface LiveStatus {
