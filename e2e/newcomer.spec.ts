@@ -134,7 +134,6 @@ test('a newcomer finishes five tasks with no dead end', async ({ app }) => {
     await expect(day).toBeFocused()
     await expect(watches.first()).toHaveAttribute('data-holds', 'false')
     await expect(watches.first().getByTestId('watch-result')).toContainText('(expired)')
-    await pictures(page, 'watches', () => page.locator('.watches-view'))
   })
 
   await test.step('why a call was refused, and the way back to the console', async () => {
@@ -219,7 +218,6 @@ test('a newcomer finishes five tasks with no dead end', async ({ app }) => {
     await expect(
       who.getByTestId('who-row').filter({ hasText: 'Authorization [keyv.get]' }),
     ).toContainText('its secret rolls')
-    await pictures(page, 'who-reaches', () => who)
     const next = page.locator('.clock-next')
     await expect(next).toHaveAccessibleName(/rolls/)
     await next.click()

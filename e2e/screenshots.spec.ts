@@ -73,6 +73,29 @@ async function fillAccount(wire: Wire, key: string): Promise<string> {
   return limited.body
 }
 
+/**
+ * Watches pinned on the limited authorization, labelled as the Watches view labels it: one that
+ * holds, one that does not (its key outside the limit: red, with the fix), one it cannot make.
+ */
+async function pinWatches(wire: Wire, limited: string) {
+  // Cut at a whole ability within the engine's 200 characters, as the view's form cuts it.
+  const shown = LONG_ABILITIES.slice(0, 4)
+  const label = `the authorization [${shown.join(', ')}, and ${LONG_ABILITIES.length - shown.length} more]`
+  const get = (key: string) => ({ endpoint: 'keyv.get', args: { bucket: 'customers', key } })
+  for (const [call, expect] of [
+    [get('eu/ada'), 'allowed'],
+    [get('jp/kenji'), 'allowed'],
+    [{ endpoint: 'keyv.delete', args: { bucket: 'customers', key: 'eu/ada' } }, 'refused'],
+  ] as const) {
+    const pinned = await wire.fetch('_account/watches', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: limited, call, expect, label }),
+    })
+    if (pinned.status !== 200) throw new Error(`a watch was not pinned: ${pinned.body}`)
+  }
+}
+
 /** The state each view is shown in, as its URL says it. */
 function routes(secretId: string, limited: string): Record<string, string> {
   return {
@@ -126,7 +149,9 @@ async function settle(page: Page, view: string) {
       await expect(page.getByTestId('coverage-tokens')).not.toContainText('Asking the engine')
       break
     case 'Watches':
-      await expect(page.getByTestId('watch-count')).toBeVisible()
+      // Pinned before the reload: kept with the account, and asked again now.
+      await expect(page.getByTestId('watch')).toHaveCount(3)
+      await expect(page.getByTestId('watch-count')).toHaveText(/^1 of 3 does not hold, at /)
       break
     case 'Key-value':
       await expect(page.getByTestId('key-row')).toHaveCount(4)
@@ -150,6 +175,7 @@ for (const size of WIDTHS) {
     // Decades away: the clock bar's next event and the secret's row say it in years.
     await account.roll(rolling.id, (await account.now()) + 90 * 365 * 86_400)
     const limited = await fillAccount(wire, secret.key)
+    await pinWatches(wire, limited)
     // The page remembers the authorization once its reader of the log has seen it; then the
     // views, reloaded, read everything code in the page changed.
     await openView(page, 'Authorizations')
@@ -182,6 +208,21 @@ for (const size of WIDTHS) {
         await page.screenshot({ path: `${folder}/exchange-log.png` })
       }
     }
+    // The reverse question, in Authorizations: who reaches a key the limited token reaches too.
+    await page.evaluate(
+      (hash) => (window.location.hash = hash),
+      `#/authorizations?${new URLSearchParams({ who: 'key', whoBucket: 'customers', whoKey: 'eu/ada' })}`,
+    )
+    const who = page.getByTestId('who-reaches')
+    await expect(who.getByTestId('who-verdict')).toHaveText(
+      /^\d+ tokens reach bucket customers, key eu\/ada at /,
+    )
+    await expect(
+      who.getByTestId('who-row').filter({ hasText: /^Authorization \[auth\.create, / }),
+    ).toContainText('keyv.get by keyv.get?bucket=customers&prefix=eu%2F')
+    await who.scrollIntoViewIfNeeded()
+    await who.screenshot({ path: `${folder}/who-reaches-${size.width}.png` })
+    await expectNoHorizontalOverflow(page, `who reaches a key at ${size.width} px`)
   })
 }
 

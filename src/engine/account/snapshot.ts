@@ -6,7 +6,7 @@ import { InvalidError } from '../errors'
 import { MAX_JSON_DEPTH } from '../lang/depth'
 import { asProcedure, parseValue } from '../lang/parser'
 import { fromStored } from '../lang/stored'
-import { MAX_KEY_LENGTH, MAX_STORED_VALUE_BYTES } from '../packages/keyv'
+import { MAX_BUCKET_LENGTH, MAX_KEY_LENGTH, MAX_STORED_VALUE_BYTES } from '../packages/keyv'
 import { RECORD_NAME } from '../packages/procs'
 import { measure } from '../runtime/size'
 import { yieldWhenDue } from '../runtime/turns'
@@ -52,7 +52,6 @@ export const isClockOffset = (value: unknown): value is number =>
  */
 const fieldLevel = (top: string): number =>
   top === 'meta' ? 2 : top === 'secrets' || top === 'keyv' || top === 'procs' ? 3 : 1
-const BUCKET_LENGTH = 256
 
 /** The first `length` characters of a value as JSON, for a message. */
 function quoted(value: unknown, length = 40): string {
@@ -261,7 +260,7 @@ async function readKeyv(value: unknown): Promise<KeyvEntry[]> {
     const item = given[i]
     const path = `keyv[${i}]`
     const entry = record(item, path, {
-      bucket: lengthBetween(1, BUCKET_LENGTH),
+      bucket: lengthBetween(1, MAX_BUCKET_LENGTH),
       key: lengthBetween(1, MAX_KEY_LENGTH),
       value: anything,
     }) as unknown as KeyvEntry

@@ -1,6 +1,7 @@
 import { covers, type Ability } from '../auth/abilities'
 import { BY_SECRET, decide, Refusal } from '../auth/decide'
 import type { Principal } from '../auth/principal'
+import { UndefinedError } from '../errors'
 import { LIB } from '../settings'
 import { whileAlive } from './checked'
 import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
@@ -26,6 +27,23 @@ export async function catalogue(ctx: InsightContext): Promise<CatalogueEntry[]> 
     entries.push({ name: `${LIB}.${proc.name}`, insecure: false, keyed: false })
   }
   return entries
+}
+
+/**
+ * The catalogue's entry for `name`, or the 404 a call to it gets: ``undefined <service> `name'``,
+ * suggesting what its package holds (`keyv` asked about names `keyv.get`, `keyv.set`, …).
+ */
+export function entryNamed(
+  ctx: InsightContext,
+  entries: readonly CatalogueEntry[],
+  name: string,
+): CatalogueEntry {
+  const found = entries.find((entry) => entry.name === name)
+  if (found) return found
+  const message = `undefined ${ctx.settings.serviceName} \`${name}'`
+  const near = ctx.registry.neighbours(name)
+  if (near.length === 0) throw new UndefinedError(message)
+  throw new UndefinedError(`${message}; try one of: ${near.map((n) => `\`${n}'`).join(', ')}`)
 }
 
 /** The regions of the key-value store `abilities` reach for `name`; `null` for all of it. */

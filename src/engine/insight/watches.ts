@@ -3,9 +3,9 @@ import { prefixed } from '../auth/random'
 import { InvalidError, UndefinedError } from '../errors'
 import type { Json } from '../store'
 import { momentOf, type InsightContext, type InsightRun } from './context'
-import { stopsOf } from './reach'
+import { catalogue, entryNamed, stopsOf } from './reach'
 import { simulate } from './simulate'
-import type { WatchesReport, WatchReport } from './types'
+import type { SimulateCall, TokenSummary, WatchesReport, WatchReport } from './types'
 import { MAX_WATCHES, readWatches, WATCHES, watchProblem, type Watch } from '../account/watch'
 
 /** The watches the account keeps; what is not a watch (an older engine's meta) is left out. */
@@ -55,7 +55,9 @@ export async function watchesReport(
         createdAt: watch.createdAt,
         subject: simulated.token,
         result,
-        holds: result.decision === watch.expect,
+        // A token this account does not know (an export brought from another account) says
+        // nothing of what the account lets in: such a watch never holds, and its reason says why.
+        holds: result.decision === watch.expect && !isStranger(simulated.token),
       }
     } catch (error) {
       // A call the engine cannot even simulate (its body is not base64, say) fails the watch.
@@ -87,7 +89,53 @@ export async function watchesReport(
   }
 }
 
-/** Pins a watch: `body` is `{token, call, expect, label?}`; answers every watch, asked again. */
+/** A token this account never made: not one of its keys, nor an authorization it signed. */
+const isStranger = (subject: TokenSummary): boolean =>
+  subject.kind === 'unknown' || subject.reason === 'secret_unknown'
+
+/** What a call that is not one is answered with, whatever its token: 400, 404 or 413. */
+const NOT_A_CALL = new Set([400, 404, 413])
+
+/**
+ * Refuses a watch that could never say anything about its token: an endpoint the account does
+ * not have (404, with what its package holds), a token this account never made (400, with the
+ * engine's reason: a dead one is taken, since "the leaked token cannot call it" is worth
+ * watching), or a call the endpoint would refuse as a request whatever the token (400: a key
+ * that is not one, a missing argument, a body that does not parse). A watched token the engine
+ * refuses before it reads the call has the call checked with a live secret instead, which no
+ * ability stops; simulated both times, so nothing is written.
+ */
+async function checkPinnable(
+  ctx: InsightContext,
+  token: string,
+  call: SimulateCall,
+  now: number,
+  run: InsightRun,
+): Promise<void> {
+  entryNamed(ctx, await catalogue(ctx), call.endpoint)
+  const watched = await simulate(ctx, token, [call], now, run)
+  const subject = watched.token
+  if (isStranger(subject)) {
+    throw new InvalidError(
+      `a watch's token must be one this account made, a secret key or an authorization, live or dead; this one is not: ${subject.explanation}`,
+    )
+  }
+  let result = watched.results[0]!
+  if (subject.state !== 'usable') {
+    const live = (await ctx.account.listSecrets()).find((secret) => secret.state !== 'expired')
+    if (live) result = (await simulate(ctx, live.key, [call], now, run)).results[0]!
+  }
+  if (NOT_A_CALL.has(result.status)) {
+    throw new InvalidError(
+      `a watch's call must be one \`${call.endpoint}' accepts, whatever the token; it is answered ${result.status}: ${result.message ?? result.explanation}`,
+    )
+  }
+}
+
+/**
+ * Pins a watch: `body` is `{token, call, expect, label?}`; answers every watch, asked again.
+ * What could never be one is refused first (`checkPinnable`), with what is wrong.
+ */
 export async function addWatch(
   ctx: InsightContext,
   body: Record<string, Json>,
@@ -96,6 +144,13 @@ export async function addWatch(
   const problem = watchProblem(body, false)
   if (problem) throw new InvalidError(`a watch's ${problem}`)
   const now = await ctx.account.now()
+  await checkPinnable(
+    ctx,
+    (body.token as string).trim(),
+    body.call as unknown as SimulateCall,
+    now,
+    run,
+  )
   const held = await ctx.settings.store.getMeta(WATCHES)
   const count = Array.isArray(held) ? held.length : 0
   const random = ctx.account.randomNow()

@@ -108,6 +108,10 @@ describe('who reaches a resource', () => {
       token: { state: 'expired' },
     })
 
+    // An integer key is the key it is stored as: its text.
+    const numbered = await who({ resource: { bucket: 'users', key: 7 }, tokens: [] })
+    expect(numbered.resource).toEqual({ bucket: 'users', key: '7' })
+
     const endpoint = await who({ resource: { endpoint: 'core.ping' }, tokens: [bob] })
     expect(endpoint.tokens.map((t) => t.reaches)).toEqual([true, false])
 
@@ -127,6 +131,26 @@ describe('who reaches a resource', () => {
       [{ resource: { bucket: 'a', endpoint: 'core.ping' } }, 400, /give `resource` as/],
       [{ resource: { key: 'a' } }, 400, /give `resource` as/],
       [{ resource: { endpoint: 'no.such' } }, 404, /undefined service `no\.such'/],
+      [
+        { resource: { endpoint: 'keyv' } },
+        404,
+        /undefined service `keyv'; try one of: `keyv\.delete'/,
+      ],
+      // A key or bucket a call could not name: the bounds keyv holds calls to.
+      [{ resource: { bucket: 'users', key: '' } }, 400, /`resource\.key' must be a key/],
+      [{ resource: { bucket: 'users', key: 'k'.repeat(1025) } }, 400, /1 to 1024 characters/],
+      [{ resource: { bucket: 'users', key: { a: 1 } } }, 400, /`resource\.key' must be a key/],
+      [
+        { resource: { bucket: 'b'.repeat(257) } },
+        400,
+        /`resource\.bucket' must be a bucket name of 1 to 256/,
+      ],
+      [
+        { resource: { bucket: 'users', prefix: 'a/' } },
+        400,
+        /`resource\.prefix' is not part of a resource/,
+      ],
+      [{ resource: { procedure: 'not a name' } }, 400, /must be a stored procedure's name/],
       [{ resource: { procedure: 'nope' } }, 404, /no stored procedure `nope'/],
       [{ resource: { endpoint: 'core.ping' }, tokens: 'x' }, 400, /`tokens' must be an array/],
       [{ resource: { endpoint: 'core.ping' }, tokens: [1] }, 400, /each of `tokens'/],

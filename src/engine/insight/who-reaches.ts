@@ -4,37 +4,60 @@ import { InvalidError, UndefinedError } from '../errors'
 import { LIB } from '../settings'
 import type { Json } from '../store'
 import { between, identifyAt, momentOf, type InsightContext, type InsightRun } from './context'
-import { catalogue, stopsOf, type CatalogueEntry } from './reach'
+import { MAX_BUCKET_LENGTH, MAX_KEY_LENGTH } from '../packages/keyv'
+import { RECORD_NAME } from '../packages/procs'
+import { catalogue, entryNamed, stopsOf, type CatalogueEntry } from './reach'
 import type { ReachedBy, ResourceQuery, WhoReachesReport } from './types'
 
 /** The most tokens one question may ask about, beside the account's own secrets. */
 export const MAX_ASKED_TOKENS = 1000
 
-/** The resource asked about, read from the body: an endpoint, a bucket and key, a procedure. */
+const RESOURCE_SHAPE =
+  'give `resource` as {"endpoint": "keyv.get"}, {"bucket": "users", "key": "alice/1"} (key optional) or {"procedure": "notes"}'
+
+/** One text field of the resource, within the bounds the engine itself sets for it. */
+function textField(value: Record<string, Json>, name: string, most: number, what: string) {
+  const given = value[name]
+  if (given === undefined) return undefined
+  if (typeof given !== 'string' || given === '' || given.length > most) {
+    throw new InvalidError(`\`resource.${name}' must be ${what} of 1 to ${most} characters`)
+  }
+  return given
+}
+
+/**
+ * The resource asked about, read from the body: an endpoint, a bucket and key, a procedure. A
+ * bucket, key or procedure name is held to the bounds a call meets (a key is text or an integer,
+ * stored as text, as `keyv` reads it); each field that is not says so, with a 400.
+ */
 export function readResource(value: Json | undefined): ResourceQuery {
-  const problem =
-    'give `resource` as {"endpoint": "keyv.get"}, {"bucket": "users", "key": "alice/1"} (key optional) or {"procedure": "notes"}'
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new InvalidError(problem)
+    throw new InvalidError(RESOURCE_SHAPE)
   }
-  const fields = Object.keys(value)
-  const text = (name: string) => {
-    const given = value[name]
-    if (given === undefined) return undefined
-    if (typeof given !== 'string' || given === '' || given.length > 1024) {
-      throw new InvalidError(`\`resource.${name}' must be text of 1 to 1024 characters`)
-    }
-    return given
+  const extra = Object.keys(value).filter(
+    (f) => !['endpoint', 'bucket', 'key', 'procedure'].includes(f),
+  )
+  if (extra.length > 0) {
+    throw new InvalidError(`\`resource.${extra[0]}' is not part of a resource: ${RESOURCE_SHAPE}`)
   }
-  const endpoint = text('endpoint')
-  const bucket = text('bucket')
-  const key = value.key === '' ? '' : text('key')
-  const procedure = text('procedure')
-  const kinds = [endpoint, bucket, procedure].filter((given) => given !== undefined).length
-  if (kinds !== 1 || fields.some((f) => !['endpoint', 'bucket', 'key', 'procedure'].includes(f))) {
-    throw new InvalidError(problem)
+  const endpoint = textField(value, 'endpoint', 256, 'a dotted endpoint name')
+  const bucket = textField(value, 'bucket', MAX_BUCKET_LENGTH, 'a bucket name')
+  const procedure = textField(value, 'procedure', 64, "a stored procedure's name")
+  const given = value.key
+  const key =
+    typeof given === 'number' && Number.isSafeInteger(given)
+      ? String(given)
+      : textField(value, 'key', MAX_KEY_LENGTH, 'a key (text, or an integer)')
+  const kinds = [endpoint, bucket, procedure].filter((field) => field !== undefined).length
+  if (kinds !== 1) throw new InvalidError(RESOURCE_SHAPE)
+  if (key !== undefined && bucket === undefined) {
+    throw new InvalidError(`a key is asked about in its bucket: ${RESOURCE_SHAPE}`)
   }
-  if (key !== undefined && bucket === undefined) throw new InvalidError(problem)
+  if (procedure !== undefined && !RECORD_NAME.test(procedure)) {
+    throw new InvalidError(
+      "`resource.procedure' must be a stored procedure's name: letters, digits, . and _, starting with a letter",
+    )
+  }
   if (endpoint !== undefined) return { endpoint }
   if (procedure !== undefined) return { procedure }
   return key === undefined ? { bucket: bucket! } : { bucket: bucket!, key }
@@ -44,16 +67,14 @@ export function readResource(value: Json | undefined): ResourceQuery {
 async function entriesOf(ctx: InsightContext, resource: ResourceQuery): Promise<CatalogueEntry[]> {
   const all = await catalogue(ctx)
   if (resource.bucket !== undefined) return all.filter((entry) => entry.keyed)
-  const name = resource.endpoint ?? `${LIB}.${resource.procedure}`
-  const found = all.find((entry) => entry.name === name)
-  if (!found) {
-    throw new UndefinedError(
-      resource.procedure !== undefined
-        ? `no stored procedure \`${resource.procedure}' in this account`
-        : `undefined ${ctx.settings.serviceName} \`${name}'`,
-    )
+  if (resource.procedure !== undefined) {
+    const found = all.find((entry) => entry.name === `${LIB}.${resource.procedure}`)
+    if (!found) {
+      throw new UndefinedError(`no stored procedure \`${resource.procedure}' in this account`)
+    }
+    return [found]
   }
-  return [found]
+  return [entryNamed(ctx, all, resource.endpoint!)]
 }
 
 /**

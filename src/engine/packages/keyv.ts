@@ -10,6 +10,8 @@ import { at, explained } from '../trace'
 
 export const DEFAULT_BUCKET = 'default'
 export const MAX_KEY_LENGTH = 1024
+/** The longest bucket name. */
+export const MAX_BUCKET_LENGTH = 256
 /** The largest value `keyv.set` stores, measured as JSON. */
 export const MAX_STORED_VALUE_BYTES = 1024 * 1024
 const MAX_PAGE = 1000
@@ -27,9 +29,9 @@ interface KeyedCall {
 
 function bucketOf(call: { name: string; args: { bucket: string } }): string {
   const { bucket } = call.args
-  if (bucket === '' || bucket.length > 256) {
+  if (bucket === '' || bucket.length > MAX_BUCKET_LENGTH) {
     throw new InvalidError(
-      `invalid argument \`bucket' for \`${call.name}' (must be 1 to 256 characters)`,
+      `invalid argument \`bucket' for \`${call.name}' (must be 1 to ${MAX_BUCKET_LENGTH} characters)`,
     )
   }
   return bucket

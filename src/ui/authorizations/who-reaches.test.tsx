@@ -42,5 +42,16 @@ describe('Who can reach it?', { timeout: 30_000 }, () => {
     const inspect = within(rows[1]!).getByRole('link').getAttribute('href')!
     expect(new URLSearchParams(inspect.split('?')[1]).get('inspect')).toBe(`authorization:${alice}`)
     expect(new URLSearchParams(inspect.split('?')[1]).get('whoKey')).toBe('alice/1')
+    // What the view says names each token by what it holds, never by its text.
+    const said = screen.getByTestId('who-reaches').textContent!
+    expect(said).not.toContain(alice)
+    expect(said).not.toContain(service.secret)
+
+    // A key no call could name is the engine's 400, said where the answer goes.
+    window.location.hash = `#/authorizations?who=key&whoBucket=users&whoKey=${'k'.repeat(1025)}`
+    window.dispatchEvent(new HashChangeEvent('hashchange'))
+    expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toMatch(
+      /^The engine could not answer: `resource\.key' must be a key \(text, or an integer\) of 1 to 1024 characters/,
+    )
   })
 })

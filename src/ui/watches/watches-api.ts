@@ -55,9 +55,24 @@ export function useWatches() {
   return query
 }
 
-/** What a watch calls its token: a secret by its id, an authorization by what it holds. */
+/** The longest label the engine keeps with a watch. */
+export const MAX_WATCH_LABEL = 200
+
+/**
+ * What a watch calls its token: a secret by its id, an authorization by what it holds. A long
+ * list of abilities is cut at a whole ability and says how many more there are, so the label
+ * stays within what the engine keeps.
+ */
 export function watchLabel(choice: TokenChoice): string {
   if (choice.kind === 'secret') return `secret ${choice.id.slice('secret:'.length)}`
   const abilities = choice.report?.details?.abilities
-  return abilities ? `the authorization [${abilities.join(', ')}]` : 'an authorization'
+  if (!abilities) return 'an authorization'
+  const label = (shown: number) => {
+    const more = abilities.length - shown
+    const rest = more > 0 ? `${shown > 0 ? ', ' : ''}and ${more} more` : ''
+    return `the authorization [${abilities.slice(0, shown).join(', ')}${rest}]`
+  }
+  let shown = abilities.length
+  while (shown > 0 && label(shown).length > MAX_WATCH_LABEL) shown--
+  return label(shown).slice(0, MAX_WATCH_LABEL)
 }

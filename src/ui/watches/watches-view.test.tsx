@@ -51,6 +51,24 @@ describe('Watches', { timeout: 30_000 }, () => {
       'keyv.get?bucket=users',
     ])
     expect(screen.getByTestId('watch-count').textContent).toMatch(/^1 of 2 does not hold/)
+    expect(screen.getByText('Watches').closest('section')!.textContent).not.toContain(token)
+
+    // What could never be a watch is refused with the engine's words, and nothing is pinned.
+    fill('Key', '')
+    fireEvent.click(screen.getByRole('button', { name: 'Pin the watch' }))
+    expect((await screen.findByRole('alert', {}, { timeout: 10_000 })).textContent).toMatch(
+      /^The watch was not pinned: a watch's call must be one `keyv\.get' accepts.*invalid argument `key'/,
+    )
+    fill('Endpoint', 'no.such')
+    fireEvent.click(screen.getByRole('button', { name: 'Pin the watch' }))
+    await waitFor(
+      () =>
+        expect(screen.getByRole('alert').textContent).toBe(
+          "The watch was not pinned: undefined service `no.such'",
+        ),
+      { timeout: 10_000 },
+    )
+    expect(watches()).toHaveLength(2)
 
     // Kept with the account: the export carries them.
     const exported = (await (await fetch(`${service.baseUrl}/_account/export`)).json()) as {
