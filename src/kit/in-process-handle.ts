@@ -91,7 +91,6 @@ export interface RunnerHooks {
 }
 
 export const HANDLE = Symbol.for('service-playground.handle')
-export { checkSecrets } from '../client/options'
 
 /** Where the recorder reads a service in this process: its journal (of `capacity`) and secrets. */
 export function contractSource(running: Service, capacity: number): ContractSource {

@@ -11,14 +11,12 @@
  * `useService` or `startService` returned (or anything with `requests()`).
  */
 import type { ReceivedExpectation } from '../client/journal'
-import { checkOptions } from '../node'
-import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
+import { inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
 import { insightMatchers, type ReachWhere, type UseSlack } from './reach-matchers'
 import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
-import { chooseChaos } from './chaos/chosen'
-import { USE_SERVICE_OPTIONS, type UseServiceOptions } from './use-service-options'
+import { checkUseServiceOptions, type UseServiceOptions } from './use-service-options'
 
 export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
 export type { ServiceHandle } from './in-process-handle'
@@ -43,9 +41,7 @@ interface JestHooks {
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
 export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
-  checkOptions('useService', options, USE_SERVICE_OPTIONS)
-  checkSecrets('useService', options.secrets)
-  const chaos = chooseChaos('useService', options.chaos)
+  const chaos = checkUseServiceOptions(options)
   const { beforeAll, afterAll } = globalThis as Partial<JestHooks>
   if (typeof beforeAll !== 'function' || typeof afterAll !== 'function') {
     throw new Error(

@@ -1,4 +1,6 @@
-import { START_SERVICE_OPTIONS, type StartServiceOptions } from '../node'
+import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '../node'
+import { checkSecrets } from '../client/options'
+import { chooseChaos, type ChaosChoice } from './chaos/chosen'
 import type { ChaosOptions } from './chaos/options'
 import type { ServeTarget } from './serve-handle'
 
@@ -49,3 +51,10 @@ export const USE_SERVICE_OPTIONS: ReadonlySet<string> = new Set([
   ...START_SERVICE_OPTIONS,
   ...KIT_OPTIONS,
 ])
+
+/** Refuses options `useService` does not take, and secrets it cannot use; the chaos chosen. */
+export function checkUseServiceOptions(options: UseServiceOptions): ChaosChoice {
+  checkOptions('useService', options, USE_SERVICE_OPTIONS)
+  checkSecrets('useService', options.secrets)
+  return chooseChaos('useService', options.chaos)
+}

@@ -10,9 +10,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { afterAll, aroundEach, beforeAll, expect, type TestContext } from 'vitest'
-import { checkOptions, type ReceivedExpectation } from '../node'
+import type { ReceivedExpectation } from '../node'
 import {
-  checkSecrets,
   inProcessHandle,
   type FrameParts,
   type ServiceHandle,
@@ -25,8 +24,8 @@ import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
 import type { ExchangeRecord } from '../engine'
 import './vitest-insight'
-import { USE_SERVICE_OPTIONS, type UseServiceOptions } from './use-service-options'
-import { chaosChosen, chooseChaos, type ChaosChoice } from './chaos/chosen'
+import { checkUseServiceOptions, type UseServiceOptions } from './use-service-options'
+import { chaosChosen, type ChaosChoice } from './chaos/chosen'
 import { chaosTests } from './chaos/vitest-chaos'
 
 import { linkFailure } from './test-link'
@@ -41,9 +40,7 @@ export type { UseServiceOptions } from './use-service-options'
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
 export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
-  checkOptions('useService', options, USE_SERVICE_OPTIONS)
-  checkSecrets('useService', options.secrets)
-  const chaos = chooseChaos('useService', options.chaos)
+  const chaos = checkUseServiceOptions(options)
   return options.serve ? overServe(options, options.serve, chaos) : inProcess(options, chaos)
 }
 
