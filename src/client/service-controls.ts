@@ -112,3 +112,61 @@ export interface ServiceControls<InProcess extends boolean> {
 /** The exchange a rewind names: its id, given as it is or as a request `requests()` gave. */
 export const exchangeId = (exchange: number | { id: number }): number =>
   typeof exchange === 'number' ? exchange : exchange.id
+
+/** The controls every handle forwards: `ServiceControls` but its three values. */
+export const CONTROL_METHODS = [
+  'authorize',
+  'createSecret',
+  'rollSecret',
+  'listSecrets',
+  'advanceClock',
+  'now',
+  'fault',
+  'respond',
+  'clearFaults',
+  'requests',
+  'reset',
+  'checkpoint',
+  'restore',
+  'rewind',
+  'branches',
+  'switchBranch',
+  'recording',
+  'reach',
+  'simulate',
+  'diff',
+  'leastPrivilege',
+] as const satisfies ReadonlyArray<keyof ServiceControls<boolean>>
+
+type ControlMethod = (typeof CONTROL_METHODS)[number]
+/** Every method of `ServiceControls` is in `CONTROL_METHODS`: a new one fails to compile here. */
+type Unlisted = Exclude<
+  keyof ServiceControls<boolean>,
+  ControlMethod | 'baseUrl' | 'serviceName' | 'secret'
+>
+const everyMethodListed: [Unlisted] extends [never] ? true : Unlisted = true
+void everyMethodListed
+
+/** The methods of a service a test controls, each one forwarded to the service it stands for. */
+export type Controls<InProcess extends boolean> = Pick<ServiceControls<InProcess>, ControlMethod>
+
+/**
+ * The controls of the service `source` gives at each call (it may throw when there is none
+ * yet): answered at once from a service in this process, as promises from one being opened.
+ * Each handle spreads them and puts its own beside them, as msw's handlers spread one resolver.
+ */
+export function controlsOver(source: () => ServiceControls<true>): Controls<true>
+export function controlsOver(source: () => Promise<ServiceControls<false>>): Controls<false>
+export function controlsOver(
+  source: () => ServiceControls<boolean> | Promise<ServiceControls<boolean>>,
+): Controls<boolean> {
+  const forward =
+    (name: ControlMethod) =>
+    (...args: unknown[]): unknown => {
+      const call = (service: ServiceControls<boolean>) =>
+        (service[name] as (...given: unknown[]) => unknown)(...args)
+      const service = source()
+      return service instanceof Promise ? service.then(call) : call(service)
+    }
+  return Object.fromEntries(CONTROL_METHODS.map((name) => [name, forward(name)])) as never
+}

@@ -20,6 +20,7 @@ import type { InsightSource } from './reach-matchers'
 import type { Framed } from './vitest-frames'
 import type { ExchangeRecord } from '../engine'
 import { trimBaseUrl } from '../client/wire'
+import { controlsOver } from '../client/service-controls'
 import { exempt } from './chaos/plan'
 import type { ChaosFrame } from './chaos/run'
 
@@ -90,7 +91,6 @@ export interface RunnerHooks {
 }
 
 export const HANDLE = Symbol.for('service-playground.handle')
-export { checkSecrets } from '../client/options'
 
 /** Where the recorder reads a service in this process: its journal (of `capacity`) and secrets. */
 export function contractSource(running: Service, capacity: number): ContractSource {
@@ -145,6 +145,7 @@ export function inProcessHandle(
   }
   const source = async (): Promise<ContractSource> =>
     contractSource(service(), serviceOptions.journal ?? DEFAULT_JOURNAL)
+  const controls = controlsOver(service)
   hooks.frame({
     framed: async () => {
       const framed = service()
@@ -159,12 +160,7 @@ export function inProcessHandle(
     source,
     // A copy of its own for each concurrent test: msw answers it alone from the copy.
     concurrent: (run) => service().isolated(() => run({ after: 0, shared: false }))(),
-    insight: {
-      reach: (token, at) => service().reach(token, at),
-      simulate: (token, calls, at) => service().simulate(token, calls, at),
-      diff: (a, b, at) => service().diff(a, b, at),
-      leastPrivilege: (token) => service().leastPrivilege(token),
-    },
+    insight: controls,
     chaos: async () => {
       const running = service()
       return {
@@ -207,30 +203,11 @@ export function inProcessHandle(
     get service() {
       return service()
     },
+    ...controls,
     // The test's own setup: never faulted by a chaos run.
     authorize: (abilities, authorizeOptions) =>
       exempt(() => service().authorize(abilities, authorizeOptions)),
-    advanceClock: (seconds) => service().advanceClock(seconds),
-    now: () => service().now(),
-    createSecret: (key) => service().createSecret(key),
-    rollSecret: (id, at) => service().rollSecret(id, at),
-    listSecrets: () => service().listSecrets(),
-    fault: (rule) => service().fault(rule),
-    respond: (endpoint, answer, respondOptions) =>
-      service().respond(endpoint, answer, respondOptions),
-    clearFaults: (id) => service().clearFaults(id),
     requests,
-    reset: () => service().reset(),
-    checkpoint: () => service().checkpoint(),
-    restore: (id) => service().restore(id),
-    rewind: (exchange, name) => service().rewind(exchange, name),
-    branches: () => service().branches(),
-    switchBranch: (id) => service().switchBranch(id),
-    recording: (from) => service().recording(from),
-    reach: (token, at) => service().reach(token, at),
-    simulate: (token, calls, at) => service().simulate(token, calls, at),
-    diff: (a, b, at) => service().diff(a, b, at),
-    leastPrivilege: (token) => service().leastPrivilege(token),
     contract: recorder(hooks.scope, source),
   } as ServiceHandle
 }

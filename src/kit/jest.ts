@@ -11,14 +11,12 @@
  * `useService` or `startService` returned (or anything with `requests()`).
  */
 import type { ReceivedExpectation } from '../client/journal'
-import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '../node'
-import { checkSecrets, inProcessHandle, type ServiceHandle } from './in-process-handle'
+import { inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
 import { insightMatchers, type ReachWhere, type UseSlack } from './reach-matchers'
 import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
-import { chooseChaos } from './chaos/chosen'
-import type { ChaosOptions } from './chaos/options'
+import { checkUseServiceOptions, type UseServiceOptions } from './use-service-options'
 
 export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
 export type { ServiceHandle } from './in-process-handle'
@@ -27,36 +25,7 @@ export type { StartServiceOptions } from '../node'
 export type { ReachWhere } from './reach-matchers'
 export type { ChaosKind, ChaosOptions } from './chaos/options'
 export { ChaosFailure, type ChaosFinding } from './chaos/run'
-
-export interface UseServiceOptions extends StartServiceOptions {
-  /**
-   * Records every passing test of the file into this contract file (relative to the working
-   * directory, or to `SERVICE_PLAYGROUND_CONTRACT_DIR`), each as its own case, when it is done
-   * and before its frame is undone; a test that made no request to the service is left out.
-   */
-  contract?: string
-  /**
-   * Tallies the authorization coverage of every test (decision 057) into this file (relative as
-   * `contract`), added up across the files and workers of the run, for
-   * `npx service-playground coverage`.
-   */
-  coverage?: string
-  /**
-   * An account of its own for this file on a running `serve`, in place of a service in this
-   * process: only `serviceName` (learnt from the server when not given), `journal`,
-   * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
-   */
-  serve?: ServeTarget
-  /**
-   * Seeded chaos (decision 091): every test of the file (but a concurrent one) runs `runs` times,
-   * each run from the test's own frame (after its `beforeEach` hooks) with faults addressed by
-   * the seed; a failure is shrunk to a 1-minimal list of faulted exchanges and fails the test
-   * with a one-line repro. In process and over `serve`.
-   */
-  chaos?: ChaosOptions
-}
-
-const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve', 'chaos'])
+export type { UseServiceOptions } from './use-service-options'
 
 interface JestHooks {
   beforeAll(fn: () => Promise<void>): void
@@ -72,9 +41,7 @@ interface JestHooks {
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
 export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
-  checkOptions('useService', options, KNOWN)
-  checkSecrets('useService', options.secrets)
-  const chaos = chooseChaos('useService', options.chaos)
+  const chaos = checkUseServiceOptions(options)
   const { beforeAll, afterAll } = globalThis as Partial<JestHooks>
   if (typeof beforeAll !== 'function' || typeof afterAll !== 'function') {
     throw new Error(

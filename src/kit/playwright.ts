@@ -15,12 +15,9 @@ import {
   type Route,
   type TestInfo,
 } from '@playwright/test'
-import { createEngine, type Engine } from '../engine'
-import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
-import { startService, type StartServiceOptions } from '../node'
+import { startService, startUnrouted, type StartServiceOptions } from '../node'
 import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../client/journal'
 import { openAccount, type ServeAccount } from '../client/open-account'
-import { createMemoryStore } from '../storage/memory-store'
 import {
   saveContract,
   type ContractRecorder,
@@ -246,6 +243,17 @@ async function routeTo(
   }
 }
 
+/** `startService`'s options for a fixture's: those given, the journal the kit keeps. */
+const startOptions = (options: ServiceFixtureOptions): StartServiceOptions => ({
+  journal: options.journal ?? DEFAULT_JOURNAL,
+  ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  ...(options.serviceName ? { serviceName: options.serviceName } : {}),
+  ...(options.secrets?.length ? { secrets: options.secrets } : {}),
+  ...(options.clock ? { clock: options.clock } : {}),
+  ...(options.limits ? { limits: options.limits } : {}),
+  ...(options.strict !== undefined ? { strict: options.strict } : {}),
+})
+
 /** The worker's service, and how requests reach it (its engine, or `fetch` to its account). */
 export type WorkerService = RemoteService & { send(request: Request): Promise<Response> }
 
@@ -275,15 +283,7 @@ export const test = base.extend<
         return use({ ...remote, send: (request: Request) => fetch(request) })
       }
       // In this worker's process, through msw too: a beforeAll hook's own client reaches it.
-      const started = await startService({
-        journal: options.journal ?? DEFAULT_JOURNAL,
-        ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-        ...(options.serviceName ? { serviceName: options.serviceName } : {}),
-        ...(options.secrets?.length ? { secrets: options.secrets } : {}),
-        ...(options.clock ? { clock: options.clock } : {}),
-        ...(options.limits ? { limits: options.limits } : {}),
-        ...(options.strict !== undefined ? { strict: options.strict } : {}),
-      })
+      const started = await startService(startOptions(options))
       const send = started.engine.handle
       await use({
         ...remoteService({
@@ -351,25 +351,16 @@ export const test = base.extend<
       }
       return
     }
-    const engine: Engine = createEngine({
-      store: createMemoryStore(),
-      baseUrl: options.baseUrl ?? DEFAULT_BASE_URL,
-      serviceName: options.serviceName ?? DEFAULT_SERVICE_NAME,
-      exchangeLog: options.journal ?? DEFAULT_JOURNAL,
-      ...(options.secrets?.length ? { secrets: options.secrets } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.strict !== undefined ? { strict: options.strict } : {}),
-    })
-    const [secret] = await engine.start()
-    const stop = await routeTo(context, engine.settings.baseUrl, engine.handle)
+    // Answered in the page alone: the worker's service keeps this process's msw.
+    const started = await startUnrouted(startOptions(options))
+    const stop = await routeTo(context, started.baseUrl, started.engine.handle)
     const remote = remoteService({
-      baseUrl: engine.settings.baseUrl,
-      serviceName: engine.settings.serviceName,
-      secret: secret!,
-      send: engine.handle,
+      baseUrl: started.baseUrl,
+      serviceName: started.serviceName,
+      secret: started.secret,
+      send: started.engine.handle,
     })
-    const source = contractSource(remote, engine.settings.baseUrl)
+    const source = contractSource(remote, started.baseUrl)
     const checks: PolicyCheck[] = []
     const unregister = insightOf(remote, checks)
     await use(withContract(remote, source, testInfo))

@@ -16,6 +16,7 @@ import { DEFAULT_SERVICE_NAME } from '../engine/settings'
 import type { ContractSource } from './contract'
 import { HANDLE, recorder, type Common, type FrameParts, type TestScope } from './in-process-handle'
 import { remoteService, type RemoteService } from './remote'
+import { controlsOver } from '../client/service-controls'
 import type { Framed } from './vitest-frames'
 import { trimBaseUrl } from '../client/wire'
 import { exempt } from './chaos/plan'
@@ -158,6 +159,7 @@ export function serveHandle(
       secrets: () => opened.listSecrets(),
     }
   }
+  const controls = controlsOver(service)
   hooks.frame({
     framed: service,
     source,
@@ -178,12 +180,7 @@ export function serveHandle(
             return Object.assign(fork, { close: () => opened.close() })
           },
         ),
-    insight: {
-      reach: async (token, at) => (await service()).reach(token, at),
-      simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
-      diff: async (a, b, at) => (await service()).diff(a, b, at),
-      leastPrivilege: async (token) => (await service()).leastPrivilege(token),
-    },
+    insight: controls,
     chaos: async () => serveChaosFrame(await opening),
   })
   hooks.afterAll(async () => {
@@ -206,30 +203,11 @@ export function serveHandle(
     get secrets() {
       return [known().secret]
     },
+    ...controls,
     // The test's own setup: never faulted by a chaos run.
     authorize: async (abilities, authorizeOptions) =>
       exempt(async () => (await service()).authorize(abilities, authorizeOptions)),
-    advanceClock: async (seconds) => (await service()).advanceClock(seconds),
-    now: async () => (await service()).now(),
-    createSecret: async (key) => (await service()).createSecret(key),
-    rollSecret: async (id, at) => (await service()).rollSecret(id, at),
-    listSecrets: async () => (await service()).listSecrets(),
-    fault: async (rule) => (await service()).fault(rule),
-    respond: async (endpoint, answer, respondOptions) =>
-      (await service()).respond(endpoint, answer, respondOptions),
-    clearFaults: async (id) => (await service()).clearFaults(id),
     requests,
-    reset: async () => (await service()).reset(),
-    checkpoint: async () => (await service()).checkpoint(),
-    restore: async (id) => (await service()).restore(id),
-    rewind: async (exchange, name) => (await service()).rewind(exchange, name),
-    branches: async () => (await service()).branches(),
-    switchBranch: async (id) => (await service()).switchBranch(id),
-    recording: async (from) => (await service()).recording(from),
-    reach: async (token, at) => (await service()).reach(token, at),
-    simulate: async (token, calls, at) => (await service()).simulate(token, calls, at),
-    diff: async (a, b, at) => (await service()).diff(a, b, at),
-    leastPrivilege: async (token) => (await service()).leastPrivilege(token),
     contract: recorder(hooks.scope, source),
   } as ServeServiceHandle
 }

@@ -10,14 +10,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { afterAll, aroundEach, beforeAll, expect, type TestContext } from 'vitest'
+import type { ReceivedExpectation } from '../node'
 import {
-  checkOptions,
-  START_SERVICE_OPTIONS,
-  type ReceivedExpectation,
-  type StartServiceOptions,
-} from '../node'
-import {
-  checkSecrets,
   inProcessHandle,
   type FrameParts,
   type ServiceHandle,
@@ -30,8 +24,8 @@ import { testRecords } from './test-records'
 import { frameDescribeBlocks } from './vitest-frames'
 import type { ExchangeRecord } from '../engine'
 import './vitest-insight'
-import type { ChaosOptions } from './chaos/options'
-import { chaosChosen, chooseChaos, type ChaosChoice } from './chaos/chosen'
+import { checkUseServiceOptions, type UseServiceOptions } from './use-service-options'
+import { chaosChosen, type ChaosChoice } from './chaos/chosen'
 import { chaosTests } from './chaos/vitest-chaos'
 
 import { linkFailure } from './test-link'
@@ -40,43 +34,13 @@ export type { ServiceHandle } from './in-process-handle'
 export type { ServeServiceHandle, ServeTarget } from './serve-handle'
 export type { ChaosKind, ChaosOptions } from './chaos/options'
 export { ChaosFailure, type ChaosFinding } from './chaos/run'
-
-export interface UseServiceOptions extends StartServiceOptions {
-  /**
-   * Records every passing test of the file into this contract file (relative to Vitest's
-   * root), each as its own case, at the test's end before its frame is undone; a test that
-   * made no request to the service is left out.
-   */
-  contract?: string
-  /**
-   * Tallies the authorization coverage of every test (decision 057) into this file (relative to
-   * Vitest's root), added up across the files and workers of the run:
-   * `coverage: 'service-coverage.json'`, read by `npx service-playground coverage`.
-   */
-  coverage?: string
-  /**
-   * An account of its own for this file on a running `serve`, in place of a service in this
-   * process: only `serviceName` (learnt from the server when not given), `journal`,
-   * `contract` and `coverage` apply then. `await service.ready` before reading `baseUrl` or `secret`.
-   */
-  serve?: ServeTarget
-  /**
-   * Seeded chaos (decision 091): every test of the file runs `runs` times, each run from the
-   * test's own frame with faults addressed by the seed; a failure is shrunk to a 1-minimal list
-   * of faulted exchanges and fails the test with a one-line repro. In process and over `serve`.
-   */
-  chaos?: ChaosOptions
-}
-
-const KNOWN = new Set([...START_SERVICE_OPTIONS, 'contract', 'coverage', 'serve', 'chaos'])
+export type { UseServiceOptions } from './use-service-options'
 
 /** Starts the service for this test file; see the module's doc. */
 export function useService(options: UseServiceOptions & { serve: ServeTarget }): ServeServiceHandle
 export function useService(options?: UseServiceOptions): ServiceHandle
 export function useService(options: UseServiceOptions = {}): ServiceHandle | ServeServiceHandle {
-  checkOptions('useService', options, KNOWN)
-  checkSecrets('useService', options.secrets)
-  const chaos = chooseChaos('useService', options.chaos)
+  const chaos = checkUseServiceOptions(options)
   return options.serve ? overServe(options, options.serve, chaos) : inProcess(options, chaos)
 }
 

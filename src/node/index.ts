@@ -145,6 +145,22 @@ interface Bound {
  * any client built on it) reaches it, every other request goes to the network.
  */
 export async function startService(options: StartServiceOptions = {}): Promise<Service> {
+  return (await start(options, true)) as Service
+}
+
+/**
+ * The service `startService` starts, answered only where its caller sends requests to
+ * `engine.handle` (a Playwright page's `context.route`), never through msw: it may stand beside
+ * a service that answers the same `baseUrl` in this process. Its `server` is none.
+ */
+export async function startUnrouted(options: StartServiceOptions = {}): Promise<UnroutedService> {
+  return start(options, false)
+}
+
+/** A service answered by whoever calls its engine: no msw server. */
+export type UnroutedService = Omit<Service, 'server'>
+
+async function start(options: StartServiceOptions, throughMsw: boolean): Promise<UnroutedService> {
   checkOptions('startService', options, START_SERVICE_OPTIONS)
   checkSecrets('startService', options.secrets)
   const {
@@ -170,7 +186,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     ...(secrets && secrets.length > 0 ? { secrets } : {}),
   })
   const { baseUrl, serviceName } = engine.settings
-  if (answering.has(baseUrl)) {
+  if (throughMsw && answering.has(baseUrl)) {
     throw new Error(
       `startService: a service already answers ${baseUrl} in this process; stop it first (service.stop()), or give this one another baseUrl`,
     )
@@ -193,9 +209,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       return responseOf(await answered, request.signal)
     },
   })
-  answering.add(baseUrl)
-  const server = given ?? joinSharedServer(handlers)
-  given?.use(...handlers)
+  const server = throughMsw ? (given ?? joinSharedServer(handlers)) : undefined
+  if (throughMsw) {
+    answering.add(baseUrl)
+    given?.use(...handlers)
+  }
 
   /** A copy of the service as it stands now, in memory, on a clock of its own. */
   async function copy(): Promise<Bound> {
@@ -216,11 +234,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
     return { engine: forked, here: forkOperator.here }
   }
 
-  const service: Service = {
+  const service: UnroutedService & { server?: SetupServer } = {
     baseUrl,
     serviceName,
     engine,
-    server,
+    ...(server ? { server } : {}),
     secret: keys[0]!,
     secrets: keys,
     authorize: (abilities, authorizeOptions) =>
@@ -288,7 +306,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<S
       },
     handlers,
     stop: () => {
-      if (!answering.delete(baseUrl)) return
+      if (!throughMsw || !answering.delete(baseUrl)) return
       if (!given) leaveSharedServer(handlers)
     },
   }
