@@ -11,7 +11,8 @@ import { test as base, expect as baseExpect } from '@playwright/test'
 import { createEngine, type Engine } from '../engine'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
 import { startService } from '../node'
-import { checkReceived, DEFAULT_JOURNAL, type ReceivedExpectation } from '../client/journal'
+import { DEFAULT_JOURNAL } from '../client/journal'
+import { checkReceived, type ReceivedExpectation } from '../client/received-check'
 import { openAccount, type ServeAccount } from '../client/open-account'
 import { createMemoryStore } from '../storage/memory-store'
 import {
@@ -196,4 +197,5 @@ export const expect = baseExpect.extend({
   },
 })
 
-export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
+export type { ReceivedRequest, RequestFilter } from '../client/journal'
+export type { ReceivedExpectation } from '../client/received-check'
