@@ -205,6 +205,7 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['src/ui/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/testing/dom.setup.ts'],
         },
       },
     ],
