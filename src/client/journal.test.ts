@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type Service } from '../node'
 import { tuplesRequest } from '../testing/tuples'
-import { checkReceived } from './journal'
+import { checkReceived } from './received-check'
 
 const BASE = 'https://journal-filters.example.test'
 

@@ -10,7 +10,7 @@
  * `expect`; `matchers` is the same for an `expect` of your own. Jest 29 and 30. `expect(service).toHaveReceived(endpoint, expected)` takes what
  * `useService` or `startService` returned (or anything with `requests()`).
  */
-import type { ReceivedExpectation } from '../client/journal'
+import type { ReceivedExpectation } from '../client/received-check'
 import { inProcessHandle, type ServiceHandle } from './in-process-handle'
 import { jestFrames } from './jest-frames'
 import { insightMatchers, type ReachWhere, type UseSlack } from './reach-matchers'
@@ -18,7 +18,8 @@ import { toHaveReceived } from './received-matcher'
 import { serveHandle, type ServeServiceHandle, type ServeTarget } from './serve-handle'
 import { checkUseServiceOptions, type UseServiceOptions } from './use-service-options'
 
-export type { ReceivedExpectation, ReceivedRequest, RequestFilter } from '../client/journal'
+export type { ReceivedRequest, RequestFilter } from '../client/journal'
+export type { ReceivedExpectation } from '../client/received-check'
 export type { ServiceHandle } from './in-process-handle'
 export type { ServeServiceHandle, ServeTarget } from './serve-handle'
 export type { StartServiceOptions } from '../node'

@@ -4,24 +4,12 @@
 // token, an endpoint the service does not have, a place it does not read) is refused with an
 // error, which fails the assertion with `.not` as without. A `toReach` that passes is told to
 // the service's coverage (decision 057): the abilities it showed letting in, or refusing.
-import type {
-  DiffReport,
-  LeastPrivilegeReport,
-  PolicyCheck,
-  ReachReport,
-  SimulateCall,
-  SimulateReport,
-} from '../engine/insight'
+import type { ReachReport, SimulateCall } from '../engine/insight'
+import { checkNoWider } from './no-wider-matcher'
+import { describeReceived, known, type InsightSource } from './running-insight'
 
-/** What the matchers ask of a running service. */
-export interface InsightSource {
-  reach(token: string, at?: number): Promise<ReachReport>
-  simulate(token: string, calls: SimulateCall[], at?: number): Promise<SimulateReport>
-  diff(a: string, b: string, at?: number): Promise<DiffReport>
-  leastPrivilege(token: string): Promise<LeastPrivilegeReport>
-  /** Takes what a passing `toReach` showed, for coverage (names of abilities, no token). */
-  checked?(check: PolicyCheck): void
-}
+export { checkNoWider, type UseSlack } from './no-wider-matcher'
+export { registerInsight, type InsightSource } from './running-insight'
 
 /** Where in the key-value store: a bucket, a key prefix, or one key. */
 export interface ReachWhere {
@@ -30,74 +18,8 @@ export interface ReachWhere {
   key?: string
 }
 
-/** The services running now, newest last: the matchers ask the one that knows the token. */
-const running: InsightSource[] = []
-
-export function registerInsight(source: InsightSource): () => void {
-  running.push(source)
-  return () => {
-    const at = running.lastIndexOf(source)
-    if (at !== -1) running.splice(at, 1)
-  }
-}
-
-/** The newest service that signed `token` or holds it as a secret, with its reach. */
-async function knowing(
-  token: string,
-): Promise<{ source: InsightSource; report: ReachReport } | undefined> {
-  for (const source of [...running].reverse()) {
-    const report = await source.reach(token)
-    if (
-      !['unknown_token', 'bad_signature', 'missing', 'malformed'].includes(
-        report.token.reason ?? '',
-      )
-    ) {
-      return { source, report }
-    }
-  }
-  return undefined
-}
-
 /** The keys `where` reads. */
 const WHERE_KEYS = ['bucket', 'prefix', 'key']
-
-/** What was received in place of a token, said without its value (it may be a secret). */
-function describeReceived(value: unknown): string {
-  if (value instanceof Promise || (typeof value === 'object' && value !== null && 'then' in value))
-    return 'a Promise (await the token first: `await service.authorize(…)`)'
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'string') return `a string of ${value.length} characters`
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`
-}
-
-/**
- * The newest service that knows `token`, or an error naming what was received: a matcher
- * cannot judge what is not a token of a running service.
- */
-async function known(
-  matcher: string,
-  what: string,
-  token: unknown,
-): Promise<{ source: InsightSource; report: ReachReport }> {
-  if (typeof token !== 'string' || token === '') {
-    throw new TypeError(
-      `${matcher}: ${what} must be a token (a string), but received ${describeReceived(token)}`,
-    )
-  }
-  if (running.length === 0) {
-    throw new Error(
-      `${matcher}: no service is running: use it inside a test of a file that calls useService (Vitest, Jest) or uses the service fixture (Playwright)`,
-    )
-  }
-  const found = await knowing(token)
-  if (!found) {
-    throw new Error(
-      `${matcher}: ${what} is not a token of the running service: received ${describeReceived(token)} that it neither signed nor holds as a secret`,
-    )
-  }
-  return found
-}
 
 /** Refuses a place `toReach` does not read, and one given for an endpoint with no keys. */
 function checkWhere(endpoint: string, where: unknown): asserts where is ReachWhere {
@@ -288,71 +210,6 @@ export async function checkNarrower(
     pass: false,
     message: `expected the token to reach nothing beyond its parent, but it reaches ${report.gained.length} thing(s) more:\n${lines.join('\n')}`,
   }
-}
-
-/** What `toBeNoWiderThanItsUse` allows beyond the use. */
-export interface UseSlack {
-  /** Endpoints the token may reach beyond those its calls used: 0 unless given. */
-  endpoints?: number
-}
-
-/**
- * Whether `token` reaches nothing beyond what the service's journal shows it using (at most
- * `slack.endpoints` endpoints more, no wider key-value region), by the service's least privilege
- * (decision 090), with the message either way. Its lifetime is not judged: a test's token is
- * used for a moment.
- */
-export async function checkNoWider(
-  token: unknown,
-  slack: unknown = {},
-): Promise<{ pass: boolean; message: string }> {
-  const matcher = 'toBeNoWiderThanItsUse'
-  const allowed = readSlack(matcher, slack)
-  const { source, report } = await known(matcher, 'the value expected', token)
-  if (report.token.kind === 'secret') {
-    throw new Error(
-      `${matcher}: the value expected is a secret key, which reaches every endpoint by design; hold an authorization to its use`,
-    )
-  }
-  const [found] = (await source.leastPrivilege(token as string)).tokens
-  if (!found) {
-    throw new Error(
-      `${matcher}: the journal holds no call made with the token: make the calls the test holds it to first`,
-    )
-  }
-  const excess = found.excess ?? { endpoints: 0, limits: 0, time: false }
-  const suggested = found.suggestion.abilities.map((a) => `\`${a}'`).join(', ')
-  const why = found.flags.map((flag) => `  - ${flag.sentence}`).join('\n')
-  if (found.proof?.status === 'failed') {
-    throw new Error(
-      `${matcher}: the service could not prove a narrower token: ${found.proof.sentence}`,
-    )
-  }
-  if (excess.endpoints > allowed || excess.limits > 0) {
-    return {
-      pass: false,
-      message: `expected the token to reach no more than its use, but it reaches ${excess.endpoints} endpoint(s) and ${excess.limits} key-value region(s) beyond it; its calls need only ${suggested}${why ? `:\n${why}` : ''}`,
-    }
-  }
-  return {
-    pass: true,
-    message: `expected the token to reach more than its use, but its calls need ${suggested}, and it reaches ${excess.endpoints} endpoint(s) beyond them`,
-  }
-}
-
-function readSlack(matcher: string, slack: unknown): number {
-  if (typeof slack !== 'object' || slack === null || Array.isArray(slack)) {
-    throw new TypeError(`${matcher}: the slack must be an object such as { endpoints: 1 }`)
-  }
-  const unknown = Object.keys(slack).filter((key) => key !== 'endpoints')
-  if (unknown.length > 0) {
-    throw new TypeError(`${matcher}: unknown key \`${unknown[0]}'; the slack reads endpoints`)
-  }
-  const { endpoints = 0 } = slack as UseSlack
-  if (!Number.isInteger(endpoints) || endpoints < 0) {
-    throw new TypeError(`${matcher}: \`endpoints' must be a whole number, 0 or more`)
-  }
-  return endpoints
 }
 
 /** The matchers, for `expect.extend`: Vitest's and Jest's. */

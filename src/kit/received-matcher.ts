@@ -1,4 +1,5 @@
-import { checkReceived, type ReceivedExpectation, type ReceivedRequest } from '../client/journal'
+import type { ReceivedRequest } from '../client/journal'
+import { checkReceived, type ReceivedExpectation } from '../client/received-check'
 
 /**
  * `expect(service).toHaveReceived(endpoint, expected?)`, for Vitest's and Jest's `expect.extend`:

@@ -42,14 +42,13 @@ export {
   type ServeProcess,
 } from '../server/spawn-serve'
 export {
-  checkReceived,
   DEFAULT_JOURNAL,
   describeExchange,
   matches,
-  type ReceivedExpectation,
   type ReceivedRequest,
   type RequestFilter,
 } from '../client/journal'
+export { checkReceived, type ReceivedExpectation } from '../client/received-check'
 
 export interface StartServiceOptions {
   /** Where the service answers; default `https://api.service.test`. A path prefix is allowed. */

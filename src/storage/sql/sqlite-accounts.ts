@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { ServiceError } from '../../engine/errors'
 import type { Store } from '../../engine/store'
 import { ACCOUNT_ID_PATTERN, type AccountShelf, type HostedAccount } from './account-shelf'
-import { DataFileError, type SqliteFile } from './sqlite-store'
+import { DataFileError } from './sqlite-errors'
+import type { SqliteFile } from './sqlite-store'
 
 interface AccountRow {
   id: string
