@@ -8,6 +8,7 @@
 import type { Browser, Page } from '@playwright/test'
 import { median, printTable, type Line } from './lib'
 import { seedFromBlank, type LoggedExchange } from './page-log'
+import { timed } from './page-timing'
 
 /** Milliseconds by what was measured, for one size in one round. */
 export interface FirstRows {
@@ -20,24 +21,6 @@ export interface FirstRows {
 const ROWS = `document.querySelector('[data-testid="exchange-row"], .log-empty') !== null`
 const USABLE = `[...document.querySelectorAll('main button')].some((b) => b.textContent === 'Create secret' && !b.disabled)`
 const CLICK_LOG = `[...document.querySelectorAll('nav[aria-label="Views"] a')].find((a) => a.textContent === 'Exchange log').click()`
-
-/** Milliseconds in the page from `act` until `done` holds, checked every frame. */
-function timed(page: Page, act: string, done: string): Promise<number> {
-  return page.evaluate(
-    ([act, done]) =>
-      new Promise<number>((resolve, reject) => {
-        const started = performance.now()
-        new Function(act)()
-        const check = () => {
-          if (new Function(`return (${done})`)()) return resolve(performance.now() - started)
-          if (performance.now() - started > 60_000) return reject(new Error(`never: ${done}`))
-          requestAnimationFrame(check)
-        }
-        requestAnimationFrame(check)
-      }),
-    [act, done] as const,
-  )
-}
 
 /** Waits until `done` holds; answers when, in ms from the navigation's start. */
 async function since(page: Page, done: string): Promise<number> {

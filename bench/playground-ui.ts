@@ -16,6 +16,7 @@ import { build, preview } from 'vite'
 import { launchChromium } from './chromium'
 import { machine, median, printTable, saveResults, type Line } from './lib'
 import { loggedExchanges, seedPageLog } from './page-log'
+import { timed } from './page-timing'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5)
 const BASE = 'https://bench-ui.example.test'
@@ -37,24 +38,6 @@ const server = await preview({
 const origin = server.resolvedUrls!.local[0]!.replace(/\/$/, '')
 const loadAtStart = machine()
 const browser = await launchChromium()
-
-/** Milliseconds in the page from `act` until `done` holds, checked every frame. */
-async function timed(page: Page, act: string, done: string): Promise<number> {
-  return page.evaluate(
-    ([act, done]) =>
-      new Promise<number>((resolve, reject) => {
-        const started = performance.now()
-        new Function(act)()
-        const check = () => {
-          if (new Function(`return (${done})`)()) return resolve(performance.now() - started)
-          if (performance.now() - started > 60_000) return reject(new Error(`never: ${done}`))
-          requestAnimationFrame(check)
-        }
-        requestAnimationFrame(check)
-      }),
-    [act, done] as const,
-  )
-}
 
 /** Fills the page's own log with `count` exchanges made from the ones the engine logged. */
 async function fillLog(page: Page, count: number): Promise<void> {

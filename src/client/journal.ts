@@ -58,7 +58,7 @@ export interface RequestFilter {
 }
 
 /** The keys a `RequestFilter` reads. */
-const FILTER_KEYS = [
+export const FILTER_KEYS = [
   'endpoint',
   'status',
   'token',

@@ -4,6 +4,7 @@
  * shows the near misses.
  */
 import {
+  FILTER_KEYS,
   matches,
   mismatches,
   shown,
@@ -26,15 +27,8 @@ const EXPECTATION_KEYS = [
   'times',
   'atLeast',
   'atMost',
-  'status',
-  'token',
-  'format',
-  'args',
-  'input',
-  'fault',
-  'headers',
-  'body',
-] as const
+  ...FILTER_KEYS.filter((key) => key !== 'endpoint'),
+]
 
 function checkExpectation(expected: object): void {
   const known: readonly string[] = EXPECTATION_KEYS
