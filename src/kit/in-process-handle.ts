@@ -161,22 +161,7 @@ export function inProcessHandle(
     // A copy of its own for each concurrent test: msw answers it alone from the copy.
     concurrent: (run) => service().isolated(() => run({ after: 0, shared: false }))(),
     insight: controls,
-    chaos: async () => {
-      const running = service()
-      return {
-        plan: (planner) => running.plan(planner),
-        reach: (token) => running.reach(token),
-        now: () => running.now(),
-        advanceClock: (seconds) => running.advanceClock(seconds),
-        listSecrets: () => running.listSecrets(),
-        rollSecret: (id) => running.rollSecret(id),
-        checkpoint: () => running.checkpoint(),
-        restore: async (id) => {
-          await settled(running)
-          await running.restore(id)
-        },
-      }
-    },
+    chaos: async () => chaosFrameOver(service()),
   })
   hooks.afterAll(async () => {
     if (running) await settled(running)
@@ -244,3 +229,21 @@ export function recorder(
     },
   }
 }
+
+/**
+ * A chaos run's frame over a service in this process: its planner, reach, clock, secrets and
+ * checkpoints; a restore waits for the calls still answering first.
+ */
+export const chaosFrameOver = (running: Service): ChaosFrame => ({
+  plan: (planner) => running.plan(planner),
+  reach: (token) => running.reach(token),
+  now: () => running.now(),
+  advanceClock: (seconds) => running.advanceClock(seconds),
+  listSecrets: () => running.listSecrets(),
+  rollSecret: (id) => running.rollSecret(id),
+  checkpoint: () => running.checkpoint(),
+  restore: async (id) => {
+    await settled(running)
+    await running.restore(id)
+  },
+})

@@ -12,6 +12,7 @@ import { openAccount, type ServeAccount } from '../../client/open-account'
 import type { ReceivedRequest } from '../../client/journal'
 import type { Checkpoint } from '../../engine'
 import { startService, type Service } from '../../node'
+import { chaosFrameOver } from '../in-process-handle'
 import { accountService } from '../serve-handle'
 import type { RemoteService } from '../remote'
 import { readRepro } from './repro'
@@ -35,16 +36,6 @@ let account: ServeAccount
 let remote: RemoteService
 const targets: Target[] = []
 
-const inProcessFrame = (running: Service): ChaosFrame => ({
-  plan: (planner) => running.plan(planner),
-  reach: (token) => running.reach(token),
-  now: () => running.now(),
-  advanceClock: (seconds) => running.advanceClock(seconds),
-  listSecrets: () => running.listSecrets(),
-  rollSecret: (id) => running.rollSecret(id),
-  checkpoint: () => running.checkpoint(),
-  restore: (id) => running.restore(id),
-})
 const shown = (request: ReceivedRequest) =>
   `${request.endpoint} ${request.status}${request.fault ? ` ${request.fault}` : ''}`
 
@@ -53,7 +44,7 @@ beforeAll(async () => {
   // and the same tokens on every target.
   service = await startService({ baseUrl: 'https://replay.example.test', seed: 'replay' })
   const inProcess = (fetch?: Served['fetch']) => ({
-    frame: inProcessFrame(service),
+    frame: chaosFrameOver(service),
     checkpoint: () => service.checkpoint(),
     served: {
       baseUrl: service.baseUrl,
