@@ -47,6 +47,7 @@ test('a call made as the page starts waits for the engine instead of leaving', a
   origin,
 }) => {
   await app.page.addInitScript((baseUrl) => {
+    if (window !== window.top) return // not in the playground's own frames (src/ui/code-cache.ts)
     window.early = fetch(`${baseUrl}/core/ping`, { method: 'POST' }).then(
       async (response) => `${response.status} ${await response.text()}`,
       (error: unknown) => String(error),
@@ -107,6 +108,7 @@ test('after the browser stops the worker, calls are held until the page re-activ
 test('with no engine to answer, the worker answers 503 itself', async ({ app, origin }) => {
   test.slow()
   await app.page.addInitScript((baseUrl) => {
+    if (window !== window.top) return // not in the playground's own frames (src/ui/code-cache.ts)
     // The page never starts its engine: it cannot find its worker's registration.
     Object.defineProperty(navigator.serviceWorker, 'getRegistrations', {
       value: () => Promise.reject(new Error('not in this test')),
@@ -124,6 +126,7 @@ test('with no engine to answer, the worker answers 503 itself', async ({ app, or
 
 test('the default base URL waits for the engine too', async ({ app }) => {
   await app.page.addInitScript(() => {
+    if (window !== window.top) return // not in the playground's own frames (src/ui/code-cache.ts)
     window.early = fetch('https://api.service.test/core/ping', { method: 'POST' }).then(
       async (response) => `${response.status} ${await response.text()}`,
       (error: unknown) => String(error),
