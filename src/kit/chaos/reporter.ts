@@ -43,7 +43,10 @@ export function chaosReporter(
   const held = new Set<string>()
   const keep = async (exchanges: readonly ExchangeRecord[]) => {
     for (const token of bearersOf(exchanges)) held.add(token)
-    const secrets = await (await source()).secrets().catch(() => [])
+    // At the file's end the service may be stopped already: what the replays kept stands.
+    const secrets = await source()
+      .then((read) => read.secrets())
+      .catch(() => [])
     for (const secret of secrets) held.add(secret.key)
   }
 
