@@ -443,7 +443,7 @@ describe('the packed kit', () => {
       const contract = readFileSync(join(dir, 'contracts/strings.json'), 'utf8')
       expect(contract).toMatch(/"call": "type\.string\.reverse",\s+"token": "\$auth1"/)
       expect(contract).not.toMatch(/[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{43}/)
-    }, 120_000)
+    }, 360_000)
 
     it('serves over HTTP for curl, Python and the conformance suite', async () => {
       const words = blocks.get('serve.sh')!.trim().split(/\s+/)
