@@ -14,9 +14,16 @@ import '../log/log.css'
  * A failing step opened from a link (`#r=v1.…`): its case replayed on a throwaway account,
  * then the step's exchange in full (decision trace and counterfactual), and the steps before it
  * to open in its place. A link that cannot be opened is said so here, and the rest of the page
- * stays as it was.
+ * stays as it was. `withConsole`: whether the page's service runs, and an exchange can be
+ * opened in its console.
  */
-export default function StepLinkView({ value }: { value: string }) {
+export default function StepLinkView({
+  value,
+  withConsole = true,
+}: {
+  value: string
+  withConsole?: boolean
+}) {
   const config = useConfig()
   const opened = useQuery({
     queryKey: ['step-link', config.baseUrl, value],
@@ -142,6 +149,7 @@ export default function StepLinkView({ value }: { value: string }) {
           closeHref={routeHref('log')}
           onClose={() => setShown(null)}
           headingRef={headingRef}
+          withConsole={withConsole}
         />
       ) : (
         <p>The replay made no exchange: no step reached the service.</p>
