@@ -387,7 +387,7 @@ test("a failed test's link, and the page it opens: the step replayed on a throwa
     ['$$', 'key', 'milk'],
   ]
   const refused = await service.tuples('keyv.get', read, { token })
-  expect(refused.status).toBe(403)
+  expect(refused.status).toBe(401)
   const failed: FailedResult = {
     state: 'fail',
     errors: [
@@ -421,7 +421,7 @@ test("a failed test's link, and the page it opens: the step replayed on a throwa
   })
   const detail = shared.getByTestId('exchange-detail')
   await expect(detail.getByRole('heading', { name: /keyv\.get/ })).toBeVisible()
-  await expect(detail).toContainText('403')
+  await expect(detail).toContainText('401')
   await expect(detail.getByTestId('counterfactual').first()).toBeVisible()
   await expectNoHorizontalOverflow(page, 'the shared step')
   await page.screenshot({ path: `${folder}/step-link.png` })
