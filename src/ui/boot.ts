@@ -32,16 +32,18 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   document.title = `${config.serviceName} playground`
   // No worker served this visit's scripts: a first visit, or a hard reload.
   followShell(!navigator.serviceWorker?.controller && import.meta.env.PROD)
-  const started = startService(config)
+  // A step's link is shown first, on its own (decision 106): the service starts once the step
+  // is on screen, not competing with its replay; the playground comes once the fragment leaves
+  // the link.
+  const link = stepLinkValueOf(location.hash)
+  const shown = link === null ? null : whenShown()
+  const started = shown ? shown.promise.then(() => startService(config)) : startService(config)
   render(createElement(Starting, { config }))
   const ready = once(() => {
     reloadOnNewWorker()
     document.documentElement.dataset.ready = 'true'
   })
-  // A step's link is shown first, on its own, while the service starts (decision 106); the
-  // playground comes once the fragment leaves the link.
-  const link = stepLinkValueOf(location.hash)
-  if (link !== null && (await showLink(config, link, started, render))) {
+  if (link !== null && (await showLink(config, link, started, shown!.resolve, render))) {
     started.then(ready, () => undefined)
     await leftTheLink()
   }
@@ -65,23 +67,39 @@ export async function boot(container: HTMLElement, location: Location): Promise<
 
 /**
  * Renders the page a step's link opens (`LinkPage`), which replays it in this page and needs
- * nothing of the service `started` starts; `false` when its code cannot be loaded (the
- * playground then shows the link as any view, once it has started).
+ * nothing of the service `started` starts; it calls `onShown` once the step is on screen.
+ * `false` when its code cannot be loaded (the playground then shows the link as any view, once
+ * it has started).
  */
 async function showLink(
   config: PlaygroundConfig,
   value: string,
   started: Promise<void>,
+  onShown: () => void,
   render: (element: ReactElement) => void,
 ): Promise<boolean> {
   try {
     const { LinkPage } = await import('./link/link-page')
     performance.mark('playground:link page loaded')
-    render(createElement(LinkPage, { config, value, started }))
+    render(createElement(LinkPage, { config, value, started, onShown }))
     return true
   } catch {
+    onShown()
     return false
   }
+}
+
+/** How long the service waits for a link's step to be shown before it starts all the same. */
+const SHOWN_WAIT_MS = 10_000
+
+/** Resolved when the link's step is on screen (or said why not), or after `SHOWN_WAIT_MS`. */
+function whenShown(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((done) => {
+    resolve = done
+    setTimeout(done, SHOWN_WAIT_MS)
+  })
+  return { promise, resolve }
 }
 
 /** Resolves once the fragment no longer holds a step's link (a view was chosen). */

@@ -14,16 +14,20 @@ import StepLinkView from './step-link-view'
  * on a throwaway account of its own, and needs neither the service worker nor the person's
  * account; nothing here calls the base URL until `started` (the page's service starting) has
  * resolved: only then is an exchange offered to the console, which lists the account's
- * secrets. Going to a view leaves this page for the playground (`boot` renders it then).
+ * secrets. Going to a view leaves this page for the playground (`boot` renders it then);
+ * `boot` starts the service once the step is shown (`onShown`).
  */
 export function LinkPage({
   config,
   value,
   started,
+  onShown,
 }: {
   config: PlaygroundConfig
   value: string
   started: Promise<unknown>
+  /** Called once the step is on screen, or the reason it cannot be. */
+  onShown?: () => void
 }) {
   const [queryClient] = useState(createQueryClient)
   const shown = useStepLinkValue() ?? value
@@ -38,7 +42,7 @@ export function LinkPage({
         <ViewsNav view={parseRoute('').view} />
         <main id="view" className="view" tabIndex={-1}>
           <ErrorBoundary key={`link:${shown}`} what="The shared step">
-            <StepLinkView value={shown} withConsole={running} />
+            <StepLinkView value={shown} withConsole={running} onSettled={onShown} />
           </ErrorBoundary>
         </main>
       </QueryClientProvider>

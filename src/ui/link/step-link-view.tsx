@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useConfig } from '../shared/config'
 import { formatTime, messageOf } from '../shared/format'
 import { Name } from '../shared/quoted'
@@ -20,9 +20,12 @@ import '../log/log.css'
 export default function StepLinkView({
   value,
   withConsole = true,
+  onSettled,
 }: {
   value: string
   withConsole?: boolean
+  /** Called once the link is shown, or why it cannot be. */
+  onSettled?: () => void
 }) {
   const config = useConfig()
   const opened = useQuery({
@@ -34,6 +37,9 @@ export default function StepLinkView({
     networkMode: 'always',
     refetchOnWindowFocus: false,
   })
+  useEffect(() => {
+    if (!opened.isPending) onSettled?.()
+  }, [opened.isPending, onSettled])
   const [shown, setShown] = useState<number | null>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
 
