@@ -51,6 +51,8 @@ export default tseslint.config(
       'dist',
       'node_modules',
       'public/mockServiceWorker.js',
+      // Ajv's code for the link schema, made by src/conformance/link/link-validate.test.ts.
+      'src/conformance/link/link-validate.js',
       'test-results',
       'playwright-report',
       'kit',

@@ -3,11 +3,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
 import { main } from '../src/cli/conformance/commands'
+import { linkFailure, type FailedResult } from '../src/kit/test-link'
 import { summarizeFailedTest } from '../src/kit/test-summary'
 import { createHarness } from '../src/testing/engine-harness'
 import { openContract, replay, wrongNotes } from './contract-file'
 import { expect, expectNoHorizontalOverflow, openView, test, type Wire } from './fixtures'
 import { summaryPage } from './summary-page'
+import { terminalPage } from './terminal-page'
 
 /**
  * Every view at 1,280 and 400 px, over an account that strains the layout: an authorization
@@ -379,4 +381,56 @@ test("a CI job's summary: verify's differing step, a failed test's refusal and t
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test("a failed test's link, and the page it opens: the step replayed on a throwaway account", async ({
+  page,
+}) => {
+  // A test that failed under the kit: its calls, the last one refused, and the link the kit adds
+  // under its error (Vitest's words for `expect(status).toBe(200)`).
+  const service = await createHarness({ exchangeLog: 10 })
+  const token = await service.authorize({ abilities: ['keyv?bucket=notes'] })
+  const read = [
+    ['$$', 'bucket', 'todo'],
+    ['$$', 'key', 'milk'],
+  ]
+  const refused = await service.tuples('keyv.get', read, { token })
+  expect(refused.status).toBe(401)
+  const failed: FailedResult = {
+    state: 'fail',
+    errors: [
+      { message: `AssertionError: expected ${refused.status} to be 200 // Object.is equality` },
+    ],
+  }
+  const source = {
+    baseUrl: service.baseUrl,
+    serviceName: service.serviceName,
+    journal: async (after?: number) => ({
+      capacity: 10,
+      exchanges: await service.engine.operator.journal.list(after),
+    }),
+    secrets: () => service.engine.account.listSecrets(),
+  }
+  await linkFailure(failed, async () => source, 'reads the shopping list')
+  const text = failed.errors![0]!.message
+  const link = /https?:\/\/\S+#r=v1\.[A-Za-z0-9_-]+/.exec(text)?.[0]
+  expect(link, text).toBeDefined()
+  for (const value of [service.secret.key, token]) expect(text).not.toContain(value)
+  await page.setViewportSize({ width: 1100, height: 200 })
+  await page.setContent(terminalPage(` FAIL  todo.test.ts > reads the shopping list\n${text}\n`))
+  await page.screenshot({ path: `${folder}/failed-test-link.png`, fullPage: true })
+
+  // The link opened in the playground: this server's page in place of \`npm start\`'s.
+  await page.setViewportSize({ width: 1280, height: 1100 })
+  await page.goto(`/${new URL(link!).hash}`)
+  const shared = page.getByTestId('step-link')
+  await expect(shared.getByRole('heading', { name: /A shared step: step 2 of/ })).toBeVisible({
+    timeout: 15_000,
+  })
+  const detail = shared.getByTestId('exchange-detail')
+  await expect(detail.getByRole('heading', { name: /keyv\.get/ })).toBeVisible()
+  await expect(detail).toContainText('401')
+  await expect(detail.getByTestId('counterfactual').first()).toBeVisible()
+  await expectNoHorizontalOverflow(page, 'the shared step')
+  await page.screenshot({ path: `${folder}/step-link.png` })
 })

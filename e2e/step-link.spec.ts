@@ -1,8 +1,5 @@
 import { expect, expectNoHorizontalOverflow, openView, test } from './fixtures'
 
-/** Where the README's picture goes: `E2E_SCREENSHOTS=docs/screenshots` renews it. */
-const folder = process.env.E2E_SCREENSHOTS ?? 'test-results/screenshots'
-
 test('a refused step shared from the log opens offline in a new tab, replayed on a throwaway account', async ({
   app,
   wire,
@@ -58,7 +55,6 @@ test('a refused step shared from the log opens offline in a new tab, replayed on
   await expect(shared.getByTestId('link-steps').getByRole('button')).toHaveCount(2)
   await opened.setViewportSize({ width: 1280, height: 1700 })
   await expectNoHorizontalOverflow(opened, 'the shared step')
-  await opened.screenshot({ path: `${folder}/step-link.png` })
   await shared.getByTestId('link-steps').getByRole('button').first().click()
   await expect(detail.getByRole('heading', { name: /auth\.create/ })).toBeVisible()
 

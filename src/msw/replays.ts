@@ -1,6 +1,6 @@
 import { http, type HttpHandler } from 'msw'
-import { createEngine, type Engine } from '../engine'
-import { createMemoryStore } from '../storage'
+import type { Engine } from '../engine'
+import { startThrowawayEngine } from './throwaway'
 
 /** Where the throwaway accounts answer: `<baseUrl>/_replay/<id>/...`, one account per id. */
 export const REPLAY_PATH = '_replay'
@@ -32,13 +32,11 @@ export function createReplayHandlers({
   function engineFor(id: string): Promise<Engine> {
     let engine = engines.get(id)
     if (!engine) {
-      const made = createEngine({
-        store: createMemoryStore(),
+      engine = startThrowawayEngine({
         serviceName,
         baseUrl: `${baseUrl}/${REPLAY_PATH}/${id}`,
         exchangeLog,
       })
-      engine = made.start().then(() => made)
       engines.set(id, engine)
       for (const old of engines.keys()) {
         if (engines.size <= MAX_REPLAYS) break

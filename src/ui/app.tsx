@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { BranchBar } from './branches/branch-bar'
 import { ClockBar } from './clock/clock-bar'
 import { EngineStatus } from './engine-status'
+import { Brand, SkipLink } from './page-top'
 import { ConfigProvider, type PlaygroundConfig } from './shared/config'
 import { ErrorBoundary } from './shared/error-boundary'
 import { createQueryClient } from './shared/query-client'
@@ -51,23 +52,9 @@ function Shell({ config }: { config: PlaygroundConfig }) {
   useFocusOnNewView(view)
   return (
     <>
-      <a className="skip-link" href="#view" onClick={skipToView}>
-        Skip to the view
-      </a>
+      <SkipLink />
       <header className="app-header">
-        <div className="brand">
-          <h1>Service playground</h1>
-          <dl>
-            <div>
-              <dt>Service name</dt>
-              <dd data-testid="service-name">{config.serviceName}</dd>
-            </div>
-            <div>
-              <dt>Base URL</dt>
-              <dd data-testid="base-url">{config.baseUrl}</dd>
-            </div>
-          </dl>
-        </div>
+        <Brand config={config} />
         <ErrorBoundary what="The clock">
           <ClockBar />
         </ErrorBoundary>
@@ -118,12 +105,6 @@ function useFocusOnNewView(view: string) {
     const dropped = !active || active === document.body || !active.isConnected
     if (main && (dropped || active.closest('nav'))) main.focus({ preventScroll: true })
   }, [view])
-}
-
-/** The fragment holds the route: move focus to the view without touching it. */
-function skipToView(event: { preventDefault(): void }) {
-  event.preventDefault()
-  document.getElementById('view')?.focus()
 }
 
 /** Shown instead of the playground when it cannot start. */

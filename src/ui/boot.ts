@@ -5,7 +5,7 @@ import { engineFailed, reportEngine } from './engine-status'
 import { databaseName, parseConfig, type PlaygroundConfig } from './shared/config'
 import { messageOf } from './shared/format'
 import { MAX_ENGINE_LOG } from './shared/page-store'
-import { parseRoute } from './shared/router'
+import { parseRoute, stepLinkValueOf } from './shared/router'
 import { thisTab } from './shared/sync'
 import { warmCodeCache } from './code-cache'
 import { Starting } from './starting'
@@ -18,6 +18,8 @@ import { preloadView } from './views'
  * Only once the service answers does it render the playground, so no request can leave before
  * the worker answers the base URL, and the view it renders first is there already. Then it sets
  * `data-ready="true"` on the root element; a configuration or startup failure is shown instead.
+ * A page opened on a step's link (`#r=…`) shows the link at once instead, replayed in the page,
+ * and the playground once a view is chosen (decision 106).
  * The marks `playground:…` (User Timing) say where the first screen's time goes.
  */
 export async function boot(container: HTMLElement, location: Location): Promise<void> {
@@ -30,13 +32,26 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   document.title = `${config.serviceName} playground`
   // No worker served this visit's scripts: a first visit, or a hard reload.
   followShell(!navigator.serviceWorker?.controller && import.meta.env.PROD)
-  const started = startService(config)
+  // A step's link is shown first, on its own (decision 106): the service starts once the step
+  // is on screen, not competing with its replay; the playground comes once the fragment leaves
+  // the link.
+  const link = stepLinkValueOf(location.hash)
+  const shown = link === null ? null : whenShown()
+  const started = shown ? shown.promise.then(() => startService(config)) : startService(config)
+  render(createElement(Starting, { config }))
+  const ready = once(() => {
+    reloadOnNewWorker()
+    document.documentElement.dataset.ready = 'true'
+  })
+  if (link !== null && (await showLink(config, link, started, shown!.resolve, render))) {
+    started.then(ready, () => undefined)
+    await leftTheLink()
+  }
   // A view whose chunk fails to load says so in its place, with a way to try again.
-  const view = preloadView(parseRoute(location.hash).view).then(
+  const view = preloadView(parseRoute(window.location.hash).view).then(
     () => performance.mark('playground:view loaded'),
     () => undefined,
   )
-  render(createElement(Starting, { config }))
   try {
     await Promise.all([started, view])
   } catch (error) {
@@ -46,9 +61,67 @@ export async function boot(container: HTMLElement, location: Location): Promise<
       }),
     )
   }
-  reloadOnNewWorker()
-  document.documentElement.dataset.ready = 'true'
+  ready()
   render(createElement(App, { config }))
+}
+
+/**
+ * Renders the page a step's link opens (`LinkPage`), which replays it in this page and needs
+ * nothing of the service `started` starts; it calls `onShown` once the step is on screen.
+ * `false` when its code cannot be loaded (the playground then shows the link as any view, once
+ * it has started).
+ */
+async function showLink(
+  config: PlaygroundConfig,
+  value: string,
+  started: Promise<void>,
+  onShown: () => void,
+  render: (element: ReactElement) => void,
+): Promise<boolean> {
+  try {
+    const { LinkPage } = await import('./link/link-page')
+    performance.mark('playground:link page loaded')
+    render(createElement(LinkPage, { config, value, started, onShown }))
+    return true
+  } catch {
+    onShown()
+    return false
+  }
+}
+
+/** How long the service waits for a link's step to be shown before it starts all the same. */
+const SHOWN_WAIT_MS = 10_000
+
+/** Resolved when the link's step is on screen (or said why not), or after `SHOWN_WAIT_MS`. */
+function whenShown(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((done) => {
+    resolve = done
+    setTimeout(done, SHOWN_WAIT_MS)
+  })
+  return { promise, resolve }
+}
+
+/** Resolves once the fragment no longer holds a step's link (a view was chosen). */
+function leftTheLink(): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (stepLinkValueOf(window.location.hash) !== null) return
+      window.removeEventListener('hashchange', check)
+      resolve()
+    }
+    window.addEventListener('hashchange', check)
+  })
+}
+
+/** `run`, called at most once however often the answer is called. */
+function once(run: () => void): () => void {
+  let done = false
+  return () => {
+    if (done) return
+    done = true
+    run()
+  }
 }
 
 /**

@@ -1,9 +1,7 @@
-import { Ajv, type ValidateFunction } from 'ajv'
-import casesSchema from '../../../schemas/cases.json' with { type: 'json' }
-import linkSchema from '../../../schemas/link.json' with { type: 'json' }
 import { stepsOf, type CallStep, type CaseFile, type Format, type Step } from '../cases'
 import { LinkError, packLink, unpackLink } from './link-bytes'
 import { ENGINE_VERSION } from './engine-version'
+import validate from './link-validate.js'
 
 export { LinkError } from './link-bytes'
 
@@ -183,12 +181,9 @@ export async function makeStepLink(
   return { value: await packLink(json), payload, caseIndex, step }
 }
 
-let compiled: ValidateFunction<StepLink> | undefined
-const validator = () =>
-  (compiled ??= new Ajv({ allErrors: false }).addSchema(casesSchema).compile<StepLink>(linkSchema))
-
 /**
- * A link's fragment value (`v1.…`) as its payload, checked against `schemas/link.json`.
+ * A link's fragment value (`v1.…`) as its payload, checked against `schemas/link.json` (by
+ * Ajv's code for it, compiled ahead: `link-validate.js`).
  * Throws `LinkError`, whose message a person can act on, for anything else: too long, another
  * version, garbled or cut, a deflate bomb, not JSON, the wrong shape, or a case whose last
  * step is not a call.
@@ -201,7 +196,6 @@ export async function readStepLink(value: string): Promise<StepLink> {
   } catch {
     throw new LinkError('the link inflates to something that is not JSON', 'not-json')
   }
-  const validate = validator()
   if (!validate(data)) {
     const [first] = validate.errors ?? []
     throw new LinkError(

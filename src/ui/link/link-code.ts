@@ -1,6 +1,6 @@
 /**
- * The link code (`src/conformance/link/step-link.ts`) and the runner a link replays with, as
- * one module the page loads through `import('./link-code')`: a chunk of its own, fetched only
+ * The link code (`src/conformance/link/step-link.ts`), the runner a link replays with and the
+ * throwaway account it replays on (answered in the page, decision 106), as one module the page loads through `import('./link-code')`: a chunk of its own, fetched only
  * when a link is opened or made.
  */
 export {
@@ -23,3 +23,4 @@ export {
   type CaseResult,
 } from '../../conformance/browser'
 export { labelOf } from '../../conformance/contract/answer'
+export { throwawayFetch } from '../../msw/throwaway'

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useConfig } from '../shared/config'
 import { formatTime, messageOf } from '../shared/format'
 import { Name } from '../shared/quoted'
@@ -14,9 +14,19 @@ import '../log/log.css'
  * A failing step opened from a link (`#r=v1.…`): its case replayed on a throwaway account,
  * then the step's exchange in full (decision trace and counterfactual), and the steps before it
  * to open in its place. A link that cannot be opened is said so here, and the rest of the page
- * stays as it was.
+ * stays as it was. `withConsole`: whether the page's service runs, and an exchange can be
+ * opened in its console.
  */
-export default function StepLinkView({ value }: { value: string }) {
+export default function StepLinkView({
+  value,
+  withConsole = true,
+  onSettled,
+}: {
+  value: string
+  withConsole?: boolean
+  /** Called once the link is shown, or why it cannot be. */
+  onSettled?: () => void
+}) {
   const config = useConfig()
   const opened = useQuery({
     queryKey: ['step-link', config.baseUrl, value],
@@ -27,6 +37,9 @@ export default function StepLinkView({ value }: { value: string }) {
     networkMode: 'always',
     refetchOnWindowFocus: false,
   })
+  useEffect(() => {
+    if (!opened.isPending) onSettled?.()
+  }, [opened.isPending, onSettled])
   const [shown, setShown] = useState<number | null>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
 
@@ -142,6 +155,7 @@ export default function StepLinkView({ value }: { value: string }) {
           closeHref={routeHref('log')}
           onClose={() => setShown(null)}
           headingRef={headingRef}
+          withConsole={withConsole}
         />
       ) : (
         <p>The replay made no exchange: no step reached the service.</p>

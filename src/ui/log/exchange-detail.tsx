@@ -26,18 +26,22 @@ function errorMessageOf(body: LoggedBody | null, contentType: string): string | 
 
 /**
  * One exchange in full: what was sent and answered (headers, bodies every way they can be
- * read) and the engine's decision trace. Escape goes back to the list.
+ * read) and the engine's decision trace. Escape goes back to the list. `withConsole` (default
+ * on) offers to open it in the console, with the account's own secrets to choose from: off
+ * where the page's service is not running yet (a shared step opened first, decision 106).
  */
 export function ExchangeDetail({
   record,
   closeHref,
   onClose,
   headingRef,
+  withConsole = true,
 }: {
   record: ExchangeRecord
   closeHref: string
   onClose: () => void
   headingRef: Ref<HTMLHeadingElement>
+  withConsole?: boolean
 }) {
   const { request, response, trace } = record
   const requestType = headerOf(request.headers, 'content-type') ?? ''
@@ -100,7 +104,7 @@ export function ExchangeDetail({
         </div>
       </dl>
 
-      <OpenInConsole record={record} />
+      {withConsole && <OpenInConsole record={record} />}
 
       <DecisionTrace trace={trace} at={record.at} />
 

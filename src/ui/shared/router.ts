@@ -81,9 +81,12 @@ export function useRoute(): Route {
  * the fragment names a view instead.
  */
 export function useStepLinkValue(): string | null {
-  const hash = useSyncExternalStore(subscribe, () => window.location.hash)
-  return hash.startsWith('#r=') ? hash.slice(3) : null
+  return stepLinkValueOf(useSyncExternalStore(subscribe, () => window.location.hash))
 }
+
+/** The step link a fragment holds (`#r=…`), or `null`. */
+export const stepLinkValueOf = (hash: string): string | null =>
+  hash.startsWith('#r=') ? hash.slice(3) : null
 
 /** Goes to a view (a new history entry). */
 export function navigate(view: ViewId, params?: URLSearchParams | Record<string, string>): void {
