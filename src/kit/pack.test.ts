@@ -351,6 +351,9 @@ describe('the packed kit', () => {
         "test('t', async ({ service }) => { await expect(service).toHaveReceived('core.ping', { times: 1 }) })",
         '// @ts-expect-error: an option the helper does not take is a type error, not `any`',
         "useService({ baseUrll: 'https://proc.run' })",
+        "import { createEngine, createMemoryStore, type Store } from 'service-playground/engine'",
+        'const store: Store = createMemoryStore()',
+        "void createEngine({ store, baseUrl: 'https://x.test' }).start()",
         'void file, started',
       ].join('\n')
       const cjs = [
@@ -360,6 +363,8 @@ describe('the packed kit', () => {
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
+        "import { createEngine, createMemoryStore } from 'service-playground/engine'",
+        'void createEngine({ store: createMemoryStore() }).start()',
         'void started',
       ].join('\n')
       // Under Jest's own globals (@types/jest): the helper, its options, the policy matchers.
@@ -557,11 +562,11 @@ describe('the packed kit', () => {
       const fresh = join(dir, 'fresh')
       const vitest = await run('npx', ['vitest', 'run'], fresh)
       expect(vitest.code, shown(vitest)).toBe(0)
-      // Six files in process, five over serve (a call in flight is the process's own); seeded
-      // chaos reruns its file's test from its frame in both; and each scenario copied as a
-      // test, in process and over serve, each passing on its first run.
-      expect(vitest.stdout).toMatch(new RegExp(`Test Files\\s+${11 + 2 * played.length} passed`))
-      expect(vitest.stdout).toMatch(new RegExp(`Tests\\s+${36 + 2 * played.length} passed`))
+      // Seven files in process, five over serve (a call in flight and the engine's own entry
+      // point are the process's own); seeded chaos reruns its file's test from its frame in both;
+      // and each scenario copied as a test, in process and over serve, passing on its first run.
+      expect(vitest.stdout).toMatch(new RegExp(`Test Files\\s+${12 + 2 * played.length} passed`))
+      expect(vitest.stdout).toMatch(new RegExp(`Tests\\s+${38 + 2 * played.length} passed`))
       expectInFlightWarning(vitest.stdout + vitest.stderr)
       await expectJestChecks(fresh)
     }, 300_000)
@@ -639,9 +644,9 @@ describe('the packed kit', () => {
     async function expectJestChecks(fresh: string) {
       const ran = await run('npx', ['jest'], fresh, { NODE_OPTIONS: '--experimental-vm-modules' })
       expect(ran.code, shown(ran)).toBe(0)
-      const suites = 11 + 2 * played.length
+      const suites = 12 + 2 * played.length
       expect(ran.stderr).toMatch(new RegExp(`Test Suites:\\s+${suites} passed, ${suites} total`))
-      const tests = 36 + 2 * played.length
+      const tests = 38 + 2 * played.length
       expect(ran.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`))
       expectCopiedPassed(ran.stderr)
       expectInFlightWarning(ran.stdout + ran.stderr)

@@ -26,7 +26,7 @@ export default {
       ...common,
       displayName: 'serve',
       testMatch: [...common.testMatch, '<rootDir>/served-*.test.cjs'],
-      testPathIgnorePatterns: ['/in-flight\\.test\\.js$', copiedForVitest],
+      testPathIgnorePatterns: ['/in-flight\\.test\\.js$', '/engine\\.test\\.js$', copiedForVitest],
       globalSetup: '<rootDir>/setup/jest-serve-global.js',
       globalTeardown: '<rootDir>/setup/jest-serve-teardown.js',
       setupFiles: ['<rootDir>/setup/jest-serve.js'],
