@@ -188,7 +188,7 @@ test('a file that is no contract is refused with the reason, and the log stays u
   await expect(page.getByTestId('exchange-detail')).toBeVisible()
 })
 
-test('"Copy as test" gives the exchanges as a Vitest file with the kit, tokens made in it', async ({
+test('"Copy as test" gives the exchanges as a Vitest, Jest or Playwright file with the kit, tokens made in it', async ({
   app,
   wire,
   account,
@@ -216,4 +216,17 @@ test('"Copy as test" gives the exchanges as a Vitest file with the kit, tokens m
   expect(code).toContain('expect(await response2.text()).toBe("cba")')
   expect(code).not.toContain(token)
   expect(code).not.toContain(secret)
+  // The same exchanges for Jest, then for Playwright over a running serve.
+  const region = page.getByRole('region', { name: 'Test copied' })
+  await region.getByLabel('Runner').selectOption('Jest')
+  await expect(copied).toContainText("const { useService } = require('service-playground/jest')")
+  await region.getByLabel('Runner').selectOption('Playwright')
+  await region.getByLabel('Service').selectOption('Over serve')
+  await expect(copied).toContainText('serveTarget: { url, controlToken }')
+  const served = (await copied.textContent())!
+  expect(served).toContain("import { expect, test } from 'service-playground/playwright'")
+  expect(served).toContain('process.env.SERVICE_PLAYGROUND_URL')
+  expect(served).not.toContain(config.baseUrl)
+  expect(served).not.toContain(token)
+  await expect(region.getByRole('status')).toContainText('a Playwright test replaying 2 exchanges')
 })

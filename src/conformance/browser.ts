@@ -13,8 +13,9 @@
  *   gives its cases to run.
  * - Import a HAR: `readHar(name, text)` checks it, `importHar(name, har, { name, baseUrl,
  *   serviceName })` makes the contract `import-har` writes.
- * - Copy as test: `testCode(exchanges, { name, baseUrl, serviceName, secrets })` is a Vitest
- *   file that replays the exchanges through `fetch` with the kit and asserts their answers.
+ * - Copy as test: `testCode(exchanges, { name, baseUrl, serviceName, secrets, runner, target })`
+ *   is a Vitest, Jest or Playwright file that replays the exchanges through `fetch` with the kit,
+ *   in process or over `serve`, and asserts their answers.
  * - Replay: `verifyContracts(fetchTarget({ baseUrl, serviceName, control: true }), cases)`, each
  *   result with every step `passed`, `failed` (its differences, request and answer) or
  *   `skipped`; `formatDifference` and `stepReport` put them in words.
@@ -41,3 +42,10 @@ export { exchangeText, stepReport } from './report'
 export { HarError, importHar, MAX_HAR_BYTES, readHar } from './contract/har'
 export type { HarCounts, HarImport } from './contract/har'
 export { testCode, TestCodeError, type TestCodeOptions } from './contract/test-code'
+export {
+  TEST_RUNNERS,
+  TEST_TARGETS,
+  testFileName,
+  type TestRunner,
+  type TestTarget,
+} from './contract/test-shapes'

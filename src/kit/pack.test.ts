@@ -18,8 +18,11 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { testCode } from '../conformance/contract/test-code'
+import { TEST_RUNNERS, TEST_TARGETS } from '../conformance/contract/test-shapes'
 import { spawnServe, type ServeProcess } from '../server/spawn-serve'
 import { expectEachCaseAlone } from '../testing/cases-alone'
+import { playScenarios, type PlayedScenario } from '../testing/played-scenarios'
 import { packFromCopy } from '../testing/pack-copy'
 import { cleanEnvironment, run, shown, type Ran } from '../testing/run-command'
 
@@ -87,6 +90,38 @@ const CONSUMER = join(work, 'consumer')
 /** A second one on Jest 29, still the Jest most projects run. */
 const JEST29 = join(work, 'jest29')
 
+/** The file each runner finds a copied test in, in process (`copied-`) or over serve (`served-`). */
+const COPY_FILES = {
+  vitest: (id: string, serve: boolean) => `${serve ? 'served' : 'copied'}-${id}.test.js`,
+  jest: (id: string, serve: boolean) => `${serve ? 'served' : 'copied'}-${id}.test.cjs`,
+  playwright: (id: string, serve: boolean) => `${serve ? 'served' : 'copied'}-${id}.spec.js`,
+}
+
+/**
+ * Every starter scenario, played to its end on an engine here as the page plays it, and written
+ * by "Copy as test" (its whole log) for each runner, in process and over serve, into `fresh`:
+ * the runs of the kit's checks there run them beside the rest.
+ */
+function writeCopiedTests(played: readonly PlayedScenario[], fresh: string): void {
+  for (const { id, title, baseUrl, exchanges, secrets } of played) {
+    for (const runner of TEST_RUNNERS) {
+      for (const target of TEST_TARGETS) {
+        const code = testCode(exchanges, {
+          name: `${title}, played to its end`,
+          serviceName: 'proc',
+          baseUrl,
+          secrets,
+          runner,
+          target,
+        })
+        writeFileSync(join(fresh, COPY_FILES[runner](id, target === 'serve')), code)
+      }
+    }
+  }
+}
+/** The starter scenarios, played as the page plays them. */
+let played: PlayedScenario[] = []
+
 /** Installs the tarball into both fresh projects, side by side: one install each. */
 async function installFreshProjects(): Promise<[Ran, Ran]> {
   const project = (dir: string, name: string) => {
@@ -133,6 +168,7 @@ beforeAll(async () => {
   manifests = { before: packed.manifestBefore, after: packed.manifestAfter }
   // `run` never throws: what an install printed waits for the assertions below.
   installs = installFreshProjects()
+  played = await playScenarios()
 }, 300_000)
 
 describe('the packed kit', () => {
@@ -269,12 +305,21 @@ describe('the packed kit', () => {
           recursive: true,
         })
         cpSync(join(ROOT, 'src/kit/fresh'), join(project, 'fresh'), { recursive: true })
+        writeCopiedTests(played, join(project, 'fresh'))
       }
       writeFileSync(
         join(dir, 'playwright.config.ts'),
         readFileSync(join(ROOT, 'examples/proc-client/playwright.config.ts'), 'utf8').replace(
           "testDir: 'e2e',",
-          "testDir: '.', testMatch: ['client.spec.ts', 'contract.spec.ts', 'fresh/*.spec.js'],",
+          "testDir: '.', testMatch: ['client.spec.ts', 'contract.spec.ts', 'fresh/*.spec.js'], testIgnore: ['fresh/served-*'],",
+        ),
+      )
+      // The copied Playwright tests that want a running serve, run against one.
+      writeFileSync(
+        join(dir, 'playwright.served.config.ts'),
+        readFileSync(join(ROOT, 'examples/proc-client/playwright.config.ts'), 'utf8').replace(
+          "testDir: 'e2e',",
+          "testDir: 'fresh', testMatch: ['served-*.spec.js'],",
         ),
       )
     }, 600_000)
@@ -435,11 +480,12 @@ describe('the packed kit', () => {
       expect(ran.stderr).toMatch(/Tests:\s+2 passed/)
     }, 360_000)
 
-    it("runs the Playwright examples, one recording a contract with no token in it, the policy matchers' refusals, and seeded chaos", async () => {
+    it("runs the Playwright examples, one recording a contract with no token in it, the policy matchers' refusals, seeded chaos, and each scenario copied as a test", async () => {
       const ran = await run('npx', ['playwright', 'test'], dir, { FRESH_CHAOS_FOUND: chaosFound })
       expect(ran.code, shown(ran)).toBe(0)
-      // Three examples and refusals; chaos's six (two of them failing as they must).
-      expect(ran.stdout).toMatch(/9 passed/)
+      // Three examples and refusals; chaos's six (two of them failing as they must); a test for
+      // each scenario.
+      expect(ran.stdout).toMatch(new RegExp(`${9 + played.length} passed`))
       const contract = readFileSync(join(dir, 'contracts/strings.json'), 'utf8')
       expect(contract).toMatch(/"call": "type\.string\.reverse",\s+"token": "\$auth1"/)
       expect(contract).not.toMatch(/[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{43}/)
@@ -521,9 +567,10 @@ describe('the packed kit', () => {
       const vitest = await run('npx', ['vitest', 'run'], fresh)
       expect(vitest.code, shown(vitest)).toBe(0)
       // Seven files in process, five over serve (a call in flight and the engine's own entry
-      // point are the process's own); seeded chaos reruns its file's test from its frame in both.
-      expect(vitest.stdout).toMatch(/Test Files\s+12 passed/)
-      expect(vitest.stdout).toMatch(/Tests\s+38 passed/)
+      // point are the process's own); seeded chaos reruns its file's test from its frame in both;
+      // and each scenario copied as a test, in process and over serve, passing on its first run.
+      expect(vitest.stdout).toMatch(new RegExp(`Test Files\\s+${12 + 2 * played.length} passed`))
+      expect(vitest.stdout).toMatch(new RegExp(`Tests\\s+${38 + 2 * played.length} passed`))
       expectInFlightWarning(vitest.stdout + vitest.stderr)
       await expectJestChecks(fresh)
     }, 300_000)
@@ -560,6 +607,18 @@ describe('the packed kit', () => {
         const replayed = await run('npx', chaos, dir, { SERVICE_PLAYGROUND_CHAOS: repro })
         expect(replayed.code, shown(replayed)).toBe(0)
         expect(replayed.stdout).toMatch(/6 passed/)
+        // Each scenario copied as a Playwright test over serve, on this serve.
+        const copied = await run(
+          'npx',
+          ['playwright', 'test', '-c', 'playwright.served.config.ts'],
+          dir,
+          {
+            SERVICE_PLAYGROUND_URL: team.url,
+            SERVICE_PLAYGROUND_CONTROL_TOKEN: team.controlToken,
+          },
+        )
+        expect(copied.code, shown(copied)).toBe(0)
+        expect(copied.stdout).toMatch(new RegExp(`${played.length} passed`))
         // Every worker's account was removed when the worker ended.
         const left = await fetch(`${team.url}/_accounts`, {
           headers: { authorization: `Bearer ${team.controlToken}` },
@@ -595,22 +654,35 @@ describe('the packed kit', () => {
       expect(new Set(cases.map(({ name }) => name.split(' › ')[0]))).toEqual(
         new Set(SUITE_FILES.map((f) => `test/${f}.test.js`)),
       )
-      // Each case carries the fixtures its file's and blocks' beforeAll made: every one
-      // verifies alone, last first, on an account of its own, but the concurrent tests of a
-      // block with fixtures of its own (decision 096, not yet).
-      await expectEachCaseAlone(join(suite, 'contracts/jest.json'), 'proc', [
-        'test/concurrent.test.js › a block with its own fixtures › adds pears',
-        'test/concurrent.test.js › a block with its own fixtures › adds plums',
-      ])
+      // Each case carries the fixtures its file's and blocks' beforeAll made (a concurrent
+      // test's, made on the file's account before its fork, too): every one verifies alone,
+      // last first, on an account of its own.
+      await expectEachCaseAlone(join(suite, 'contracts/jest.json'), 'proc')
     }
 
     /** The kit's checks under Jest in `fresh`: in process and over serve. */
     async function expectJestChecks(fresh: string) {
       const ran = await run('npx', ['jest'], fresh, { NODE_OPTIONS: '--experimental-vm-modules' })
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stderr).toMatch(/Test Suites:\s+12 passed, 12 total/)
-      expect(ran.stderr).toMatch(/Tests:\s+38 passed, 38 total/)
+      const suites = 12 + 2 * played.length
+      expect(ran.stderr).toMatch(new RegExp(`Test Suites:\\s+${suites} passed, ${suites} total`))
+      const tests = 38 + 2 * played.length
+      expect(ran.stderr).toMatch(new RegExp(`Tests:\\s+${tests} passed, ${tests} total`))
+      expectCopiedPassed(ran.stderr)
       expectInFlightWarning(ran.stdout + ran.stderr)
+    }
+
+    /** Each scenario's test copied for Jest passed, in process and over serve. */
+    function expectCopiedPassed(output: string) {
+      for (const { id } of played) {
+        for (const [mode, serve] of [
+          ['in-process', false],
+          ['serve', true],
+        ] as const) {
+          const file = COPY_FILES.jest(id, serve).replace(/\./g, '\\.')
+          expect(output).toMatch(new RegExp(`PASS ${mode} (\\./)?${file}`))
+        }
+      }
     }
 
     /** The warning that names the test whose call was still being answered as it ended. */

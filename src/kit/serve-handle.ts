@@ -230,8 +230,10 @@ function forkEach(
     const from = await file()
     const fork = await open()
     try {
-      // The fixtures' exchanges, for the test's contract: the fork's journal starts empty.
-      const { exchanges: setup } = await from.control<{ exchanges: ExchangeRecord[] }>('exchanges')
+      // The fixtures' exchanges, for the test's contract: the fork's journal starts empty. They
+      // went to the file's account: as the fork's own setup, they are read at the fork's URL.
+      const { exchanges } = await from.control<{ exchanges: ExchangeRecord[] }>('exchanges')
+      const setup = exchanges.map((exchange) => rebased(exchange, from.baseUrl, fork.baseUrl))
       await fork.control('import', await from.control<AccountSnapshot>('export'))
       routing ??= { handlers: [passOn(from.baseUrl, forks)], running: 0 }
       if (routing.running++ === 0) joinSharedServer(routing.handlers)
@@ -244,6 +246,13 @@ function forkEach(
       await fork.close()
     }
   }
+}
+
+/** `exchange` as if sent to `to`, where it went to `from`. */
+function rebased(exchange: ExchangeRecord, from: string, to: string): ExchangeRecord {
+  const { url } = exchange.request
+  if (!url.startsWith(from)) return exchange
+  return { ...exchange, request: { ...exchange.request, url: `${to}${url.slice(from.length)}` } }
 }
 
 /**

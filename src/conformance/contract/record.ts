@@ -260,13 +260,32 @@ class Recorder {
       from.expiresAt != null && to.createdAt !== undefined
         ? wholeSeconds(from.expiresAt - to.createdAt)
         : 0
-    this.placed.push({
+    // Before any clock advance made after it was: its `in` counts from then.
+    const at = this.placeBefore(to.createdAt ?? Infinity, role)
+    this.placed.splice(at, 0, {
       step: { roll: role, as, ...(after > 0 ? { in: after } : {}) },
       defines: as,
       own: this.own,
     })
     this.secretRole.set(to.id!, as)
     this.roleOf.set(to.key, as)
+  }
+
+  /**
+   * Where a step for something made at `created` (virtual seconds) goes: before every clock
+   * advance placed after that moment, but after the step that defines `after`.
+   */
+  private placeBefore(created: number, after: string): number {
+    let at = this.placed.length
+    for (let j = this.placed.length - 1; j >= 0; j--) {
+      const p = this.placed[j]!
+      if (p.defines === after) break
+      if (p.pivot !== undefined) {
+        if (created <= p.pivot + 0.0005) at = j
+        else break
+      }
+    }
+    return at
   }
 
   /**
@@ -286,16 +305,7 @@ class Recorder {
         ? {}
         : { ttl: Math.max(1, wholeSeconds(credential.expiresAt - created)) }),
     }
-    let at = this.placed.length
-    for (let j = this.placed.length - 1; j >= 0; j--) {
-      const p = this.placed[j]!
-      if (p.defines === from) break
-      if (p.pivot !== undefined) {
-        if (created <= p.pivot + 0.0005) at = j
-        else break
-      }
-    }
-    this.placed.splice(at, 0, { step, defines: name, own: this.own })
+    this.placed.splice(this.placeBefore(created, from), 0, { step, defines: name, own: this.own })
     this.roleOf.set(token, name)
     return name
   }

@@ -1,11 +1,12 @@
-// Exchanges as a Vitest file that replays them with the kit: the playground's "Copy as test".
+// Exchanges as a test file that replays them with the kit: the playground's "Copy as test".
 import type { ExchangeRecord } from '../../engine'
 import { fromBase64 } from '../../client/wire'
 import { buildRequest, placeServiceName } from '../build'
-import type { CallStep } from '../cases'
+import type { CallStep, Step } from '../cases'
 import { headerOf, tokenOf } from '../../client/exchange'
 import { TOKEN_SHAPE } from './answer'
 import { recordContract, type SecretInfo } from './record'
+import { shapeTest, type TestRunner, type TestTarget } from './test-shapes'
 
 export interface TestCodeOptions {
   /** The test's title. */
@@ -14,6 +15,15 @@ export interface TestCodeOptions {
   baseUrl: string
   /** The account's secrets now: their keys are never written, only used to name tokens. */
   secrets?: ReadonlyArray<string | SecretInfo>
+  /** The runner the file is for: `vitest` (the default), `jest` or `playwright`. */
+  runner?: TestRunner
+  /** Where its service runs: `in-process` (the default) or on a running `serve`. */
+  target?: TestTarget
+  /**
+   * The last exchange of the account's starting state: those up to it (by `id`) are made again
+   * before the test (its `beforeEach`), those after it are the test's own.
+   */
+  setupUntil?: number
 }
 
 /** Exchanges that cannot be written as a test: the message says which, and why. */
@@ -33,12 +43,12 @@ const nowInJson = /"\$now([+-]\d+(?:\.\d+)?)"/g
 const nowInText = /\$now([+-]\d+(?:\.\d+)?)/g
 
 /** `text` as a template literal, marked roles as `${role}`, `$now±N` as `${now ± N}`. */
-function template(text: string, json: boolean): string {
+function template(text: string, json: boolean, now = 'now'): string {
   const escaped = text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')
   return `\`${escaped
     .replace(
       json ? nowInJson : nowInText,
-      (_, offset: string) => `\${now ${offset[0]} ${offset.slice(1)}}`,
+      (_, offset: string) => `\${${now} ${offset[0]} ${offset.slice(1)}}`,
     )
     .replace(marked, (_, role: string) => `\${${role}}`)
     .replace(markedInUrl, (_, role: string) => `\${${role}}`)}\``
@@ -49,15 +59,29 @@ const quote = (value: unknown) => JSON.stringify(value)
 /** The variable a role is held in: `secret` is the service's own. */
 const variable = (role: string) => (role === 'secret' ? 'service.secret' : role)
 
+/** What the steps written so far have bound and counted. */
+interface Writing {
+  options: TestCodeOptions
+  sources: Map<CallStep, ExchangeRecord>
+  bound: Map<string, unknown>
+  received: Map<string, { statuses: Set<number>; times: number }>
+  calls: number
+  /** Roles bound in the starting state, read by the test: declared in the file. */
+  shared: string[]
+}
+
 /**
- * A Vitest file that replays `exchanges` against the kit in process (`useService` from
- * `service-playground/vitest`, the base URL and service name given): each call through `fetch`
+ * A test file that replays `exchanges` with the kit, for Vitest (the default), Jest or
+ * Playwright, its service in process (`useService` with the base URL and service name given)
+ * or an account on a running `serve` (named by `SERVICE_PLAYGROUND_URL` and
+ * `SERVICE_PLAYGROUND_CONTROL_TOKEN`): the exchanges up to `setupUntil` made again before the
+ * test, as the account's starting state; each call through `fetch` at the service's base URL
  * as it was sent, its status asserted, its answer where it does not vary from run to run, and
  * `toHaveReceived` for each endpoint at the end. Tokens are never pasted: they are made in the
- * test (`service.authorize`, `service.createSecret`) or read from the answers that gave them,
- * as a contract binds them (the same recorder). Throws `RecordError` when nothing can be
- * replayed, `TestCodeError` for what a test cannot yet make again (a secret's roll, an answer in
- * MessagePack a later call reads).
+ * test (`service.authorize`, `service.createSecret`, `service.rollSecret`) or read from the
+ * answers that gave them, as a contract binds them (the same recorder). Throws `RecordError`
+ * when nothing can be replayed, `TestCodeError` for what a test cannot yet make again (a token
+ * inside MessagePack).
  */
 export function testCode(exchanges: readonly ExchangeRecord[], options: TestCodeOptions): string {
   const sources = new Map<CallStep, ExchangeRecord>()
@@ -66,69 +90,81 @@ export function testCode(exchanges: readonly ExchangeRecord[], options: TestCode
     serviceName: options.serviceName,
     baseUrl: options.baseUrl,
     ...(options.secrets ? { secrets: options.secrets } : {}),
+    ...(options.setupUntil === undefined ? {} : { setupUntil: options.setupUntil }),
     onCall: (step, record) => sources.set(step, record),
   })
   const [one] = recorded.cases
-  const steps = [...(one!.setup ?? []), ...one!.steps]
-  const bound = new Map<string, unknown>([['secret', `${MARK}service.secret${MARK}`]])
-  const lines: string[] = []
-  const received = new Map<string, { statuses: Set<number>; times: number }>()
-  let calls = 0
-  let usesNow = false
-  for (const written of steps) {
-    const step = placeServiceName(written, options.serviceName)
-    if ('secret' in step) {
-      lines.push(`const ${step.secret} = (await service.createSecret()).key`)
-      bound.set(step.secret, `${MARK}${step.secret}${MARK}`)
-    } else if ('advance' in step) {
-      lines.push(`await service.advanceClock(${step.advance})`)
-    } else if ('mint' in step) {
-      const settings = [
-        ...(step.ttl === undefined ? [] : [`ttl: ${step.ttl}`]),
-        ...(step.insecure ? ['insecure: true'] : []),
-        ...(step.from === 'secret' ? [] : [`token: ${variable(step.from)}`]),
-      ]
-      const extra = settings.length ? `, { ${settings.join(', ')} }` : ''
-      lines.push(`const ${step.mint} = await service.authorize(${quote(step.abilities)}${extra})`)
-      bound.set(step.mint, `${MARK}${step.mint}${MARK}`)
-    } else if ('roll' in step) {
-      throw new TestCodeError(
-        `a secret's roll (${step.roll} to ${step.as}) cannot be written as a test yet: choose the exchanges before or after it`,
-      )
-    } else {
-      const response = `response${++calls}`
-      lines.push('', ...callLines(step, response, bound, options))
-      if (lines.some((line) => line.includes('${now'))) usesNow = true
-      lines.push(...answerLines(step, response, sources.get(written as CallStep), bound))
-      const seen = received.get(step.call) ?? { statuses: new Set(), times: 0 }
-      seen.statuses.add(step.expect.status)
-      seen.times += 1
-      received.set(step.call, seen)
-    }
+  const writing: Writing = {
+    options,
+    sources,
+    bound: new Map<string, unknown>([['secret', `${MARK}service.secret${MARK}`]]),
+    received: new Map(),
+    calls: 0,
+    shared: [],
   }
+  const fixture = (one!.setup ?? []).flatMap((step) => stepLines(step, writing, true))
+  const body = one!.steps.flatMap((step) => stepLines(step, writing, false))
   // Mints go through auth.create too: its count is at least the calls written.
-  const minted = steps.some((step) => 'mint' in step)
-  const checks = [...received].map(([endpoint, { statuses, times }]) => {
+  const minted = [...(one!.setup ?? []), ...one!.steps].some((step) => 'mint' in step)
+  const checks = [...writing.received].map(([endpoint, { statuses, times }]) => {
     const count = endpoint === 'auth.create' && minted ? `atLeast: ${times}` : `times: ${times}`
     const status = statuses.size === 1 ? `status: ${[...statuses][0]}, ` : ''
-    return `expect(service).toHaveReceived(${quote(endpoint)}, { ${status}${count} })`
+    return `await expect(service).toHaveReceived(${quote(endpoint)}, { ${status}${count} })`
   })
-  const body = [...(usesNow ? ['const now = await service.now()'] : []), ...lines, '', ...checks]
-  const code = [
-    "import { expect, it } from 'vitest'",
-    "import { useService } from 'service-playground/vitest'",
-    '',
-    `const service = useService({ baseUrl: ${quote(options.baseUrl)}, serviceName: ${quote(options.serviceName)} })`,
-    '',
-    `it(${quote(options.name)}, async () => {`,
-    ...body
-      .map((line) => (line === '' ? '' : `  ${line}`))
-      .filter((line, i, all) => line !== '' || all[i - 1] !== ''),
-    '})',
-    '',
-  ].join('\n')
+  const code = shapeTest(
+    {
+      name: options.name,
+      serviceName: options.serviceName,
+      baseUrl: options.baseUrl,
+      shared: writing.shared,
+      fixture,
+      body: [...body, '', ...checks],
+    },
+    options.runner ?? 'vitest',
+    options.target ?? 'in-process',
+  )
   checkNoSecrets(code, exchanges, options)
   return code
+}
+
+/** The lines of one step; in the starting state, the roles it binds are the file's. */
+function stepLines(written: Step, writing: Writing, inFixture: boolean): string[] {
+  const { options, bound } = writing
+  const step = placeServiceName(written, options.serviceName)
+  /** `const name = ` in the test; `name = ` in the starting state, declared in the file. */
+  const bind = (name: string) => {
+    bound.set(name, `${MARK}${name}${MARK}`)
+    if (!inFixture) return `const ${name} =`
+    writing.shared.push(name)
+    return `${name} =`
+  }
+  if ('secret' in step) return [`${bind(step.secret)} (await service.createSecret()).key`]
+  if ('advance' in step) return [`await service.advanceClock(${step.advance})`]
+  if ('mint' in step) {
+    const settings = [
+      ...(step.ttl === undefined ? [] : [`ttl: ${step.ttl}`]),
+      ...(step.insecure ? ['insecure: true'] : []),
+      ...(step.from === 'secret' ? [] : [`token: ${variable(step.from)}`]),
+    ]
+    const extra = settings.length ? `, { ${settings.join(', ')} }` : ''
+    return [`${bind(step.mint)} await service.authorize(${quote(step.abilities)}${extra})`]
+  }
+  if ('roll' in step) {
+    // The secret rolled is found by its key: its id is the account's own.
+    const at = step.in === undefined ? '' : `, (await service.now()) + ${step.in}`
+    const rolling = `(await service.listSecrets()).filter((s) => s.key === ${variable(step.roll)})[0].id`
+    return [`${bind(step.as)} (await service.rollSecret(${rolling}${at})).key`]
+  }
+  const response = `response${++writing.calls}`
+  const lines = ['', ...callLines(step, response, writing)]
+  lines.push(
+    ...answerLines(step, response, writing.sources.get(written as CallStep), writing, bind),
+  )
+  const seen = writing.received.get(step.call) ?? { statuses: new Set(), times: 0 }
+  seen.statuses.add(step.expect.status)
+  seen.times += 1
+  writing.received.set(step.call, seen)
+  return lines
 }
 
 /** The last guard: a key or token of the session in the code is an error, never a test. */
@@ -152,15 +188,16 @@ function checkNoSecrets(
   }
 }
 
-/** The `fetch` of one call step, as it is sent: method, URL, headers, body. */
-function callLines(
-  step: CallStep,
-  response: string,
-  bound: Map<string, unknown>,
-  options: TestCodeOptions,
-): string[] {
+/** The `fetch` of one call step, as it is sent (method, URL, headers, body), at the service's URL. */
+function callLines(step: CallStep, response: string, writing: Writing): string[] {
+  const { options, bound } = writing
   const target = { baseUrl: options.baseUrl, serviceName: options.serviceName } as const
   const request = buildRequest(target as never, step, step.format ?? 'tuples', bound)
+  // The clock as the call is made, where its body says `$now±N`.
+  const now = `now${writing.calls}`
+  const url = request.url.startsWith(options.baseUrl)
+    ? `${MARK}service.baseUrl${MARK}${request.url.slice(options.baseUrl.length)}`
+    : request.url
   const headers = Object.entries(request.headers).map(
     ([name, value]) => `${/^[a-z]+$/.test(name) ? name : quote(name)}: ${template(value, false)}`,
   )
@@ -176,14 +213,17 @@ function callLines(
       init.push(`body: Uint8Array.from(atob(${quote(request.body)}), (c) => c.charCodeAt(0))`)
     } else {
       const json = /json/.test(request.headers['content-type'] ?? '')
-      init.push(`body: ${template(new TextDecoder().decode(bytes), json)}`)
+      init.push(`body: ${template(new TextDecoder().decode(bytes), json, now)}`)
     }
   }
-  return [
-    `const ${response} = await fetch(${template(request.url, false)}, {`,
+  const call = [
+    `const ${response} = await fetch(${template(url, false)}, {`,
     ...init.map((line) => `  ${line},`),
     '})',
   ]
+  return call.some((line) => line.includes(`\${${now} `))
+    ? [`const ${now} = await service.now()`, ...call]
+    : call
 }
 
 /** Whether a value holds a bound role (`$auth1`): it varies from run to run. */
@@ -201,36 +241,37 @@ function answerLines(
   step: CallStep,
   response: string,
   source: ExchangeRecord | undefined,
-  bound: Map<string, unknown>,
+  writing: Writing,
+  bind: (name: string) => string,
 ): string[] {
   const lines = [`expect(${response}.status).toBe(${step.expect.status})`]
-  const { bind, expect: wanted } = step
-  if (bind) {
-    if (bind.from.startsWith('header:')) {
-      lines.push(`const ${bind.as} = ${response}.headers.get(${quote(bind.from.slice(7))}) ?? ''`)
+  const { bind: binds, expect: wanted } = step
+  if (binds) {
+    if (binds.from.startsWith('header:')) {
+      lines.push(`${bind(binds.as)} ${response}.headers.get(${quote(binds.from.slice(7))}) ?? ''`)
     } else {
       const type = source?.response.headers.find(([k]) => k.toLowerCase() === 'content-type')?.[1]
+      // Plain JavaScript, and TypeScript too: `json()` is `any`.
       const read = /text\/plain/.test(type ?? '')
         ? `await ${response}.text()`
         : /vnd\.[^+]+\+json/.test(type ?? '')
-          ? `((await ${response}.json()) as [string, string][])[0]![1]`
+          ? `(await ${response}.json())[0][1]`
           : /json/.test(type ?? '')
-            ? `(await ${response}.json()) as string`
+            ? `await ${response}.json()`
             : undefined
       if (!read) {
         throw new TestCodeError(
           `the token ${step.call} answered is in ${type ?? 'no content type'}, which a test cannot read back yet: choose it in tuples, JSON or text`,
         )
       }
-      lines.push(`const ${bind.as} = ${read}`)
+      lines.push(`${bind(binds.as)} ${read}`)
     }
-    bound.set(bind.as, `${MARK}${bind.as}${MARK}`)
     return lines
   }
   const fixed =
     (wanted.result !== undefined || wanted.message !== undefined) &&
     wanted.matchers === undefined &&
-    !holdsRole(wanted.result, bound)
+    !holdsRole(wanted.result, writing.bound)
   const body = source?.response.body
   if (fixed && body && body.encoding === 'text' && !body.truncated) {
     lines.push(`expect(await ${response}.text()).toBe(${quote(body.data)})`)

@@ -1,6 +1,7 @@
 // The kit's own promises, checked in a client's project: each file in process, and over one
 // `serve` with an account per file, but for the ones about a service or an engine in this
-// process.
+// process. Tests the playground copied (`copied-*` in process, `served-*` over `serve`) run in
+// the project for where their service runs.
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -9,12 +10,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
-      { extends: true, test: { name: 'in-process' } },
+      { extends: true, test: { name: 'in-process', exclude: ['served-*.test.js'] } },
       {
         extends: true,
         test: {
           name: 'serve',
-          exclude: ['in-flight.test.js', 'engine.test.js'],
+          exclude: ['in-flight.test.js', 'engine.test.js', 'copied-*.test.js'],
           globalSetup: ['setup/vitest-serve-global.js'],
           setupFiles: ['setup/vitest-serve.js'],
         },

@@ -1,4 +1,4 @@
-import type { Case, CaseFile, CaseResult } from './contract-code'
+import type { Case, CaseFile, CaseResult, TestRunner, TestTarget } from './contract-code'
 import type { ExchangeRecord } from '../../engine'
 import { listSecrets } from '../shared/api'
 import type { PlaygroundConfig } from '../shared/config'
@@ -154,26 +154,39 @@ export async function saveContract(
   }
 }
 
+/** How "Copy as test" writes the test: its runner, where its service runs, its starting state. */
+export interface TestChoice {
+  runner: TestRunner
+  target: TestTarget
+  /** The last exchange of the starting state: those up to it are made again before the test. */
+  setupUntil?: number
+}
+
 /**
- * `exchanges` as a Vitest file that replays them with the kit in process (the page's base URL
- * and service name), tokens made in the test, never pasted. Throws the generator's error, which
- * says what cannot be written as a test.
+ * `exchanges` as a test file for the runner chosen that replays them with the kit, in process
+ * (the page's base URL and service name) or on a running `serve`, tokens made in the test,
+ * never pasted. Throws the generator's error, which says what cannot be written as a test.
  */
 export async function testFromExchanges(
   config: PlaygroundConfig,
   exchanges: ReadonlyArray<ExchangeRecord | PageExchange>,
+  choice: TestChoice = { runner: 'vitest', target: 'in-process' },
 ): Promise<string> {
   const [code, secrets] = await Promise.all([loadContractCode(), listSecrets(config.baseUrl)])
   const records = exchanges.map((exchange) => {
     const { tab: _tab, ...record } = exchange as PageExchange
     return record as ExchangeRecord
   })
-  const count = `${records.length} ${records.length === 1 ? 'exchange' : 'exchanges'}`
+  const own = records.filter((r) => choice.setupUntil === undefined || r.id > choice.setupUntil)
+  const count = `${own.length} ${own.length === 1 ? 'exchange' : 'exchanges'}`
   return code.testCode(records, {
     name: `replays ${count} from the playground`,
     serviceName: config.serviceName,
     baseUrl: config.baseUrl,
     secrets,
+    runner: choice.runner,
+    target: choice.target,
+    ...(choice.setupUntil === undefined ? {} : { setupUntil: choice.setupUntil }),
   })
 }
 

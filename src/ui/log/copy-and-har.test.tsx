@@ -1,5 +1,6 @@
 /**
- * The log's "Copy as test" (the exchanges as a Vitest file, shown and put on the clipboard) and
+ * The log's "Copy as test" (the exchanges as a Vitest, Jest or Playwright file, shown and put on
+ * the clipboard, those before the chosen ones as its starting state) and
  * a HAR opened as a contract (the `import-har` reader, in the page).
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
@@ -60,6 +61,28 @@ describe('Copy as test', { timeout: 20_000 }, () => {
     expect(code).toContain('expect(response3.status).toBe(401)')
     for (const secret of [token, service.secret]) expect(code).not.toContain(secret)
     expect(within(region).getByRole('status').textContent).toMatch(/replaying 3 exchanges/)
+  })
+
+  it('makes the exchanges before the chosen ones again as the starting state, for the runner chosen', async () => {
+    const { service } = await renderWithService(<Followed />)
+    const token = await authorize(service)
+    expect(await (await reverse(service, 'abc', token)).text()).toBe('cba')
+    await waitFor(() => expect(screen.getAllByTestId('exchange-row')).toHaveLength(2))
+    fireEvent.click(screen.getByRole('checkbox', { name: /^Choose exchange \d+: type\.string/ }))
+    fireEvent.click(screen.getByRole('button', { name: 'Copy as test' }))
+    const region = await screen.findByRole('region', { name: 'Test copied' }, { timeout: 10_000 })
+    fireEvent.change(within(region).getByLabelText('Runner'), { target: { value: 'jest' } })
+    await waitFor(() =>
+      expect(within(region).getByRole('status').textContent).toMatch(
+        /a Jest test replaying 1 exchange .*in process, the 1 before them made again as its starting state/,
+      ),
+    )
+    const code = within(region).getByTestId('copied-test').textContent!
+    expect(code).toContain("const { useService } = require('service-playground/jest')")
+    // The authorization is made before the test, and the test reads it.
+    expect(code).toMatch(/let auth1 = ''\n[\s\S]*beforeEach\(async \(\) => \{[\s\S]*auth1 = /)
+    expect(code).toContain('authorization: `Bearer ${auth1}`')
+    for (const secret of [token, service.secret]) expect(code).not.toContain(secret)
   })
 })
 

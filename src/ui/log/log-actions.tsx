@@ -48,6 +48,7 @@ function useClearLog() {
  */
 export function LogActions({
   shown,
+  all,
   total,
   chosen,
   onChooseNone,
@@ -55,6 +56,8 @@ export function LogActions({
 }: {
   /** The exchanges the filters let through, newest first. */
   shown: readonly ExchangeRecord[]
+  /** Every exchange the log holds, newest first. */
+  all: readonly ExchangeRecord[]
   total: number
   /** The exchanges chosen with their boxes, newest first (shown or not). */
   chosen: readonly PageExchange[]
@@ -86,7 +89,7 @@ export function LogActions({
         <button type="button" disabled={shown.length === 0} onClick={exportHar}>
           Export HAR
         </button>
-        <CopyAsTest chosen={chosen} shown={shown} />
+        <CopyAsTest chosen={chosen} shown={shown} all={all} />
         <button
           type="button"
           aria-expanded={saving}

@@ -111,6 +111,7 @@ export default function LogView() {
           <h2 id="view-heading">Exchange log</h2>
           <LogActions
             shown={shown}
+            all={records}
             total={total}
             chosen={chosen}
             onChooseNone={() => choose([])}
