@@ -1,8 +1,7 @@
 import 'fake-indexeddb/auto'
 import { QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render } from '@testing-library/react'
+import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
-import { afterEach } from 'vitest'
 import { startService, type Service, type StartServiceOptions } from '../node'
 import { ConfigProvider, type PlaygroundConfig } from '../ui/shared/config'
 import { createQueryClient } from '../ui/shared/query-client'
@@ -10,14 +9,15 @@ import { createQueryClient } from '../ui/shared/query-client'
 let started: Service[] = []
 let hosts = 0
 
-afterEach(() => {
-  cleanup()
+/**
+ * Stops the services `renderWithService` started; the dom project's setup file calls it after
+ * each test (src/testing/dom.setup.ts), so that it runs in every file even when the files of a
+ * worker share this module.
+ */
+export function stopRenderedServices(): void {
   for (const service of started) service.stop()
   started = []
-  localStorage.clear()
-  sessionStorage.clear()
-  window.location.hash = ''
-})
+}
 
 /**
  * Renders a piece of the playground against the real engine, answered through msw's
