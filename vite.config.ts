@@ -130,12 +130,6 @@ const ENGINE_ISOLATED = [
   'src/**/*.node.test.ts',
 ]
 
-/**
- * The views' test files that mock a module (`vi.mock`), which needs a module graph of its own:
- * in a shared one the module may already be loaded unmocked, and the mock would outlive the file.
- */
-const DOM_ISOLATED = ['src/ui/app.test.tsx']
-
 export default defineConfig({
   plugins: [react(), appShell(), firstScreen()],
   server: { port: 5173, strictPort: false },
@@ -234,20 +228,6 @@ export default defineConfig({
           name: 'dom',
           environment: 'jsdom',
           include: ['src/ui/**/*.test.{ts,tsx}'],
-          exclude: DOM_ISOLATED,
-          // One window and one module graph per worker: each file set up jsdom and imported
-          // React, the engine and msw again. What a test leaves (its render, its services, the
-          // window's storage and hash) goes after it in the setup file.
-          isolate: false,
-          setupFiles: ['src/testing/dom.setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'dom-isolated',
-          environment: 'jsdom',
-          include: DOM_ISOLATED,
           setupFiles: ['src/testing/dom.setup.ts'],
         },
       },

@@ -10,9 +10,9 @@ import { stopRenderedServices } from './render'
 configure({ asyncUtilTimeout: 5_000 })
 
 /**
- * The files of a worker share one module graph and one window (the `dom` project runs them
- * unisolated): what a test rendered, the services it started and what it stored in the window
- * go after it, here, where every file registers it.
+ * What a test rendered, the services it started and what it stored in the window go after it,
+ * here, where every file registers it: also where the files of a worker would share one module
+ * graph and one window (`isolate: false`), and `src/testing/render.tsx` loads once.
  */
 afterEach(() => {
   cleanup()
