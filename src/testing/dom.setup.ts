@@ -1,6 +1,6 @@
 import { cleanup, configure } from '@testing-library/react'
 import { afterEach } from 'vitest'
-import { stopRenderedServices } from './render'
+import { stopStarted } from './rendered-services'
 
 /**
  * A view's answers come over fetch from an engine in the same process, which a loaded machine
@@ -16,7 +16,7 @@ configure({ asyncUtilTimeout: 5_000 })
  */
 afterEach(() => {
   cleanup()
-  stopRenderedServices()
+  stopStarted()
   localStorage.clear()
   sessionStorage.clear()
   window.location.hash = ''
