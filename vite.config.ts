@@ -119,6 +119,17 @@ class PackFirstSequencer extends BaseSequencer {
   }
 }
 
+/**
+ * The engine's test files that run once, isolated, in `node`, and in none of the unisolated
+ * engine projects: the fence reads the sources, the composer language uses no transport or
+ * store, and `*.node.test.ts` make engines of their own in Node.
+ */
+const ENGINE_ISOLATED = [
+  'src/engine/fence.test.ts',
+  'src/engine/lang/rb/**/*.test.ts',
+  'src/**/*.node.test.ts',
+]
+
 export default defineConfig({
   plugins: [react(), appShell(), firstScreen()],
   server: { port: 5173, strictPort: false },
@@ -141,8 +152,22 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/**/*.test.ts'],
+          // Outside the engine, and the engine's files that stay isolated.
+          include: ['src/!(engine)/**/*.test.ts', 'src/*.test.ts', ...ENGINE_ISOLATED],
           exclude: ['src/ui/**', 'src/**/pg-*.test.ts', 'src/kit/pack.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The engine's suites, one module graph per worker as in `fetch` and `idb`: the engine
+          // is pure (no globals, servers or processes of its own) and every harness makes its own
+          // engine and store.
+          name: 'engine',
+          environment: 'node',
+          include: ['src/engine/**/*.test.ts'],
+          exclude: ENGINE_ISOLATED,
+          isolate: false,
         },
       },
       {
@@ -181,9 +206,7 @@ export default defineConfig({
           // again, more than half of these files' time. The setup file still runs per file, and
           // every harness makes its own engine and store (src/testing/engine-harness.ts).
           isolate: false,
-          // The composer language uses no transport or store, and `*.node.test.ts` make engines of
-          // their own in Node: they run once, in `node`.
-          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
+          exclude: ENGINE_ISOLATED,
           setupFiles: ['src/testing/fetch-transport.setup.ts'],
         },
       },
@@ -195,7 +218,7 @@ export default defineConfig({
           include: ['src/engine/**/*.test.ts'],
           // As in `fetch`: every harness opens a database of its own in a factory of its own.
           isolate: false,
-          exclude: ['src/engine/fence.test.ts', 'src/engine/lang/rb/**', 'src/**/*.node.test.ts'],
+          exclude: ENGINE_ISOLATED,
           setupFiles: ['src/testing/idb-harness.setup.ts'],
         },
       },

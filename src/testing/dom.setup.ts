@@ -1,4 +1,6 @@
-import { configure } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
+import { afterEach } from 'vitest'
+import { stopStarted } from './rendered-services'
 
 /**
  * A view's answers come over fetch from an engine in the same process, which a loaded machine
@@ -6,3 +8,16 @@ import { configure } from '@testing-library/react'
  * test's own limit, rather than testing-library's one.
  */
 configure({ asyncUtilTimeout: 5_000 })
+
+/**
+ * What a test rendered, the services it started and what it stored in the window go after it,
+ * here, where every file registers it: also where the files of a worker would share one module
+ * graph and one window (`isolate: false`), and `src/testing/render.tsx` loads once.
+ */
+afterEach(() => {
+  cleanup()
+  stopStarted()
+  localStorage.clear()
+  sessionStorage.clear()
+  window.location.hash = ''
+})

@@ -1,23 +1,13 @@
 import 'fake-indexeddb/auto'
 import { QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render } from '@testing-library/react'
+import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
-import { afterEach } from 'vitest'
-import { startService, type Service, type StartServiceOptions } from '../node'
+import { startService, type StartServiceOptions } from '../node'
 import { ConfigProvider, type PlaygroundConfig } from '../ui/shared/config'
 import { createQueryClient } from '../ui/shared/query-client'
+import { keepStarted } from './rendered-services'
 
-let started: Service[] = []
 let hosts = 0
-
-afterEach(() => {
-  cleanup()
-  for (const service of started) service.stop()
-  started = []
-  localStorage.clear()
-  sessionStorage.clear()
-  window.location.hash = ''
-})
 
 /**
  * Renders a piece of the playground against the real engine, answered through msw's
@@ -33,7 +23,7 @@ export async function renderWithService(
     journal: 100,
     ...options,
   })
-  started.push(service)
+  keepStarted(service)
   const config: PlaygroundConfig = { baseUrl: service.baseUrl, serviceName: service.serviceName }
   const client = createQueryClient()
   const view = render(
