@@ -1,20 +1,7 @@
 import type { SimulateCall } from '../types'
 import { MAX_REPLAYED } from './limits'
-import type { TokenGroup } from './token-group'
+import type { ReplayCall, TokenGroup } from './token-group'
 import { header, isObject, text, type Loose } from './trace-fields'
-
-/** A call to replay: as simulate takes it, with when it was made and how it was answered. */
-export interface ReplayCall {
-  call: SimulateCall
-  /** The latest moment it was made, when known. */
-  at: number | null
-  status: number
-  message: string | null
-  /** What tells it from another call at the same URL: its content type and body as kept. */
-  type: string | null
-  body: string | null
-  base64: boolean
-}
 
 /**
  * Keeps the request to replay, once per distinct call (its URL, content type and body as the

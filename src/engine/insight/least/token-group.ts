@@ -1,5 +1,18 @@
-import type { ReplayCall } from './replay-calls'
+import type { SimulateCall } from '../types'
 import type { Loose } from './trace-fields'
+
+/** A call to replay: as simulate takes it, with when it was made and how it was answered. */
+export interface ReplayCall {
+  call: SimulateCall
+  /** The latest moment it was made, when known. */
+  at: number | null
+  status: number
+  message: string | null
+  /** What tells it from another call at the same URL: its content type and body as kept. */
+  type: string | null
+  body: string | null
+  base64: boolean
+}
 
 /** An endpoint call a trace shows let in, and what it touched, for the proof's check. */
 export interface TracedUse {
