@@ -1,20 +1,11 @@
 import type { Account } from '../account/account'
-import {
-  checkGone,
-  InvalidError,
-  MethodError,
-  UndefinedError,
-  UnsupportedMediaError,
-} from '../errors'
+import { InvalidError, MethodError, UndefinedError } from '../errors'
 import { MAX_JOURNAL_BYTES } from '../operator/exchange-log'
 import type { Registry } from '../packages'
-import { isObject } from '../runtime/types'
 import type { Json } from '../store'
-import { decodeText, parseJson } from '../wire/body'
 import type { Call } from '../wire/call'
-import { mediaTypeOf } from '../wire/formats'
 import { errorReply, jsonReply, type Reply } from '../wire/response'
-import type { AnswerOf, ControlRoute, EndpointInfo } from './control-routes'
+import type { ControlRoute, EndpointInfo } from './control-routes'
 import { jsonAnswerInTurns, tallyInTurns } from './in-turns'
 import { bodyLimitOf, routeTable, TAKES_TURNS, type Handler } from './route-table'
 import {
@@ -31,18 +22,14 @@ import {
 } from './request-fields'
 import { readFaultRule } from '../operator/faults'
 import {
-  COVERAGE_BODY_LIMIT,
   coverageReport,
   readCoverageRequest,
   readResource,
   readLeastPrivilegeRequest,
-  tallyCoverage,
   type Insight,
-  type SimulateCall,
 } from '../insight'
 import type { InsightRun } from '../insight/context'
-import type { CoverageEntry, CoverageTally } from '../insight/coverage'
-import type { AccountTurns, Pause } from '../runtime/turns'
+import type { AccountTurns } from '../runtime/turns'
 import type { Checkpoints } from '../operator/checkpoints'
 import { compareBranches } from '../history/compare-branches'
 import type { History } from '../history/history'
