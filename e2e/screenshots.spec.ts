@@ -126,10 +126,18 @@ async function settle(page: Page, view: string) {
   const main = page.getByRole('main')
   await expect(page.locator('main .loading')).toHaveCount(0)
   switch (view) {
-    case 'Secrets':
+    case 'Secrets': {
       // The starting secret, two made, and the one that replaces the rolling secret.
       await expect(page.getByTestId('secret-row')).toHaveCount(4)
+      // Each roll-at offer shows its whole moment (UTC, 24 h, seconds), none of it cut.
+      const offers = page.getByLabel('Roll at (UTC, 24 h)')
+      await expect(offers.first()).toHaveValue(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/)
+      const cut = await offers.evaluateAll(
+        (fields) => fields.filter((field) => field.scrollWidth > field.clientWidth).length,
+      )
+      expect(cut, 'roll-at fields whose moment is cut').toBe(0)
       break
+    }
     case 'Authorizations':
       await expect(page.getByTestId('authorization-row')).toHaveCount(1)
       await expect(page.getByTestId('authorization-state')).toHaveText('usable')

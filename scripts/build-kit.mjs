@@ -45,6 +45,7 @@ await build({
   ...shared,
   entryPoints: {
     index: 'src/kit/index.ts',
+    engine: 'src/kit/engine.ts',
     vitest: 'src/kit/vitest.ts',
     playwright: 'src/kit/playwright.ts',
     jest: 'src/kit/jest.ts',
@@ -68,6 +69,7 @@ await build({
   external: imported,
   entryPoints: {
     index: 'src/kit/index.ts',
+    engine: 'src/kit/engine.ts',
     playwright: 'src/kit/playwright.ts',
     jest: 'src/kit/jest.ts',
   },

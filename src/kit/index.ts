@@ -1,7 +1,7 @@
 /**
  * `service-playground`: the whole service in your own tests. `startService` answers its base URL
  * in this process through msw; `listen` serves it over HTTP; `startServer` is `serve` as a
- * function, accounts and all.
+ * function, accounts and all. The engine they stand on is `service-playground/engine`.
  */
 export {
   checkReceived,
@@ -26,9 +26,8 @@ export {
   type Service,
   type StartServiceOptions,
 } from '../node'
-export { createEngine, createManualClock, createSystemClock } from '../engine'
+export { createManualClock, createSystemClock } from '../engine'
 export type {
-  AnswerOptions,
   Checkpoint,
   Counterfactual,
   CoverageReport,
@@ -37,13 +36,9 @@ export type {
   SimulateCall,
   SimulateReport,
   Clock,
-  Engine,
-  EngineOptions,
   ExchangeRecord,
   FaultKind,
   FaultRule,
   Limits,
   SecretView,
-  Store,
 } from '../engine'
-export { createMemoryStore } from '../storage/memory-store'

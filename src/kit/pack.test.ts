@@ -306,6 +306,9 @@ describe('the packed kit', () => {
         "test('t', async ({ service }) => { await expect(service).toHaveReceived('core.ping', { times: 1 }) })",
         '// @ts-expect-error: an option the helper does not take is a type error, not `any`',
         "useService({ baseUrll: 'https://proc.run' })",
+        "import { createEngine, createMemoryStore, type Store } from 'service-playground/engine'",
+        'const store: Store = createMemoryStore()',
+        "void createEngine({ store, baseUrl: 'https://x.test' }).start()",
         'void file, started',
       ].join('\n')
       const cjs = [
@@ -315,6 +318,8 @@ describe('the packed kit', () => {
         "test('t', async ({ service }) => { const token: string = await service.authorize(['core']); void token })",
         '// @ts-expect-error: as in ES modules',
         "void startService({ secret: ['x'] })",
+        "import { createEngine, createMemoryStore } from 'service-playground/engine'",
+        'void createEngine({ store: createMemoryStore() }).start()',
         'void started',
       ].join('\n')
       // Under Jest's own globals (@types/jest): the helper, its options, the policy matchers.
@@ -512,10 +517,10 @@ describe('the packed kit', () => {
       const fresh = join(dir, 'fresh')
       const vitest = await run('npx', ['vitest', 'run'], fresh)
       expect(vitest.code, shown(vitest)).toBe(0)
-      // Six files in process, five over serve (a call in flight is the process's own); seeded
-      // chaos reruns its file's test from its frame in both.
-      expect(vitest.stdout).toMatch(/Test Files\s+11 passed/)
-      expect(vitest.stdout).toMatch(/Tests\s+36 passed/)
+      // Seven files in process, five over serve (a call in flight and the engine's own entry
+      // point are the process's own); seeded chaos reruns its file's test from its frame in both.
+      expect(vitest.stdout).toMatch(/Test Files\s+12 passed/)
+      expect(vitest.stdout).toMatch(/Tests\s+38 passed/)
       expectInFlightWarning(vitest.stdout + vitest.stderr)
       await expectJestChecks(fresh)
     }, 300_000)
@@ -584,8 +589,8 @@ describe('the packed kit', () => {
     async function expectJestChecks(fresh: string) {
       const ran = await run('npx', ['jest'], fresh, { NODE_OPTIONS: '--experimental-vm-modules' })
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stderr).toMatch(/Test Suites:\s+11 passed, 11 total/)
-      expect(ran.stderr).toMatch(/Tests:\s+36 passed, 36 total/)
+      expect(ran.stderr).toMatch(/Test Suites:\s+12 passed, 12 total/)
+      expect(ran.stderr).toMatch(/Tests:\s+38 passed, 38 total/)
       expectInFlightWarning(ran.stdout + ran.stderr)
     }
 

@@ -17,7 +17,7 @@ export default {
     {
       ...common,
       displayName: 'serve',
-      testPathIgnorePatterns: ['/in-flight\\.test\\.js$'],
+      testPathIgnorePatterns: ['/in-flight\\.test\\.js$', '/engine\\.test\\.js$'],
       globalSetup: '<rootDir>/setup/jest-serve-global.js',
       globalTeardown: '<rootDir>/setup/jest-serve-teardown.js',
       setupFiles: ['<rootDir>/setup/jest-serve.js'],

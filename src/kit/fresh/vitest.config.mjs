@@ -1,5 +1,6 @@
 // The kit's own promises, checked in a client's project: each file in process, and over one
-// `serve` with an account per file, but for the one about a service in this process.
+// `serve` with an account per file, but for the ones about a service or an engine in this
+// process.
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
@@ -13,7 +14,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'serve',
-          exclude: ['in-flight.test.js'],
+          exclude: ['in-flight.test.js', 'engine.test.js'],
           globalSetup: ['setup/vitest-serve-global.js'],
           setupFiles: ['setup/vitest-serve.js'],
         },
