@@ -2,14 +2,7 @@ import { exchangeSize } from './exchange-draft'
 import { recordOf, type ExchangeRecord, type KeptExchange } from './exchange-record'
 
 export { ExchangeDraft, exchangeSize } from './exchange-draft'
-export {
-  loggedBytes,
-  MAX_LOGGED_BODY_BYTES,
-  recordOf,
-  type ExchangeRecord,
-  type KeptExchange,
-  type LoggedBody,
-} from './exchange-record'
+export * from './exchange-record'
 
 /**
  * What one account's journal may hold, in bytes of what it keeps of its exchanges (their
