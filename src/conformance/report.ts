@@ -63,8 +63,11 @@ function failureDetail(result: CaseResult, link: FailureLink | undefined): strin
   const opened = link
     ? `the step as a link, to open in the playground or with service-playground open:\n${link.url}\n\n`
     : ''
+  const detail =
+    result.detail === undefined ? '' : `${redact(result.detail, result.credentials)}\n\n`
   return (
     opened +
+    detail +
     result.stepResults
       .filter((step) => step.status === 'failed')
       .map((step) =>

@@ -47,6 +47,8 @@ export interface CaseResult {
   stepResults: StepResult[]
   /** Credentials the run held, each with its name, so reports show `$name`, never the value. */
   credentials: Array<[value: string, name: string]>
+  /** A failure's text when it has no steps to show (a chaos run's: its faults, repro and trace). */
+  detail?: string
 }
 
 export interface RunOptions {

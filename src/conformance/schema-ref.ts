@@ -6,7 +6,8 @@ import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The schemas the kit publishes, one per file format it reads or writes (a HAR only read). */
-export type SchemaName = 'cases' | 'coverage' | 'account' | 'shadow-report' | 'har' | 'link'
+export type SchemaName =
+  'cases' | 'coverage' | 'account' | 'shadow-report' | 'har' | 'link' | 'tokens'
 
 let folder: string | undefined
 

@@ -20,7 +20,15 @@ const scratch = mkdtempSync(join(tmpdir(), 'schemas-'))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const read = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'))
-const NAMES: SchemaName[] = ['cases', 'coverage', 'account', 'shadow-report', 'har', 'link']
+const NAMES: SchemaName[] = [
+  'cases',
+  'coverage',
+  'account',
+  'shadow-report',
+  'har',
+  'link',
+  'tokens',
+]
 const firstError = schemaError
 
 const jsonIn = (dir: string) =>
@@ -117,6 +125,53 @@ describe('the published schemas', () => {
     procs: [],
   }
   const tally = emptyTally()
+  const tokens = {
+    format: 'service-playground-tokens',
+    version: 1,
+    entries: 2,
+    secretCalls: 0,
+    otherCalls: 0,
+    unanalysed: 0,
+    maxExcess: 0,
+    notes: [],
+    tokens: [
+      {
+        label: 'token 1',
+        secretId: 'sec_a',
+        minted: {
+          abilities: ['core'],
+          insecure: false,
+          createdAt: 0,
+          expiresAt: null,
+          inJournal: true,
+        },
+        use: {
+          calls: 1,
+          allowed: 1,
+          refused: 0,
+          failed: 0,
+          firstAt: 0,
+          lastAt: 0,
+          endpoints: [{ endpoint: 'core.ping', calls: 1 }],
+          refusals: [],
+          minted: false,
+        },
+        suggestion: {
+          abilities: ['core.ping'],
+          insecure: false,
+          ttl: null,
+          args: { abilities: ['core.ping'] },
+          notes: [],
+        },
+        flags: [],
+        excess: null,
+        proof: null,
+      },
+    ],
+  }
+  it('tokens: a report as the tokens command writes one follows it', () => {
+    expect(firstError('tokens', tokens)).toBeUndefined()
+  })
   it.each([
     ['cases', { ...contract, description: 1 }, '/description must be string'],
     [
@@ -160,6 +215,38 @@ describe('the published schemas', () => {
     ],
     ['coverage', { ...tally, entries: -1 }, '/entries must be >= 0'],
     ['coverage', { ...tally, version: 2 }, '/version must be equal to constant'],
+    [
+      'tokens',
+      { ...tokens, format: 'service-playground-coverage' },
+      '/format must be equal to constant',
+    ],
+    [
+      'tokens',
+      { ...tokens, tokens: [{ ...tokens.tokens[0], label: 'eyJhbGciOi.secret' }] },
+      '/tokens/0/label must match pattern "^token [1-9][0-9]*$"',
+    ],
+    [
+      'tokens',
+      { ...tokens, tokens: [{ ...tokens.tokens[0], secretId: 'sk_live_key' }] },
+      '/tokens/0/secretId must match pattern "^sec_[A-Za-z0-9_-]{1,64}$"',
+    ],
+    [
+      'tokens',
+      {
+        ...tokens,
+        tokens: [
+          {
+            ...tokens.tokens[0],
+            suggestion: {
+              ...tokens.tokens[0]!.suggestion,
+              args: { abilities: ['core'], token: 't' },
+            },
+          },
+        ],
+      },
+      '/tokens/0/suggestion/args must NOT have additional properties',
+    ],
+    ['tokens', { ...tokens, maxExcess: -2 }, '/maxExcess must be >= 0'],
   ] as const)('%s: a hostile file is refused at its first error: %s', (name, value, error) => {
     expect(firstError(name, value)).toBe(error)
   })

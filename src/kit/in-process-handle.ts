@@ -11,6 +11,7 @@ import {
   type Service,
   type ServiceControls,
   type StartServiceOptions,
+  type UnroutedService,
 } from '../node'
 import { DEFAULT_BASE_URL, DEFAULT_SERVICE_NAME } from '../engine/settings'
 import { realTime } from '../engine/real-time'
@@ -201,7 +202,7 @@ export function inProcessHandle(
  * Waits for the calls the service is still answering, each named in a warning with the test that
  * sent it: a call not awaited would otherwise write into whatever frame comes next.
  */
-async function settled(service: Service): Promise<void> {
+async function settled(service: UnroutedService): Promise<void> {
   // A request sent just before the test ended reaches msw's handler a few turns later.
   for (let turn = 0; turn < 3; turn++) {
     await new Promise<void>((resolve) => realTime.setTimeout(resolve, 0))
@@ -234,7 +235,7 @@ export function recorder(
  * A chaos run's frame over a service in this process: its planner, reach, clock, secrets and
  * checkpoints; a restore waits for the calls still answering first.
  */
-export const chaosFrameOver = (running: Service): ChaosFrame => ({
+export const chaosFrameOver = (running: UnroutedService): ChaosFrame => ({
   plan: (planner) => running.plan(planner),
   reach: (token) => running.reach(token),
   now: () => running.now(),

@@ -14,6 +14,7 @@ import type { FrameParts, TestScope } from './in-process-handle'
 import { registerInsight } from './reach-matchers'
 import { testRecords, type RecordOptions } from './test-records'
 import { chaosChosen, runChosen, type ChaosChoice } from './chaos/chosen'
+import { chaosReporter } from './chaos/reporter'
 
 interface CircusTest {
   type: 'test'
@@ -173,6 +174,8 @@ export function jestFrames(
     scope: () => running.getStore() ?? current,
     frame({ framed, concurrent, source, insight, chaos: chaosFrame }) {
       const records = testRecords(source, options)
+      // A chaos run's report, printed (and written) when the file is done.
+      const reporter = chaos.settings && chaosReporter(source, chaos.settings)
       const blocks = new Map<CircusBlock, Checkpoint>()
       const tests = new Map<CircusTest, Checkpoint>()
       const unregister = registerInsight({ ...insight, checked: records.checked })
@@ -217,13 +220,14 @@ export function jestFrames(
                   const scope = current
                   const body = () => (scope ? running.run(scope, run) : run())
                   if (!chaosChosen(chaos) || !chaosFrame || !scope) return body()
-                  return runChosen(chaos, chaosFrame, scope.name, body)
+                  return runChosen(chaos, chaosFrame, scope.name, body, reporter)
                 },
               })
               break
             case 'run_finish':
               unregister()
               await records.flush()
+              await reporter?.flush()
               break
             // The root block is the file: the service itself, started in its beforeAll.
             case 'run_describe_start':

@@ -254,6 +254,8 @@ describe('the packed kit', () => {
   describe('the docs and the client suite, in a fresh project', () => {
     const dir = CONSUMER
     const jest29 = JEST29
+    /** The repro of the failure seeded chaos finds under Playwright, in process. */
+    const chaosFound = join(work, 'chaos-in-process.json')
     const blocks = kitBlocks()
     let server: ServeProcess | undefined
 
@@ -433,14 +435,15 @@ describe('the packed kit', () => {
       expect(ran.stderr).toMatch(/Tests:\s+2 passed/)
     }, 360_000)
 
-    it("runs the Playwright examples, one recording a contract with no token in it, and the policy matchers' refusals", async () => {
-      const ran = await run('npx', ['playwright', 'test'], dir)
+    it("runs the Playwright examples, one recording a contract with no token in it, the policy matchers' refusals, and seeded chaos", async () => {
+      const ran = await run('npx', ['playwright', 'test'], dir, { FRESH_CHAOS_FOUND: chaosFound })
       expect(ran.code, shown(ran)).toBe(0)
-      expect(ran.stdout).toMatch(/3 passed/)
+      // Three examples and refusals; chaos's six (two of them failing as they must).
+      expect(ran.stdout).toMatch(/9 passed/)
       const contract = readFileSync(join(dir, 'contracts/strings.json'), 'utf8')
       expect(contract).toMatch(/"call": "type\.string\.reverse",\s+"token": "\$auth1"/)
       expect(contract).not.toMatch(/[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{43}/)
-    }, 120_000)
+    }, 360_000)
 
     it('serves over HTTP for curl, Python and the conformance suite', async () => {
       const words = blocks.get('serve.sh')!.trim().split(/\s+/)
@@ -541,6 +544,22 @@ describe('the packed kit', () => {
         })
         expect(overServe.code, shown(overServe)).toBe(0)
         expect(overServe.stdout).toMatch(/8 passed/)
+        // Seeded chaos over the same serve: the same finding as in process, the same repro;
+        // then that repro replays the failure it names, alone.
+        const chaos = ['playwright', 'test', 'fresh/chaos.spec.js']
+        const overServeFound = join(work, 'chaos-serve.json')
+        const chaosOverServe = await run('npx', chaos, dir, {
+          SERVICE_PLAYGROUND_URL: team.url,
+          SERVICE_PLAYGROUND_CONTROL_TOKEN: team.controlToken,
+          FRESH_CHAOS_FOUND: overServeFound,
+        })
+        expect(chaosOverServe.code, shown(chaosOverServe)).toBe(0)
+        expect(chaosOverServe.stdout).toMatch(/6 passed/)
+        const repro = readFileSync(chaosFound, 'utf8')
+        expect(readFileSync(overServeFound, 'utf8')).toBe(repro)
+        const replayed = await run('npx', chaos, dir, { SERVICE_PLAYGROUND_CHAOS: repro })
+        expect(replayed.code, shown(replayed)).toBe(0)
+        expect(replayed.stdout).toMatch(/6 passed/)
         // Every worker's account was removed when the worker ended.
         const left = await fetch(`${team.url}/_accounts`, {
           headers: { authorization: `Bearer ${team.controlToken}` },

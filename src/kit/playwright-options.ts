@@ -7,6 +7,7 @@ import { trimBaseUrl } from '../client/wire'
 import { DEFAULT_JOURNAL } from '../client/journal'
 import type { ContractRecorder } from './contract'
 import type { RemoteService } from './remote'
+import type { ChaosOptions } from './chaos/options'
 
 /** A running `serve` the workers open their accounts on. */
 export interface ServeTarget {
@@ -38,6 +39,14 @@ export type ServiceFixtureOptions = Pick<
    * `coverage: 'service-coverage.json'`, read by `npx service-playground coverage`.
    */
   coverage?: string
+  /**
+   * Seeded chaos (decisions 091 and 104), as `useService({ chaos })` under Vitest and Jest: each
+   * test's function runs `runs` times, each run from the frame it began in (after its
+   * `beforeEach` hooks), its calls to the service faulted as the seed says; a failure is shrunk
+   * to a 1-minimal list of faults and fails the test with a one-line repro. In process and over
+   * `serve`.
+   */
+  chaos?: ChaosOptions
 }
 
 /** The service of one test. */

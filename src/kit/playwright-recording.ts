@@ -14,7 +14,7 @@ import { testLink } from './test-link'
 import { summarizeFailedTest } from './test-summary'
 
 /** The case a test records: named by its file (from the test directory), describe blocks and title. */
-function testOf(testInfo: TestInfo): TestContract {
+export function testOf(testInfo: TestInfo): TestContract {
   const file = relative(testInfo.project.testDir, testInfo.file).split(sep).join('/')
   const configFile = testInfo.config.configFile
   return {

@@ -2,7 +2,7 @@
  * A browser context's requests to a base URL, answered by a handler in the test's process
  * (an engine's, or `fetch` to a `serve` account) through `context.route`.
  */
-import type { BrowserContext, Route } from '@playwright/test'
+import type { BrowserContext, Request as PlaywrightRequest, Route } from '@playwright/test'
 
 const inside = (baseUrl: string) => (url: URL) =>
   url.href === baseUrl || url.href.startsWith(`${baseUrl}/`) || url.href.startsWith(`${baseUrl}?`)
@@ -52,27 +52,37 @@ export async function routeTo(
   handle: (request: Request) => Promise<Response>,
 ): Promise<() => Promise<void>> {
   const pending = new AbortController()
+  // A request the page gave up on (its own timeout aborted its `fetch`) is given up here too:
+  // a call the service holds (a `hang`) ends, as a server's would when its client goes away.
+  const waiting = new Map<PlaywrightRequest, AbortController>()
+  const gaveUp = (request: PlaywrightRequest) => waiting.get(request)?.abort()
+  context.on('requestfailed', gaveUp)
   const settled = (error: unknown) =>
     pending.signal.aborted || /closed|disposed|already handled/i.test(String(error))
   await context.route(inside(baseUrl), async (route) => {
+    const own = new AbortController()
+    waiting.set(route.request(), own)
     let response: Response
     try {
-      response = await handle(await toRequest(route, pending.signal))
+      response = await handle(await toRequest(route, AbortSignal.any([pending.signal, own.signal])))
     } catch (error) {
-      if (settled(error)) return
+      if (settled(error) || own.signal.aborted) return
       return route.abort('failed').catch((late: unknown) => {
         if (!settled(late)) throw late
       })
+    } finally {
+      waiting.delete(route.request())
     }
     try {
       await answer(route, response)
     } catch (error) {
       // The page went away, or the test ended, while the answer was on its way.
-      if (!settled(error)) throw error
+      if (!settled(error) && !own.signal.aborted) throw error
     }
   })
   return async () => {
     pending.abort()
+    context.off('requestfailed', gaveUp)
     await context.unrouteAll({ behavior: 'ignoreErrors' })
   }
 }

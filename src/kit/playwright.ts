@@ -7,7 +7,7 @@
  * account of its own there instead, reset after every test. `service.contract.save(path)` (or
  * `serviceOptions.contract`) records what a test relied on into a contract file.
  */
-import { test as base, expect as baseExpect } from '@playwright/test'
+import { test as base, expect as baseExpect, type TestInfo } from '@playwright/test'
 import { startService, startUnrouted } from '../node'
 import { checkReceived, type ReceivedExpectation } from '../client/received-check'
 import { openAccount, type ServeAccount } from '../client/open-account'
@@ -18,7 +18,7 @@ import {
   type ServiceFixture,
   type ServiceFixtureOptions,
 } from './playwright-options'
-import { contractSource, insightOf, saveAtEnd, withContract } from './playwright-recording'
+import { contractSource, insightOf, saveAtEnd, testOf, withContract } from './playwright-recording'
 import { routeTo } from './playwright-route'
 import {
   checkNarrower,
@@ -31,12 +31,48 @@ import { remoteService, type RemoteService } from './remote'
 import { accountService } from './serve-handle'
 import type { PolicyCheck } from '../engine/insight'
 import { trimBaseUrl } from '../client/wire'
+import { chaosChosen, chooseChaos, type ChaosChoice } from './chaos/chosen'
+import { exempt } from './chaos/plan'
+import { installChaos, withChaos } from './chaos/playwright-chaos'
+import type { ChaosFrame } from './chaos/run'
+import { serveChaosFrame } from './chaos/serve-frame'
+import { chaosFrameOver } from './in-process-handle'
+
+// Every test registered after this module is loaded can be rerun under chaos (decision 104).
+installChaos()
 
 export type { ContractRecorder } from './contract'
 export type { ServeTarget, ServiceFixture, ServiceFixtureOptions } from './playwright-options'
+export type { ChaosKind, ChaosOptions } from './chaos/options'
+export { ChaosFailure, type ChaosFinding } from './chaos/run'
 
 /** The worker's service, and how requests reach it (its engine, or `fetch` to its account). */
 export type WorkerService = RemoteService & { send(request: Request): Promise<Response> }
+
+/** The chaos frame of each worker's service: its engine here, or its account over `serve`. */
+const chaosFrames = new WeakMap<WorkerService, () => ChaosFrame>()
+
+/** The test's own setup through the fixture (`service.authorize`): never faulted by chaos. */
+const exempted = <T extends RemoteService>(remote: T): T => ({
+  ...remote,
+  authorize: (abilities, authorizeOptions) =>
+    exempt(() => remote.authorize(abilities, authorizeOptions)),
+})
+
+/** Runs the test (`use`) under the chaos its options or the environment chose, if any. */
+const underChaos = <T>(
+  chaos: ChaosChoice,
+  frame: () => ChaosFrame,
+  testInfo: TestInfo,
+  use: () => Promise<T>,
+): Promise<T> =>
+  chaosChosen(chaos)
+    ? withChaos(
+        testInfo,
+        { choice: chaos, frame: async () => frame(), name: testOf(testInfo).name },
+        use,
+      )
+    : use()
 
 export const test = base.extend<
   { service: ServiceFixture; serviceOptions: ServiceFixtureOptions },
@@ -61,12 +97,14 @@ export const test = base.extend<
       const options = workerServiceOptions
       if (serviceAccount) {
         const remote = await accountService(serviceAccount, options)
-        return use({ ...remote, send: (request: Request) => fetch(request) })
+        const value = { ...remote, send: (request: Request) => fetch(request) }
+        chaosFrames.set(value, () => serveChaosFrame(remote))
+        return use(value)
       }
       // In this worker's process, through msw too: a beforeAll hook's own client reaches it.
       const started = await startService(startOptions(options))
       const send = started.engine.handle
-      await use({
+      const value = {
         ...remoteService({
           baseUrl: started.baseUrl,
           serviceName: started.serviceName,
@@ -74,7 +112,9 @@ export const test = base.extend<
           send,
         }),
         send,
-      })
+      }
+      chaosFrames.set(value, () => chaosFrameOver(started))
+      await use(value)
       started.stop()
     },
     { scope: 'worker' },
@@ -92,7 +132,9 @@ export const test = base.extend<
   ],
 
   service: async ({ context, serviceOptions, serviceAccount, workerService }, use, testInfo) => {
-    const options = { ...serviceOptions }
+    const { chaos: chaosOptions, ...options } = serviceOptions
+    // Checked before the test's function runs: an error names the option that is wrong.
+    const chaos = chooseChaos('serviceOptions', chaosOptions)
     const engineOptions = ['secrets', 'clock', 'limits', 'strict'] as const
     // With options of its own (or a worker service it cannot share), a test gets a fresh engine.
     const fresh =
@@ -122,7 +164,8 @@ export const test = base.extend<
       }
       const checks: PolicyCheck[] = []
       const unregister = insightOf(remote, checks)
-      await use(withContract(scoped, source, testInfo, frame.journal))
+      const value = withContract(exempted(scoped), source, testInfo, frame.journal)
+      await underChaos(chaos, chaosFrames.get(workerService)!, testInfo, () => use(value))
       unregister()
       await stop()
       try {
@@ -144,7 +187,13 @@ export const test = base.extend<
     const source = contractSource(remote, started.baseUrl)
     const checks: PolicyCheck[] = []
     const unregister = insightOf(remote, checks)
-    await use(withContract(remote, source, testInfo))
+    const value = withContract(exempted(remote), source, testInfo)
+    await underChaos(
+      chaos,
+      () => chaosFrameOver(started),
+      testInfo,
+      () => use(value),
+    )
     unregister()
     await stop()
     await saveAtEnd(source, testInfo, options, checks)

@@ -1,10 +1,12 @@
 // The kit's helpers in a CI job (decision 092): when `GITHUB_STEP_SUMMARY` is set, a test that
 // failed leaves a section on the job's page saying what it called on the service and each
 // answer the service refused, with the endpoint, the reason and what would have let it in.
-import { appendSummary, cell, markdownTable, summaryFile } from '../conformance/job-summary'
+import { appendSummary, cell, fenced, markdownTable, summaryFile } from '../conformance/job-summary'
 import { tokenOf } from '../client/exchange'
 import type { ExchangeRecord } from '../engine'
 import type { ContractSource } from './contract'
+import type { ChaosSettings } from './chaos/options'
+import { chaosTotals, groupByCause, reproLine, type ChaosOutcome } from './chaos/report'
 
 /** One refused answer of a failed test, as its section shows it. */
 export interface SummarizedRefusal {
@@ -101,4 +103,68 @@ export async function summarizeFailedTest(
       ? `### ❌ ${cell(test.name)}\n\nThe service's journal is off (\`journal: 0\`): its calls are not known.`
       : failedTestSummary(test.name, exchanges)
   appendSummary(file, markdown, [...secrets.map((s) => s.key), ...bearers(exchanges)])
+}
+
+/**
+ * A chaos run's section (decision 103): tests × runs, then each cause its failures shrank to, a
+ * row each (the faults, the tests, the exchange the failure turned on: endpoint, status, reason,
+ * what would have let it in), and each cause's repro.
+ */
+export function chaosSummary(
+  file: string,
+  settings: Pick<ChaosSettings, 'seed' | 'runs'>,
+  outcomes: readonly ChaosOutcome[],
+): string {
+  const groups = groupByCause(outcomes)
+  const lines = [
+    `### ${groups.length === 0 ? '✅' : '🌀'} chaos in ${cell(file)} (seed ${cell(settings.seed)})`,
+    '',
+    `${chaosTotals(outcomes, settings.runs)}.`,
+  ]
+  if (groups.length === 0) return lines.join('\n')
+  lines.push(
+    '',
+    markdownTable(
+      ['cause (shrunk faults)', 'tests', 'endpoint', 'status', 'reason', 'would pass with'],
+      groups.map((group) => {
+        const exchange = group.outcomes[0]!.exchange
+        return [
+          group.cause.map((fault) => `\`${fault}\``).join(' '),
+          group.outcomes
+            .map((outcome) => literal(outcome.test.split(' › ').slice(1).join(' › ')))
+            .join('<br>'),
+          exchange ? `\`${exchange.endpoint}\`` : '',
+          exchange ? String(exchange.status) : '',
+          literal(exchange?.reason ?? 'no exchange was refused or faulted'),
+          literal(exchange?.counterfactual ?? ''),
+        ]
+      }),
+    ),
+  )
+  groups.forEach((group, i) => {
+    const first = group.outcomes[0]!.finding!
+    lines.push(
+      '',
+      `Repro of cause ${i + 1} (${literal(first.test)}):`,
+      '',
+      fenced(reproLine(first), 'sh'),
+    )
+  })
+  return lines.join('\n')
+}
+
+/**
+ * When the job has a summary (`GITHUB_STEP_SUMMARY`), appends a file's chaos section; `held`
+ * (the secrets and tokens the runs met) are withheld by `appendSummary`'s grep.
+ */
+export function summarizeChaos(
+  file: string,
+  settings: Pick<ChaosSettings, 'seed' | 'runs'>,
+  outcomes: readonly ChaosOutcome[],
+  held: Iterable<string>,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  const summary = summaryFile(undefined, env)
+  if (!summary) return true
+  return appendSummary(summary, chaosSummary(file, settings, outcomes), held)
 }

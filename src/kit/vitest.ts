@@ -27,6 +27,7 @@ import './vitest-insight'
 import { checkUseServiceOptions, type UseServiceOptions } from './use-service-options'
 import { chaosChosen, type ChaosChoice } from './chaos/chosen'
 import { chaosTests } from './chaos/vitest-chaos'
+import { chaosReporter } from './chaos/reporter'
 
 import { linkFailure } from './test-link'
 export type { ContractRecorder } from './contract'
@@ -52,6 +53,8 @@ function frameTests(
   chaos: ChaosChoice = {},
 ) {
   const records = testRecords(source, options)
+  // A chaos run's report, printed (and written) when the file is done.
+  const reporter = chaos.settings && chaosReporter(source, chaos.settings)
   let unregister: (() => void) | undefined
   // Vitest reads the first parameter as the fixtures it needs: none; the file is the second.
   // eslint-disable-next-line no-empty-pattern
@@ -59,12 +62,19 @@ function frameTests(
     unregister = registerInsight({ ...insight, checked: records.checked })
     await frameDescribeBlocks(file as never, framed)
     if (chaosChosen(chaos) && chaosFrame) {
-      await chaosTests(file as never, chaosFrame, () => scope.getStore()?.name ?? '', chaos)
+      await chaosTests(
+        file as never,
+        chaosFrame,
+        () => scope.getStore()?.name ?? '',
+        chaos,
+        reporter,
+      )
     }
   })
   afterAll(async () => {
     unregister?.()
     await records.flush()
+    await reporter?.flush()
   })
   aroundEach(async (runTest, context) => {
     const test = testOf(context)

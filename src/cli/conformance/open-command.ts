@@ -8,8 +8,8 @@
 import { parseArgs } from 'node:util'
 import { createEngine, type ExchangeRecord } from '../../engine'
 import { createMemoryStore } from '../../storage/memory-store'
-import type { CallTrace, RequestTrace } from '../../engine/trace'
 import { exchangeText, redact } from '../../conformance/report'
+import { traceText } from '../../conformance/trace-text'
 import { handleTarget, SERVICE_NAME } from '../../conformance/targets'
 import { ENGINE_VERSION } from '../../conformance/link/engine-version'
 import { LinkError } from '../../conformance/link/link-bytes'
@@ -47,50 +47,6 @@ export function linkValueOf(given: string): string {
     )
   }
   return value
-}
-
-const mark: Record<CallTrace['decision'], string> = {
-  allowed: 'let in',
-  refused: 'REFUSED',
-  failed: 'failed',
-  aborted: 'aborted',
-}
-
-/** A decision trace as lines a person reads. */
-export function traceText(trace: RequestTrace): string[] {
-  const lines: string[] = []
-  const { credential } = trace
-  if (credential) {
-    lines.push(
-      `  token: ${credential.kind}, ${credential.decision}${credential.reason ? ` (${credential.reason})` : ''}: ${credential.explanation}`,
-    )
-    if (credential.abilities) lines.push(`    abilities: ${credential.abilities.join(', ')}`)
-    if (credential.counterfactual)
-      lines.push(`    would pass with: ${credential.counterfactual.sentence}`)
-  } else {
-    lines.push('  token: not read (the request was answered before it)')
-  }
-  for (const call of trace.calls) {
-    const indent = '  '.repeat(call.depth + 1)
-    const grant = call.ability
-      ? ` by \`${call.ability}'`
-      : call.grant
-        ? ` by the ${call.grant}`
-        : ''
-    lines.push(
-      `${indent}${call.endpoint}: ${mark[call.decision]}${call.decision === 'allowed' ? grant : ''}${call.code ? ` (${call.code})` : ''}: ${call.explanation}`,
-    )
-    for (const warning of call.warnings ?? []) lines.push(`${indent}  warning: ${warning}`)
-    if (call.counterfactual)
-      lines.push(`${indent}  would pass with: ${call.counterfactual.sentence}`)
-  }
-  if (trace.droppedCalls) lines.push(`  … and ${trace.droppedCalls} calls more, not traced`)
-  const { outcome } = trace
-  lines.push(
-    `  outcome: ${outcome.status}${outcome.code ? ` ${outcome.code}` : ''}${outcome.message ? `: ${outcome.message}` : ''}`,
-  )
-  if (outcome.counterfactual) lines.push(`    would pass with: ${outcome.counterfactual.sentence}`)
-  return lines
 }
 
 export async function openCommand(args: string[], context: Context = {}): Promise<number> {

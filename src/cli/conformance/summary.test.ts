@@ -1,6 +1,6 @@
 /**
- * Job summaries from every producer — `verify`, `conformance`, `coverage`, `tokens`, and
- * `verify --shadow` with its shadow report — appended to one file as a CI step's
+ * Job summaries from every producer — `verify`, `conformance`, `coverage`, `tokens`,
+ * `verify --shadow` with its shadow report, and a chaos run of the kit's — appended to one file as a CI step's
  * `GITHUB_STEP_SUMMARY` is (or named by `--summary`), against one `serve` in this process: each
  * section says what a reviewer needs (a differing step as a diff, the coverage table and what
  * is below the gate), and the file holds none of the secrets and tokens the runs used.
@@ -14,6 +14,11 @@ import { configure, start, type Running } from '../serve/serve-cli'
 import { main } from './commands'
 import { tokensCommand } from './tokens-command'
 import { appendSummary, fenced } from './summary'
+import { scenarios } from '../../../examples/chaos-client/scenarios'
+import { startService } from '../../node'
+import { contractSource, chaosFrameOver } from '../../kit/in-process-handle'
+import { readChaosOptions } from '../../kit/chaos/options'
+import { chaosReporter } from '../../kit/chaos/reporter'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
 const NOTES = join(ROOT, 'examples/notes/contracts/notes.json')
@@ -112,6 +117,32 @@ beforeAll(async () => {
     ...['--shadow', serve.url, '--control-token', CONTROL, ...junit],
     ...['--shadow-report', join(dir, 'shadow'), '--summary', summary],
   ])
+  // A chaos run of the kit's, in this process, on an account holding the same secret: a client
+  // that retries a 429 at once, found, shrunk and reported.
+  const service = await startService({ baseUrl: 'https://chaos.summary.test', secrets: [SECRET] })
+  vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
+  try {
+    const settings = readChaosOptions('test', {
+      seed: 'proof',
+      runs: 2,
+      rate: 0.5,
+      kinds: ['throttle'],
+    })
+    const reporter = chaosReporter(
+      async () => contractSource(service, 100),
+      settings,
+      () => {},
+    )
+    await reporter
+      .run(chaosFrameOver(service), 'client.test.ts › reads back', () =>
+        scenarios['reads back what it wrote']!(service, { noBackoff: true }),
+      )
+      .catch(() => undefined)
+    await reporter.flush()
+  } finally {
+    vi.unstubAllEnvs()
+    await service.stop()
+  }
 }, 120_000)
 
 afterAll(async () => {
@@ -130,7 +161,17 @@ describe('job summaries', () => {
       ),
       '### ❌ verify --shadow',
       '### ✅ shadow: the engine beside the upstream',
+      '### 🌀 chaos in client.test.ts (seed proof)',
     ])
+  })
+
+  it('gives a chaos run’s causes with the faulted exchange and the repro', () => {
+    const chaos = sections()[6]!
+    expect(chaos).toMatch(/^1 test × 2 runs \(\d runs?\), 1 failed, in 1 cause\.$/m)
+    expect(chaos).toMatch(
+      /^\| `[a-z]+\.\w+#\d:throttle\/1` \| reads back \| `[a-z]+\.\w+` \| 429 \| injected_fault: /m,
+    )
+    expect(chaos).toContain("SERVICE_PLAYGROUND_CHAOS='{")
   })
 
   it('shows a differing step as a compact diff, the token by its name', () => {

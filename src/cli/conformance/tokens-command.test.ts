@@ -7,18 +7,20 @@ import {
   closeSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LeastPrivilegeReport } from '../../engine/insight'
 import { createHarness, type Harness } from '../../testing/engine-harness'
 import { MAX_JOURNAL_FILE_BYTES } from '../../conformance/journal-files'
+import { schemaError } from '../../testing/published-schemas'
 import { tokensCommand } from './tokens-command'
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url))
@@ -224,5 +226,19 @@ describe('the tokens command', () => {
       ),
     })
     expect((await tokens(join(dir, 'none.json'))).err).toMatch(/no such file/)
+  })
+
+  it('writes every tokens.json by its published schema, and names it for an editor', () => {
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('tokens.json'))
+      .map((name) => join(dir, name))
+    // The saved journal, the gate, the HAR, the hostile and the odd entries' runs.
+    expect(files.length).toBeGreaterThanOrEqual(4)
+    for (const file of files) {
+      const report = JSON.parse(readFileSync(file, 'utf8')) as { $schema: string }
+      expect(schemaError('tokens', report), file).toBeUndefined()
+      expect(Object.keys(report)[0]).toBe('$schema')
+      expect(resolve(dirname(file), report.$schema)).toBe(join(ROOT, 'schemas/tokens.json'))
+    }
   })
 })

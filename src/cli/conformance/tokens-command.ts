@@ -7,7 +7,7 @@
  * than `--max-excess` endpoints beyond its use.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createEngine } from '../../engine'
 import { nodeHmac } from '../../server/node-hmac'
@@ -16,6 +16,7 @@ import { createMemoryStore } from '../../storage/memory-store'
 import { CaseFileError } from '../../conformance/cases'
 import { readJournalFiles } from '../../conformance/journal-files'
 import { SERVICE_NAME } from '../../conformance/targets'
+import { schemaRef } from '../../conformance/schema-ref'
 import { TOKENS_USAGE } from './usage'
 import { appendSummary, summaryFile, tokensSummary } from './summary'
 
@@ -71,7 +72,10 @@ export async function tokensCommand(args: string[], context: TokensContext = {})
     const text = tokensTable(report).trimEnd()
     out(text)
     mkdirSync(values.out!, { recursive: true })
-    writeFileSync(join(values.out!, 'tokens.json'), `${JSON.stringify(report, null, 2)}\n`)
+    // `$schema` first, so an editor that opens the file checks it (decision 085).
+    const json = join(values.out!, 'tokens.json')
+    const written = { $schema: schemaRef('tokens', resolve(json)), ...report }
+    writeFileSync(json, `${JSON.stringify(written, null, 2)}\n`)
     writeFileSync(join(values.out!, 'tokens.html'), tokensHtml(report))
     out(`\nwrote ${join(values.out!, 'tokens.json')} and ${join(values.out!, 'tokens.html')}`)
     appendSummary(

@@ -8,6 +8,7 @@ import { dirname, resolve } from 'node:path'
 import type { defaultLimits, Engine } from '../../engine'
 import { readSnapshot } from '../../engine/account/snapshot'
 import { locateJsonError } from '../../engine/wire/json-error'
+import { schemaRef } from '../../conformance/schema-ref'
 import { reason, StartError } from './serve-config'
 
 /** Fails now, naming the flag and the file, if `file` could not be written at exit. */
@@ -54,7 +55,10 @@ export async function readImport(file: string, limits: typeof defaultLimits) {
 
 /** Writes the account to `file` whole or not at all: a temporary file, synced, then renamed. */
 export async function writeExport(engine: Engine, file: string): Promise<void> {
-  const text = JSON.stringify(await engine.account.exportSnapshot())
+  // `$schema` first, so an editor that opens the file checks it (decision 085); `--import`
+  // reads past it.
+  const snapshot = await engine.account.exportSnapshot()
+  const text = JSON.stringify({ $schema: schemaRef('account', resolve(file)), ...snapshot })
   const temp = `${file}.${process.pid}.tmp`
   try {
     // It holds the account's secrets: for its owner alone.

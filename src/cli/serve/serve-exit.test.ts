@@ -10,9 +10,11 @@ import {
 } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runServe } from '../../server/spawn-serve'
+import { schemaError } from '../../testing/published-schemas'
 import {
   callTuples,
   crash,
@@ -85,6 +87,12 @@ describe('npm run serve --export-on-exit', () => {
     expect(leftovers(dir)).toEqual([])
     // It holds the account's secrets: readable by its owner alone.
     expect(statSync(file).mode & 0o777).toBe(0o600)
+    // It follows the published schema, and names it for an editor.
+    const exported = JSON.parse(readFileSync(file, 'utf8')) as { $schema: string }
+    expect(schemaError('account', exported)).toBeUndefined()
+    expect(resolve(dirname(file), exported.$schema)).toBe(
+      fileURLToPath(new URL('../../../schemas/account.json', import.meta.url)),
+    )
 
     const again = await start('--import', file)
     expect(await callTuples(again.url, SECRET, 'keyv.get', [['$$', 'key', 'k']])).toEqual({

@@ -5,13 +5,18 @@
  * faults, every time; with the bugs off the same runs find nothing, and nothing of the chaos is
  * left for a run without it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BUG_NAMES, type Bugs } from '../../../examples/chaos-client/client'
 import { scenarios } from '../../../examples/chaos-client/scenarios'
 import { startService, type Service } from '../../node'
 import { faultText, type ChaosFault } from './address'
 import { readChaosOptions } from './options'
 import { readRepro } from './repro'
+import { contractSource } from '../in-process-handle'
+import { chaosReporter, junitFileName } from './reporter'
 import { ChaosFailure, replayChaos, runChaos, type ChaosFrame } from './run'
 
 let service: Service
@@ -148,5 +153,70 @@ describe('seeded chaos on the client example', () => {
     expect(after.length).toBeGreaterThan(0)
     expect(after.filter((request) => request.fault !== null)).toEqual([])
     await service.restore(start.id)
+  }, 120_000)
+
+  it('reports a run: tests × runs, failures grouped by cause with repro, trace and counterfactual, as text, JUnit and summary', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chaos-report-'))
+    const summary = join(dir, 'summary.md')
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
+    try {
+      const printed: string[] = []
+      const reported = {
+        ...settings,
+        runs: 6,
+        rate: 0.5,
+        kinds: ['throttle' as const],
+        junit: dir,
+      }
+      const reporter = chaosReporter(
+        async () => contractSource(service, 1000),
+        reported,
+        (text) => printed.push(text),
+      )
+      const tests: Array<[string, Bugs]> = [
+        ['client.test.ts › first reader', { noBackoff: true }],
+        ['client.test.ts › second reader', { noBackoff: true }],
+        ['client.test.ts › careful reader', {}],
+      ]
+      for (const [test, bugs] of tests) {
+        const start = await service.checkpoint()
+        const failure = await reporter
+          .run(frame, test, () => scenarios['reads back what it wrote']!(service, bugs))
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          )
+        if (bugs.noBackoff) expect(failure).toBeInstanceOf(ChaosFailure)
+        else expect(failure).toBeUndefined()
+        await service.restore(start.id)
+      }
+      await reporter.flush()
+      const text = printed.join('\n')
+      expect(text).toMatch(
+        /^chaos \(seed proof\): 3 tests × 6 runs \(\d+ runs\), 2 failed, in [12] causes?/,
+      )
+      expect(text).toMatch(/cause 1: [a-z]+\.\w+#\d+:throttle\/1 \(1-minimal\)/)
+      // The exchange the failure turned on: the second 429 the client met, with its trace.
+      expect(text).toMatch(/^ {4}[a-z]+\.\w+ answered 429: injected_fault: rate limited/m)
+      expect(text).toContain('decision trace:')
+      expect(text).toContain("repro: SERVICE_PLAYGROUND_CHAOS='{")
+      const xml = readFileSync(join(dir, junitFileName('client.test.ts')), 'utf8')
+      expect(xml).toMatch(/<testsuite name="chaos \(client.test.ts\)" tests="3" failures="2"/)
+      expect(xml).toMatch(
+        /<failure message="chaos run \d+ failed with keyv\.\w+#\d+:throttle\/1: keyv\.\w+ answered 429/,
+      )
+      const section = readFileSync(summary, 'utf8')
+      expect(section).toMatch(/^### 🌀 chaos in client\.test\.ts \(seed proof\)/)
+      expect(section).toMatch(
+        /^\| `[a-z]+\.\w+#\d+:throttle\/1` \| (first|second) reader \| `[a-z]+\.\w+` \| 429 \| injected_fault/m,
+      )
+      for (const written of [text, xml, section]) {
+        expect(written).not.toContain(service.secret)
+        expect(written).not.toMatch(/[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/)
+      }
+    } finally {
+      vi.unstubAllEnvs()
+      rmSync(dir, { recursive: true, force: true })
+    }
   }, 120_000)
 })

@@ -1,5 +1,6 @@
 import { readChaosOptions, type ChaosSettings } from './options'
 import { reproFromEnvironment, type Repro } from './repro'
+import type { ChaosReporter } from './reporter'
 import { replayChaos, runChaos, type ChaosFrame } from './run'
 
 /** The chaos a file's tests run under: its settings, or a repro to replay; neither, none. */
@@ -26,18 +27,21 @@ export const chaosChosen = (choice: ChaosChoice): boolean =>
 
 /**
  * Runs one test's function `body`, named `test`, as `choice` says: under chaos `runs` times from
- * its frame, once with a repro's faults when the repro names it, or once as it is.
+ * its frame (recorded by `reporter` for the file's report), once with a repro's faults when the
+ * repro names it, or once as it is.
  */
 export async function runChosen(
   choice: ChaosChoice,
   frame: () => Promise<ChaosFrame>,
   test: string,
   body: () => Promise<unknown>,
+  reporter?: ChaosReporter,
 ): Promise<unknown> {
   if (choice.repro) {
     if (choice.repro.test !== test) return body()
     return replayChaos(await frame(), choice.repro.faults, body)
   }
+  if (choice.settings && reporter) return reporter.run(await frame(), test, body)
   if (choice.settings) return runChaos(await frame(), test, choice.settings, body)
   return body()
 }

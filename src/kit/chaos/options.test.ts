@@ -12,7 +12,12 @@ describe('bad chaos options, refused by name before any test runs', () => {
     [{ seed: 1, rate: 1.5 }, /chaos\.rate .*got 1\.5/],
     [{ seed: 1, runs: 0 }, /chaos\.runs must be a whole number .*got 0/],
     [{ seed: 1, runs: -3 }, /chaos\.runs .*got -3/],
-    [{ seed: 1, ruhs: 3 }, /`chaos' takes seed, runs, kinds, rate, maxReruns; not `ruhs'/],
+    [{ seed: 1, ruhs: 3 }, /`chaos' takes seed, runs, kinds, rate, maxReruns, junit; not `ruhs'/],
+    [
+      { seed: 1, junit: '' },
+      /chaos\.junit must be the folder to write the report's JUnit files in; got ""/,
+    ],
+    [{ seed: 1, junit: 7 }, /chaos\.junit must be the folder .*got 7/],
     ['42', /`chaos' must be an object/],
   ]
   for (const [chaos, message] of refused) {

@@ -32,6 +32,11 @@ export interface ChaosOptions {
   rate?: number
   /** The most reruns one failure's shrinking may take; default 60. */
   maxReruns?: number
+  /**
+   * A folder the run's report is written to as JUnit, one file per test file
+   * (`chaos-<file>.xml`), for CI (decision 103); the report is printed either way.
+   */
+  junit?: string
 }
 
 /** Chaos options as checked, every default filled in. */
@@ -41,9 +46,10 @@ export interface ChaosSettings {
   kinds: ChaosKind[]
   rate: number
   maxReruns: number
+  junit?: string
 }
 
-const KEYS = ['seed', 'runs', 'kinds', 'rate', 'maxReruns']
+const KEYS = ['seed', 'runs', 'kinds', 'rate', 'maxReruns', 'junit']
 
 /**
  * Reads `chaos` as `where` was given it, or throws an error naming the option that is wrong,
@@ -65,7 +71,7 @@ export function readChaosOptions(where: string, given: unknown): ChaosSettings {
   }
   const seed = readSeed(options.seed)
   if (typeof seed !== 'string') fail(seed.problem)
-  const { runs = 20, kinds = [...CHAOS_KINDS], rate = 0.2, maxReruns = 60 } = options
+  const { runs = 20, kinds = [...CHAOS_KINDS], rate = 0.2, maxReruns = 60, junit } = options
   if (typeof runs !== 'number' || !Number.isInteger(runs) || runs < 1 || runs > 10_000) {
     fail(`runs must be a whole number of runs from 1 to 10000; got ${String(runs)}`)
   }
@@ -91,7 +97,13 @@ export function readChaosOptions(where: string, given: unknown): ChaosSettings {
   ) {
     fail(`maxReruns must be a whole number from 0 to 10000; got ${String(maxReruns)}`)
   }
+  if (junit !== undefined && (typeof junit !== 'string' || junit.trim() === '')) {
+    fail(
+      `junit must be the folder to write the report's JUnit files in; got ${JSON.stringify(junit)}`,
+    )
+  }
   return {
+    ...(junit === undefined ? {} : { junit: junit as string }),
     seed: seed as string,
     runs: runs as number,
     kinds: [...new Set(kinds as ChaosKind[])],

@@ -2,11 +2,27 @@
  * `useService({ chaos })` under Vitest, in process: every test of the file runs `runs` times
  * from its own frame, and a chaos failure fails the test.
  */
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { scenarios } from '../../../examples/chaos-client/scenarios'
 import { useService } from '../vitest'
 
 const RUNS = 6
+// Registered before useService's own hooks, this runs after them (hooks run as a stack): after
+// the file's report was printed, once its service had stopped.
+const log = vi.spyOn(console, 'log')
+let secret = ''
+afterAll(() => {
+  const printed = log.mock.calls.map((call) => String(call[0])).join('\n')
+  log.mockRestore()
+  expect(printed).toMatch(
+    /^chaos \(seed kit\): 3 tests × 6 runs \(\d+ runs\), 1 failed, in 1 cause\n {2}cause 1: keyv\.get#\d+:throttle\/1 \(1-minimal\)\n {4}keyv\.get answered 429/m,
+  )
+  expect(printed).toContain(
+    '✗ src/kit/chaos/vitest-chaos.test.ts › a file under seeded chaos › a chaos failure fails the test',
+  )
+  expect(secret.length).toBeGreaterThan(8)
+  expect(printed).not.toContain(secret)
+})
 const service = useService({
   baseUrl: 'https://vitest-chaos.example.test',
   chaos: { seed: 'kit', runs: RUNS, kinds: ['throttle', 'expire', 'truncate', 'status'] },
@@ -42,6 +58,7 @@ afterAll(() => {
 describe('a file under seeded chaos', () => {
   it('runs each test from its own frame, runs times', async () => {
     bodies++
+    secret = service.secret
     // Each run reads the key, then writes it: a run that began after another's write would
     // read it. Faults may cut any call short; what a read does answer must be the frame's.
     const read = await keyv('get', { key: 'visits' })

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { runChosen, type ChaosChoice } from './chosen'
+import type { ChaosReporter } from './reporter'
 import type { ChaosFrame } from './run'
 
 interface TaskLike {
@@ -31,13 +32,14 @@ async function runnerFns(): Promise<RunnerFns> {
 /**
  * Wraps every (not concurrent) test of `file` so that its own function runs under chaos: each
  * run from the frame the test started in (after its `beforeEach` hooks), a failure shrunk and
- * thrown with its repro. With `repro`, only the test it names runs, once, with its faults.
+ * thrown with its repro and recorded by `reporter`. With `repro`, only the test it names runs, once, with its faults.
  */
 export async function chaosTests(
   file: TaskLike,
   frame: () => Promise<ChaosFrame>,
   testName: () => string,
   chaos: ChaosChoice,
+  reporter?: ChaosReporter,
 ): Promise<void> {
   const { getFn, setFn } = await runnerFns()
   const visit = (suite: TaskLike) => {
@@ -46,7 +48,7 @@ export async function chaosTests(
       if (task.type !== 'test' || task.concurrent) continue
       const body = getFn(task)
       if (!body) continue
-      setFn(task, () => runChosen(chaos, frame, testName(), body))
+      setFn(task, () => runChosen(chaos, frame, testName(), body, reporter))
     }
   }
   visit(file)
