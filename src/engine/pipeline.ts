@@ -1,8 +1,7 @@
 import type { Account } from './account/account'
 import { runIsolated, type CommitRecorder } from './account/isolation'
 import type { History, Step } from './history/history'
-import { authenticate, identify, type Presented } from './auth/credentials'
-import { readBearer } from './auth/bearer'
+import { authenticate } from './auth/credentials'
 import type { Principal } from './auth/principal'
 import type { Signer } from './auth/signer'
 import type { Clock } from './clock'
@@ -203,28 +202,6 @@ export async function admit(
 }
 
 /** 415 for a content type we do not read, 400 for a body that does not parse. */
-/**
- * What the request's token is, read without admitting it: for a fault that matches by role,
- * and for the journal of a request answered before its token was read (a fault, a body too
- * large), so that it names the token as it was.
- */
-export async function presented(
-  { account, store, clock }: EngineParts,
-  { call }: Exchange,
-  view: OperatorView,
-): Promise<Presented> {
-  const bearer = readBearer(call.header('authorization'))
-  if (bearer.state !== 'token') return { state: bearer.state }
-  await account.syncClock(view.clockOffset)
-  return identify(bearer.token, store, await account.signer(), nowSeconds(clock))
-}
-
-/** The role a presented token has, as the journal names it. */
-export const roleOf = (token: Presented): 'secret' | 'authorization' | 'none' | 'unknown' =>
-  token.state === 'missing' || token.state === 'malformed'
-    ? 'none'
-    : ('details' in token && token.details?.kind) || 'unknown'
-
 export function parse(
   { serviceName }: EngineParts,
   { call, format }: Exchange,

@@ -1,29 +1,21 @@
-import { createHash, randomBytes } from 'node:crypto'
-import {
-  bearerToken,
-  createEngine,
-  ServiceError,
-  type Call,
-  type Engine,
-  type EngineOptions,
-  type Reply,
-} from '../engine'
+import { ServiceError, type Call, type Engine, type Reply } from '../engine'
 import { routeOfSegments, type Route } from '../engine/wire/path'
 import { jsonReply, refusal } from '../engine/wire/response'
-import { readSeed } from '../engine/auth/random'
 import {
   ACCOUNT_ID_PATTERN,
   memoryShelf,
   newAccountId,
   type AccountShelf,
   type HostedAccount,
-  type ShelvedAccount,
 } from '../storage/sql/account-shelf'
+import { seedOf } from './account-seed'
 import { createFairShare, type FairShare } from './fair-share'
-import { sameSecret } from './gate'
+import { hash, holdsToken, needsToken, newControlToken, newSecretKey } from './host-tokens'
+import { ACCOUNT_PREFIX, hostedEngines, type HostedEngineOptions } from './hosted-engines'
 import { createInFlight } from './in-flight'
-import { nodeHmac } from './node-hmac'
-import { toBase64Url } from '../client/wire'
+
+export { newControlToken, newSecretKey } from './host-tokens'
+export { ACCOUNT_PREFIX } from './hosted-engines'
 
 export interface HostOptions {
   /**
@@ -40,9 +32,7 @@ export interface HostOptions {
    * What a hosted account's engine is made with, beside its own store, clock and secrets; its
    * `seed`, for an account whose `POST /_accounts` names none.
    */
-  engine?: Pick<EngineOptions, 'serviceName' | 'limits' | 'strict' | 'exchangeLog'> & {
-    seed?: string
-  }
+  engine?: HostedEngineOptions
   /**
    * How the accounts' evaluations share the process (decision 072); one of its own by default.
    * Give the server's own engine `fairShare.account('')` to count it among them.
@@ -62,18 +52,10 @@ export interface Host {
   close(): Promise<void>
 }
 
-/** The path prefix of a hosted account. */
-export const ACCOUNT_PREFIX = 'a'
 const ACCOUNTS_ROUTE = '_accounts'
 export const DEFAULT_MAX_ACCOUNTS = 100
 /** How long a deleted account's requests in flight may take before its store closes under them. */
 const DRAIN_MS = 6_000
-
-const hash = (token: string) => createHash('sha256').update(token).digest('hex')
-/** A new control token: `ct_` and 24 random bytes, starting with a letter (no flag reads it as one). */
-export const newControlToken = () => `ct_${toBase64Url(randomBytes(24))}`
-/** A new secret key: `sk_` and 32 random bytes, as the engine makes them. */
-export const newSecretKey = () => `sk_${toBase64Url(randomBytes(32))}`
 
 /**
  * Serves `main` (the server's own account) and, under `/a/<id>/`, any number of isolated
@@ -84,116 +66,16 @@ export const newSecretKey = () => `sk_${toBase64Url(randomBytes(32))}`
 export async function createHost(main: Engine, options: HostOptions = {}): Promise<Host> {
   const { controlToken, shelf = memoryShelf(), maxAccounts = DEFAULT_MAX_ACCOUNTS } = options
   const fairShare = options.fairShare ?? createFairShare()
-  /** The engines of the accounts this process has answered for, opened on first use. */
-  const engines = new Map<string, Promise<Engine>>()
+  const engines = hostedEngines(main, shelf, fairShare, options.engine)
+  const holds = (call: Call, also?: string) => holdsToken(call, controlToken, also)
   const inFlight = createInFlight()
   /** Accounts being deleted through this process: their new requests are answered 404. */
   const deleting = new Set<string>()
 
-  async function engineFor(
-    account: HostedAccount,
-    shelved: ShelvedAccount,
-    seed?: string,
-  ): Promise<Engine> {
-    const { seed: _serverSeed, ...made } = options.engine ?? {}
-    const engine = createEngine({
-      ...(seed === undefined ? {} : { seed }),
-      ...made,
-      serviceName: made.serviceName ?? main.settings.serviceName,
-      ...shelved,
-      baseUrl: `http://localhost/${ACCOUNT_PREFIX}/${account.id}`,
-      // Its address is the one its clients call it by: `POST /_accounts` answers it so too.
-      linksByRequest: true,
-      secrets: account.secrets,
-      hmac: nodeHmac,
-      turns: fairShare.account(account.id),
-    })
-    await engine.start()
-    return engine
-  }
-
-  /** The account as the shelf has it now, and its engine; none once it is removed anywhere. */
-  async function hosted(
-    id: string,
-  ): Promise<{ account: HostedAccount; engine: Engine } | undefined> {
-    const account = await shelf.find(id)
-    if (!account) {
-      await forget(id)
-      return undefined
-    }
-    let engine = engines.get(id)
-    if (!engine) {
-      engine = shelf.open(id).then((shelved) => engineFor(account, shelved))
-      engines.set(id, engine)
-      engine.catch(() => engines.delete(id))
-    }
-    return { account, engine: await engine }
-  }
-
-  /** Closes this process's engine of an account, if it has one. */
-  async function forget(id: string): Promise<void> {
-    const engine = engines.get(id)
-    if (!engine) return
-    engines.delete(id)
-    await (await engine.catch(() => undefined))?.settings.store.close()
-  }
-
-  /** Whether the request carries the server's control token (or one of `also`). */
-  function holds(call: Call, also?: string): boolean {
-    if (controlToken === undefined) return true
-    const given = bearerToken(call.header('authorization'))
-    if (given === undefined) return false
-    return sameSecret(given, controlToken) || (also !== undefined && sameSecret(hash(given), also))
-  }
-
-  const needsToken = () =>
-    refusal(
-      401,
-      'the account control plane needs the control token: send authorization: bearer <control token>, as serve printed it at start (or as POST /_accounts returned it)',
-    )
-
-  /**
-   * Closes this process's engines of accounts removed through another process (over a shared
-   * shelf), which no request here would notice: done as each account is made, so that a
-   * long-running server keeps no more engines than accounts.
-   */
-  async function prune(): Promise<void> {
-    // Engines opened from here on are of accounts the list below holds.
-    const opened = [...engines.keys()]
-    if (opened.length === 0) return
-    const kept = new Set((await shelf.list()).map(({ id }) => id))
-    await Promise.all(opened.filter((id) => !kept.has(id)).map(forget))
-  }
-
-  /** `POST /_accounts`' body: none, or `{"seed": …}` (decision 086). */
-  async function seedOf(call: Call): Promise<string | undefined | Reply> {
-    const text = new TextDecoder().decode(await call.body(4096))
-    if (text.trim() === '') return undefined
-    let body: unknown
-    try {
-      body = JSON.parse(text)
-    } catch {
-      return refusal(400, 'the body must be JSON: {"seed": "…"}, or nothing')
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      return refusal(400, 'the body must be a JSON object: {"seed": "…"}, or nothing')
-    }
-    const { seed, ...rest } = body as Record<string, unknown>
-    if (Object.keys(rest).length > 0) {
-      return refusal(
-        400,
-        `an account is made with a seed, or with nothing: not ${Object.keys(rest).join(', ')}`,
-      )
-    }
-    if (seed === undefined || seed === null) return undefined
-    const read = readSeed(seed)
-    return typeof read === 'string' ? read : refusal(400, read.problem)
-  }
-
   async function createAccount(call: Call): Promise<Reply> {
     const seed = await seedOf(call)
     if (typeof seed === 'object') return seed
-    await prune()
+    await engines.prune()
     const control = newControlToken()
     const account: HostedAccount = {
       id: newAccountId(),
@@ -216,10 +98,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
         'a seeded account keeps its history in the one process that answers it: this server keeps its accounts in PostgreSQL, where several may; make it without a seed',
       )
     }
-    const engine = engineFor(account, shelved, seed ?? options.engine?.seed)
-    engines.set(account.id, engine)
-    engine.catch(() => engines.delete(account.id))
-    await engine
+    await engines.start(account, shelved, seed ?? options.engine?.seed)
     const baseUrl = `${call.origin}/${ACCOUNT_PREFIX}/${account.id}`
     return jsonReply(201, {
       id: account.id,
@@ -262,7 +141,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
     try {
       await shelf.remove(id)
       await inFlight.drained(id, DRAIN_MS)
-      await forget(id)
+      await engines.forget(id)
       await shelf.destroy(id)
     } finally {
       deleting.delete(id)
@@ -276,7 +155,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
   /** `hosted`, where an account deleted as its engine opens is one that is gone. */
   async function opened(id: string) {
     try {
-      return await hosted(id)
+      return await engines.hosted(id)
     } catch (error) {
       if (error instanceof ServiceError && error.status >= 500 && (await gone(id))) return undefined
       throw error
@@ -332,7 +211,7 @@ export async function createHost(main: Engine, options: HostOptions = {}): Promi
   return {
     answer,
     async close() {
-      await Promise.all([...engines.keys()].map(forget))
+      await engines.close()
     },
   }
 }

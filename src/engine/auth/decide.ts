@@ -4,7 +4,8 @@
 
 import { covers, granting, grantingTarget, type Ability, type KeyvTarget } from './abilities'
 import type { Principal } from './principal'
-import { addAbility, widenLimit, type Counterfactual } from './counterfactual'
+import { addAbility, widenLimit } from './ability-change'
+import type { Counterfactual } from './counterfactual-shape'
 
 /** A call let in by the secret key, which reaches everything. */
 export const BY_SECRET: unique symbol = Symbol('by the secret key')

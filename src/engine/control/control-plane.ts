@@ -1,36 +1,35 @@
-import { parseChunked, stringifyChunked } from '@discoveryjs/json-ext'
 import type { Account } from '../account/account'
-import { readSeed } from '../auth/random'
-import {
-  checkGone,
-  InvalidError,
-  MethodError,
-  UndefinedError,
-  UnsupportedMediaError,
-} from '../errors'
+import { InvalidError, MethodError, UndefinedError } from '../errors'
 import { MAX_JOURNAL_BYTES } from '../operator/exchange-log'
 import type { Registry } from '../packages'
-import { isObject } from '../runtime/types'
 import type { Json } from '../store'
-import { decodeText, parseJson } from '../wire/body'
 import type { Call } from '../wire/call'
-import { mediaTypeOf } from '../wire/formats'
 import { errorReply, jsonReply, type Reply } from '../wire/response'
-import type { AnswerOf, ControlRoute, EndpointInfo } from './control-routes'
+import type { ControlRoute, EndpointInfo } from './control-routes'
+import { jsonAnswerInTurns, tallyInTurns } from './in-turns'
+import { bodyLimitOf, routeTable, TAKES_TURNS, type Handler } from './route-table'
+import {
+  afterOf,
+  callsOf,
+  decodeSegment,
+  exchangeOf,
+  optional,
+  readJsonObject,
+  required,
+  seedOf,
+  textOf,
+  tokensOf,
+} from './request-fields'
 import { readFaultRule } from '../operator/faults'
 import {
-  COVERAGE_BODY_LIMIT,
   coverageReport,
   readCoverageRequest,
   readResource,
   readLeastPrivilegeRequest,
-  tallyCoverage,
   type Insight,
-  type SimulateCall,
 } from '../insight'
 import type { InsightRun } from '../insight/context'
-import type { CoverageEntry, CoverageTally } from '../insight/coverage'
-import type { AccountTurns, Pause } from '../runtime/turns'
+import type { AccountTurns } from '../runtime/turns'
 import type { Checkpoints } from '../operator/checkpoints'
 import { compareBranches } from '../history/compare-branches'
 import type { History } from '../history/history'
@@ -39,53 +38,6 @@ import type { OperatorState } from '../operator/state'
 
 /** The most exchanges a journal keeps. */
 export const MAX_JOURNAL = 10_000
-
-/** Routes that move the account through its history: each runs alone, the others in flight first. */
-const MOVES: ReadonlySet<ControlRoute> = new Set([
-  'POST rewind',
-  'POST branches/:id/switch',
-  'POST replay',
-  'GET recording',
-  'POST replay/state',
-])
-
-/** An import carries the whole account; every other control-plane body is small. */
-const IMPORT_BODY_LIMIT = 64 * 1024 * 1024
-
-/**
- * What a route is given: the JSON body (empty for a GET), its `:name` segments, the query, and
- * how it runs (its turns and its client's signal: see `TAKES_TURNS`).
- */
-type Handler<K extends ControlRoute> = (
-  body: Record<string, Json>,
-  params: string[],
-  query: URLSearchParams,
-  run: InsightRun,
-) => Promise<AnswerOf<K>>
-
-/**
- * Routes whose work grows with what they are asked or with the account (an import, an export,
- * the insight that evaluates calls): on a server that hosts several accounts each waits for
- * its account's turn to start, body read included, and takes turns as evaluations do.
- */
-const TAKES_TURNS = new Set([
-  'import',
-  'export',
-  'reach',
-  'simulate',
-  'diff',
-  'coverage',
-  'least-privilege',
-])
-
-/** How many journal entries coverage tallies between two turns. */
-const COVERAGE_STEP = 256
-
-/**
- * Past this many bytes, a body taking turns is parsed, and an answer written, a piece at a
- * time, a turn between two pieces: a 60 MB import is not one step of the event loop.
- */
-const JSON_PIECE = 64 * 1024
 
 /**
  * The account control plane under `<baseUrl>/_account/` (`control-routes.ts` declares each
@@ -274,13 +226,8 @@ export function createControlPlane({
     },
     'POST exchanges/clear': async () => (await journal.clear(), { ok: true }),
   }
-  const routes = (Object.keys(handlers) as ControlRoute[]).map((key) => {
-    const [method, path] = key.split(' ') as [string, string]
-    const pattern = new RegExp(`^${path.replace(/:[a-z]+/g, '([^/]+)')}$`)
-    // A move through the history holds the account alone: it waits for the requests in flight.
-    const alone = MOVES.has(key)
-    return { method, pattern, alone, handler: handlers[key] as Handler<ControlRoute> }
-  })
+
+  const routes = routeTable(handlers)
 
   /** Answers a control-plane request; `path` is what follows `_account/`. */
   return async function control(call: Call, path: string): Promise<Reply> {
@@ -290,12 +237,7 @@ export function createControlPlane({
       const found = matching.find(({ method }) => method === call.method)
       if (!found) throw new MethodError(matching.map(({ method }) => method).join(', '))
       const params = found.pattern.exec(path)!.slice(1).map(decodeSegment)
-      const limit =
-        path === 'import' || path === 'replay/state'
-          ? IMPORT_BODY_LIMIT
-          : path === 'coverage' || path === 'least-privilege'
-            ? COVERAGE_BODY_LIMIT
-            : maxBodyBytes
+      const limit = bodyLimitOf(path, maxBodyBytes)
       const answer = async (run: InsightRun) => {
         const body = call.method === 'GET' ? {} : await readJsonObject(call, limit, run.pause)
         const handle = () => found.handler(body, params, new URLSearchParams(call.search), run)
@@ -316,139 +258,7 @@ export function createControlPlane({
   }
 }
 
-/** Coverage of `entries` over `tally`, a few hundred entries between two turns. */
-async function tallyInTurns(
-  entries: readonly CoverageEntry[],
-  tally: CoverageTally | undefined,
-  run: InsightRun,
-): Promise<CoverageTally> {
-  let sum = tallyCoverage([], ...(tally ? [tally] : []))
-  for (let start = 0; start < entries.length; start += COVERAGE_STEP) {
-    checkGone(run.signal)
-    const turn = run.pause?.()
-    if (turn) await turn
-    sum = tallyCoverage(entries.slice(start, start + COVERAGE_STEP), sum)
-  }
-  return sum
-}
-
-/**
- * `value` as JSON (no decimal nor timestamp: control-plane answers are plain JSON), written and
- * encoded a piece at a time, a turn between two pieces.
- */
-async function jsonAnswerInTurns(value: Json, pause: Pause): Promise<Reply> {
-  const pieces: Uint8Array[] = []
-  let size = 0
-  for (const piece of stringifyChunked(value, { highWaterMark: JSON_PIECE })) {
-    const bytes = encoder.encode(piece)
-    pieces.push(bytes)
-    size += bytes.byteLength
-    const turn = pause()
-    if (turn) await turn
-  }
-  const body = new Uint8Array(size)
-  let offset = 0
-  for (const piece of pieces) {
-    body.set(piece, offset)
-    offset += piece.byteLength
-  }
-  return { status: 200, headers: { 'content-type': 'application/json' }, body }
-}
-
-const encoder = new TextEncoder()
-
-/**
- * A JSON body: parsed at once, or a piece at a time with a turn between two pieces when given
- * `pause`. A body that does not parse is refused with the same 400 either way.
- */
-async function parseJsonInTurns(text: string, pause: Pause | undefined): Promise<unknown> {
-  if (!pause || text.length <= JSON_PIECE) return parseJson(text)
-  async function* pieces() {
-    for (let at = 0; at < text.length; at += JSON_PIECE) {
-      const turn = pause!()
-      if (turn) await turn
-      yield text.slice(at, at + JSON_PIECE)
-    }
-  }
-  try {
-    return (await parseChunked(pieces)) as unknown
-  } catch {
-    // Said where it fails, as an unchunked body is.
-    return parseJson(text)
-  }
-}
-
-async function readJsonObject(
-  call: Call,
-  limit: number,
-  pause?: Pause,
-): Promise<Record<string, Json>> {
-  const type = mediaTypeOf(call.header('content-type'))
-  if (type !== 'application/json') {
-    throw new UnsupportedMediaError(
-      `the account control plane reads JSON: send the body with content-type: application/json${type ? `, not ${type}` : ''}`,
-    )
-  }
-  const text = decodeText(await call.body(limit))
-  if (text.trim() === '') return {}
-  const value = await parseJsonInTurns(text, pause)
-  if (!isObject(value)) throw new InvalidError('the body must be a JSON object')
-  return value
-}
-
-function optional(body: Record<string, Json>, field: string, type: 'string'): string | undefined
-function optional(body: Record<string, Json>, field: string, type: 'number'): number | undefined
-function optional(
-  body: Record<string, Json>,
-  field: string,
-  type: 'string' | 'number' | 'boolean',
-) {
-  const value = body[field]
-  if (value === undefined || value === null) return undefined
-  if (typeof value !== type) throw new InvalidError(`\`${field}' must be a ${type}`)
-  return value
-}
-
-function required(body: Record<string, Json>, field: string, type: 'string'): string
-function required(body: Record<string, Json>, field: string, type: 'number'): number
-function required(body: Record<string, Json>, field: string, type: 'boolean'): boolean
-function required(
-  body: Record<string, Json>,
-  field: string,
-  type: 'string' | 'number' | 'boolean',
-) {
-  const value = body[field]
-  if (typeof value !== type) throw new InvalidError(`\`${field}' is required and must be a ${type}`)
-  return value
-}
-
-/** A reset's `seed`: a seed to start with from now on, `null` for none, absent to keep it. */
-function seedOf(body: Record<string, Json>): { seed?: string | null } {
-  if (!('seed' in body)) return {}
-  if (body.seed === null) return { seed: null }
-  const seed = readSeed(body.seed)
-  if (typeof seed !== 'string') throw new InvalidError(seed.problem)
-  return { seed }
-}
-
-function callsOf(body: Record<string, Json>): SimulateCall[] {
-  const calls = body.calls
-  if (!Array.isArray(calls)) {
-    throw new InvalidError(
-      '`calls\' is required: an array of calls such as {"endpoint": "keyv.get", "args": {"key": "k"}}',
-    )
-  }
-  return calls as unknown as SimulateCall[]
-}
-
-function tokensOf(body: Record<string, Json>): string[] {
-  const tokens = body.tokens ?? []
-  if (!Array.isArray(tokens)) {
-    throw new InvalidError("`tokens' must be an array of the authorizations to ask about")
-  }
-  return tokens as unknown as string[]
-}
-
+/** What `GET endpoints` lists: each endpoint of the registry as the page shows it. */
 function describeEndpoints(registry: Registry): EndpointInfo[] {
   return registry.list().map((endpoint) => ({
     name: endpoint.name,
@@ -457,39 +267,4 @@ function describeEndpoints(registry: Registry): EndpointInfo[] {
     input: endpoint.input ?? null,
     args: endpoint.args ?? {},
   }))
-}
-
-function textOf(query: URLSearchParams, name: string): string {
-  const value = query.get(name)
-  if (value === null || value === '') {
-    throw new InvalidError(
-      `\`${name}' is required: the id of a branch (GET _account/branches lists them)`,
-    )
-  }
-  return value
-}
-
-function exchangeOf(query: URLSearchParams, name: string): number {
-  const value = query.get(name)
-  if (value === null || !/^\d{1,15}$/.test(value)) {
-    throw new InvalidError(`\`${name}' is required: the id of an exchange, a whole number`)
-  }
-  return Number(value)
-}
-
-function afterOf(query: URLSearchParams): number {
-  const after = query.get('after')
-  if (after === null) return 0
-  if (!/^\d{1,15}$/.test(after)) {
-    throw new InvalidError("`after' must be the id of an exchange, a whole number")
-  }
-  return Number(after)
-}
-
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    throw new InvalidError(`\`${segment}' is not a valid URL path segment`)
-  }
 }

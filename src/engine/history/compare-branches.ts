@@ -1,5 +1,7 @@
 import { recordOf, type ExchangeRecord } from '../operator/exchange-log'
-import type { BranchInfo, History, Step } from './history'
+import type { BranchInfo } from './branches'
+import type { History } from './history'
+import type { Step } from './step'
 import { mintedAuthorization } from '../auth/minted'
 
 /** How many exchanges of each branch a comparison shows, from where they part. */

@@ -5,7 +5,8 @@ import { readFaultRule, type FaultRule } from '../operator/faults'
 import type { MarkControls, OperatorMark } from '../operator/state'
 import { isObject } from '../runtime/types'
 import type { StoreSnapshot } from '../store'
-import type { Mark, RecordingBody } from './history'
+import type { RecordingBody } from './recording-body'
+import type { Mark } from './step'
 
 /** Where a mark's rate-limit window is, for the messages that name a bad field. */
 const RATE_WINDOW = 'mark.operator.controls.window'

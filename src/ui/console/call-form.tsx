@@ -1,28 +1,13 @@
 import { useId, useState, type Dispatch, type KeyboardEvent, type SetStateAction } from 'react'
 import type { EndpointInfo, ParamSpec } from '../shared/catalogue'
 import type { TokenChoice } from '../shared/tokens'
-import { BODY_FORMATS, mediaTypeOf, type BodyFormat } from '../shared/wire'
 import { isLong, Preview } from '../shared/long-text'
 import { argFields, type BuiltCall } from './draft'
+import { FormatRow } from './format-row'
 import { EndpointPicker, type EndpointOption } from './endpoint-picker'
-import {
-  ACCEPT_CHOICES,
-  defaultMode,
-  type AcceptChoice,
-  type ArgState,
-  type ConsoleState,
-  type FieldState,
-} from './state'
+import { defaultMode, type ArgState, type ConsoleState, type FieldState } from './state'
 import { TokenPicker, type ResolvedToken } from './token-picker'
 import { ValueField } from './value-field'
-
-const FORMAT_LABELS: Record<BodyFormat, (service: string) => string> = {
-  text: () => 'text/plain',
-  json: () => 'application/json',
-  tuples: (service) => `application/vnd.${service}+json (tuples)`,
-  msgpack: (service) => `application/vnd.${service}+msgpack`,
-  query: () => 'Query string only (no body)',
-}
 
 /** Past this many characters, the tuples built from the form are previewed, not edited. */
 const LONG_FIELD = 100_000
@@ -142,36 +127,13 @@ export function CallForm({
         onChange={(change) => update(change)}
       />
 
-      <div className="format-row">
-        <div className="field">
-          <label htmlFor={`${id}-format`}>Body format</label>
-          <select
-            id={`${id}-format`}
-            value={state.format}
-            onChange={(event) => update({ format: event.target.value as BodyFormat })}
-          >
-            {BODY_FORMATS.map((format) => (
-              <option key={format} value={format}>
-                {FORMAT_LABELS[format](serviceName)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-accept`}>Accept</label>
-          <select
-            id={`${id}-accept`}
-            value={state.accept}
-            onChange={(event) => update({ accept: event.target.value as AcceptChoice })}
-          >
-            {ACCEPT_CHOICES.map((accept) => (
-              <option key={accept} value={accept}>
-                {accept === '' ? 'Same family (no header)' : mediaTypeOf(accept, serviceName)}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
+      <FormatRow
+        id={id}
+        format={state.format}
+        accept={state.accept}
+        serviceName={serviceName}
+        onChange={update}
+      />
 
       <fieldset className="values" disabled={built.rawInUse}>
         <legend>Input and arguments</legend>

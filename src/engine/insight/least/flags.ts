@@ -5,7 +5,7 @@
 import { covers, parseAbility, type Ability } from '../../auth/abilities'
 import type { CatalogueEntry } from '../reach'
 import type { LeastPrivilegeFlag } from './types'
-import type { TokenGroup } from './use'
+import type { TokenGroup } from './token-group'
 
 /** Past its last use, a token still working this long (and ten times its use) is flagged. */
 export const TTL_SLACK_SECONDS = 3600

@@ -12,10 +12,13 @@ import { flagsOf } from './flags'
 import { prove, type ProofResult } from './prove'
 import { suggest, widened } from './suggest'
 import type { EndpointUse, LeastPrivilegeReport, TokenLeastPrivilege, TokenUse } from './types'
-import { keyOf as keyOfCredential, MAX_TOKENS, useCollector, type TokenGroup } from './use'
+import { MAX_TOKENS } from './limits'
+import type { TokenGroup } from './token-group'
+import { keyOf as keyOfCredential } from './trace-fields'
+import { useCollector } from './use'
 
 export * from './types'
-export { MAX_BUCKETS, MAX_CHECKED, MAX_REPLAYED, MAX_TOKENS } from './use'
+export { MAX_BUCKETS, MAX_CHECKED, MAX_REPLAYED, MAX_TOKENS } from './limits'
 export { readLeastPrivilegeRequest, type LeastPrivilegeRequest } from './request'
 
 /** The most tokens one report proves; the rest are suggested and flagged, not proven. */

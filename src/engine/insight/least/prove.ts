@@ -18,7 +18,7 @@ import { simulate } from '../simulate'
 import type { SimulatedCall } from '../types'
 import type { Suggested } from './suggest'
 import type { Excess, LeastPrivilegeProof, ProofDifference } from './types'
-import type { TokenGroup } from './use'
+import type { TokenGroup } from './token-group'
 
 /** Items of a diff listed per token; all are counted in its excess. */
 export const MAX_LISTED = 100

@@ -16,7 +16,7 @@ import { LIB } from '../../settings'
 import { withLimits } from '../../auth/counterfactual'
 import type { CatalogueEntry } from '../reach'
 import type { Suggestion } from './types'
-import type { Regions, TokenGroup } from './use'
+import type { Regions, TokenGroup } from './token-group'
 
 /** A suggestion, and the moment its token would stop (for the proof). */
 export interface Suggested extends Suggestion {
