@@ -81,6 +81,21 @@ test('a first visit that meets the worker while it activates opens once, control
   expect([loads, origin.hits]).toEqual([1, []])
 })
 
+test('a hard reload, which leaves the page to the network, opens once, controlled', async ({
+  app,
+  origin,
+}) => {
+  let loads = 0
+  app.page.on('load', () => (loads += 1))
+  // As Shift+Reload: the page comes from the network and no worker controls it.
+  const cdp = await app.page.context().newCDPSession(app.page)
+  await cdp.send('Page.reload', { ignoreCache: true })
+  await expect(app.page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+  expect(await app.page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true)
+  await expect(app.page.getByRole('navigation', { name: 'Views' })).toBeVisible()
+  expect([loads, origin.hits]).toEqual([1, []])
+})
+
 test('after the browser stops the worker, calls are held until the page re-activates it', async ({
   app,
   wire,

@@ -71,6 +71,13 @@ addEventListener('message', (event) => {
   // outlive its tabs to open the next visit offline, so that message stops here.
   if (event.data === 'CLIENT_CLOSED') event.stopImmediatePropagation()
   const client = event.source
+  // A page this worker does not control asks to be taken (src/msw/playground.ts `controlled`):
+  // its claim at activation came before the page could be claimed, or a hard reload left it.
+  if (event.data?.type === 'CLAIM') {
+    event.stopImmediatePropagation()
+    event.waitUntil(self.clients.claim())
+    return
+  }
   if (event.data?.type === 'ENGINE_READY' && client) {
     engines.set(client.id, event.data.baseUrl)
     for (const ready of waiting.get(client.id) ?? []) ready(true)

@@ -48,28 +48,38 @@ export async function startPlaygroundService(options: PlaygroundServiceOptions):
 /** How long the page waits for a worker to take it (install, or claim once MSW started). */
 const INSTALL_WAIT_MS = 10_000
 
+/** How long the page waits for an active worker it asked to claim it. */
+const CLAIM_WAIT_MS = 3_000
+
 /**
  * Resolves once a worker the page registered early (index.html) controls the page. MSW, started
  * while a registration exists but the page is not controlled, reloads the page; a worker still
- * installing or activating is waited for (it takes the page when it activates). Anything else,
- * MSW handles: no registration (it registers), an activated worker that does not control this
- * page (a hard reload), a worker that failed to install.
+ * installing or activating is waited for (it takes the page when it activates). An activated
+ * worker that does not control this page (its claim came before the page could be claimed, on a
+ * slow first visit; or a hard reload) is asked to claim it (`CLAIM`, public/app-worker.js).
+ * Anything else, MSW handles: no registration (it registers), a worker that failed to install,
+ * a claim that did not come.
  */
 async function controlled(): Promise<void> {
   const container = navigator.serviceWorker
   if (!container || container.controller) return
   const registration = await container.getRegistration()
-  const activating = registration?.active?.state === 'activating' ? registration.active : null
+  const active = registration?.active ?? null
+  const activating = active?.state === 'activating' ? active : null
   const pending = registration?.installing ?? registration?.waiting ?? activating
-  if (!pending) return
+  if (!pending && active?.state !== 'activated') return
   await new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer)
       resolve()
     }
-    const timer = setTimeout(done, INSTALL_WAIT_MS)
+    const timer = setTimeout(done, pending ? INSTALL_WAIT_MS : CLAIM_WAIT_MS)
     container.addEventListener('controllerchange', done, { once: true })
-    pending.addEventListener('statechange', () => pending.state === 'redundant' && done())
+    if (pending) {
+      pending.addEventListener('statechange', () => pending.state === 'redundant' && done())
+    } else {
+      active!.postMessage({ type: 'CLAIM' })
+    }
   })
 }
 
