@@ -420,8 +420,11 @@ test("a failed test's link, and the page it opens: the step replayed on a throwa
   await page.setContent(terminalPage(` FAIL  todo.test.ts > reads the shopping list\n${text}\n`))
   await page.screenshot({ path: `${folder}/failed-test-link.png`, fullPage: true })
 
-  // The link opened in the playground: this server's page in place of \`npm start\`'s.
+  // The link opened in the playground (this server's page in place of \`npm start\`'s), in a
+  // browser that has opened the playground before.
   await page.setViewportSize({ width: 1280, height: 1100 })
+  await page.goto('/')
+  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
   await page.goto(`/${new URL(link!).hash}`)
   const shared = page.getByTestId('step-link')
   await expect(shared.getByRole('heading', { name: /A shared step: step 2 of/ })).toBeVisible({
