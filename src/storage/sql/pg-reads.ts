@@ -11,10 +11,8 @@ import type {
   StoreSnapshot,
 } from '../../engine/store'
 import { compareSecrets, prefixEnd, scanLimit } from '../key-order'
-import type { statements, Statement } from './pg-schema'
+import type { Statement, Statements as Sql } from './pg-schema'
 import { fromUtf16, parse, utf16 } from './pg-values'
-
-type Sql = ReturnType<typeof statements>
 
 /** A scan's keys, read through `query` (the pool's, or a transaction's connection). */
 export async function scanWith(

@@ -220,3 +220,6 @@ export function statements(s: string, prepared = true) {
     insertProcs: `INSERT INTO ${s}.procs (name, record) SELECT * FROM unnest($1::bytea[], $2::text[])`,
   }
 }
+
+/** The prepared statements of one schema, as `statements` makes them. */
+export type Statements = ReturnType<typeof statements>

@@ -11,10 +11,8 @@ import {
   type StoreSnapshot,
 } from '../../engine/store'
 import { checkExpectedSecret } from '../preconditions'
-import { SECRET_KEY_UNIQUE, type statements, type Statement } from './pg-schema'
+import { SECRET_KEY_UNIQUE, type Statement, type Statements as Sql } from './pg-schema'
 import { jsonText, parse, utf16 } from './pg-values'
-
-type Sql = ReturnType<typeof statements>
 
 /** What a commit does on its connection, prepared before the commit waits its turn. */
 export type Step = (client: PoolClient) => Promise<unknown>
