@@ -9,7 +9,7 @@ import { parseRoute, stepLinkValueOf } from './shared/router'
 import { thisTab } from './shared/sync'
 import { warmCodeCache } from './code-cache'
 import { Starting } from './starting'
-import { preloadView } from './views'
+import { prefetchView, preloadView } from './views'
 
 /**
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
@@ -63,6 +63,15 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   }
   ready()
   render(createElement(App, { config }))
+  // The exchange log's code, once the first screen is shown: opening it then waits for its rows
+  // only. Any other view's starts when its link is pointed at or focused (`ViewsNav`).
+  whenIdle(() => prefetchView('log'))
+}
+
+/** Runs `work` once the page is idle, and within a second at the latest. */
+function whenIdle(work: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 })
+  else setTimeout(work, 200)
 }
 
 /**
