@@ -44,10 +44,12 @@ async function follow(
   client: QueryClient,
   known: LogState | undefined,
 ): Promise<LogState> {
-  const state = known ?? (await firstRead(config))
   // The newest record read is asked for again: when it does not come back, the engine's log
-  // was emptied since (a clear or a reset, from a view or from code in the page).
-  const page = await listExchanges(config.baseUrl, state.cursor > 1 ? state.cursor - 1 : undefined)
+  // was emptied since (a clear or a reset, from a view or from code in the page). A first read
+  // asks the engine for its whole log while it reads the page's newest exchanges.
+  const [state, page] = known
+    ? [known, await listExchanges(config.baseUrl, known.cursor > 1 ? known.cursor - 1 : undefined)]
+    : await Promise.all([firstRead(config), listExchanges(config.baseUrl)])
   const cleared = state.cursor > 0 && !page.exchanges.some((record) => record.id === state.cursor)
   if (cleared) await clearTabLog(config)
   const since = cleared ? 0 : state.cursor
