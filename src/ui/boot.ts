@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { App, StartupError } from './app'
 import { engineFailed, reportEngine } from './engine-status'
 import { databaseName, parseConfig, type PlaygroundConfig } from './shared/config'
+import { afterPaint } from './shared/after-paint'
 import { messageOf } from './shared/format'
 import { MAX_ENGINE_LOG } from './shared/page-store'
 import { parseRoute, stepLinkValueOf } from './shared/router'
@@ -63,16 +64,14 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   }
   ready()
   render(createElement(App, { config }))
-  // The exchange log's code, once the first screen is shown: opening it then waits for its rows
-  // only. Any other view's starts when its link is pointed at or focused (`ViewsNav`).
-  whenIdle(() => prefetchView('log'))
+  // The exchange log's code, once the first screen is painted (its newest rows are read then
+  // too: `ExchangeLogFollower`): opening it then waits for neither. Any other view's code loads
+  // when its link is pointed at or focused (`ViewsNav`).
+  afterPaint(() => prefetchView('log'), LOG_CODE_MS)
 }
 
-/** Runs `work` once the page is idle, and within a second at the latest. */
-function whenIdle(work: () => void): void {
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(work, { timeout: 1000 })
-  else setTimeout(work, 200)
-}
+/** The longest the log's code waits for the first screen to be painted. */
+const LOG_CODE_MS = 300
 
 /**
  * Renders the page a step's link opens (`LinkPage`), which replays it in this page and needs

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
+import { afterPaint } from './after-paint'
 import { listExchanges } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
 import { changesProcedures, mintedIn } from './minted'
@@ -154,19 +155,21 @@ export function useWholeLog() {
 }
 
 /**
- * How long after the page starts the reader first reads: the page's log may hold thousands of
- * exchanges, which the first screen does not wait for. A view that shows the log reads at once.
+ * The longest the reader waits for the first screen to be painted before it first reads: the
+ * page's log may hold thousands of exchanges, which the first screen does not wait for. A view
+ * that shows the log reads at once.
  */
 export const FIRST_READ_MS = 300
 
-/** Mounted once, by the app: reads the engine's log every second while the page is visible. */
+/**
+ * Mounted once, by the app: reads the engine's log once the first screen is painted, so that
+ * the log's newest rows are read by the time it is opened, then every second while the page is
+ * visible.
+ */
 export function ExchangeLogFollower(): null {
   const config = useConfig()
   const [started, setStarted] = useState(false)
-  useEffect(() => {
-    const timer = setTimeout(() => setStarted(true), FIRST_READ_MS)
-    return () => clearTimeout(timer)
-  }, [])
+  useEffect(() => afterPaint(() => setStarted(true), FIRST_READ_MS), [])
   useQuery({ ...exchangeLogQuery(config), refetchInterval: POLL_MS, enabled: started })
   return null
 }
