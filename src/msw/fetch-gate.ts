@@ -33,6 +33,7 @@ export function gateFetch(page: GatedPage, baseUrl: string, started: Promise<unk
       } catch (error) {
         throw new TypeError(
           `Not sent: the playground's service did not start (${error instanceof Error ? error.message : String(error)}), and nothing is sent to ${baseUrl} without it.`,
+          { cause: error },
         )
       }
     }
