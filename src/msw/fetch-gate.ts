@@ -14,6 +14,8 @@ export interface GatedPage {
  * hold, requests go out at once, to the worker, which holds them itself whenever its engine is
  * not answering (decision 027). When the service cannot start, a held request fails as `fetch`
  * fails (a `TypeError`) saying so, and nothing is sent. Every other request passes untouched.
+ * In a browser that gives the page no service worker, MSW answers in the page itself (its
+ * fallback wraps the page's `fetch` as it starts): a held request is sent again through it.
  * Installed once, before the page renders anything (`boot`), on the page's own `fetch`: every
  * call of the page to the base URL (its views' queries, the console, the contracts' runs)
  * passes there.
@@ -27,24 +29,27 @@ export function gateFetch(page: GatedPage, baseUrl: string, started: Promise<unk
     () => undefined,
   )
   page.fetch = async (input, init) => {
-    if (!opened && isBelow(urlOf(input, page.location.href), baseUrl)) {
-      try {
-        await open
-      } catch (error) {
-        throw new TypeError(
-          `Not sent: the playground's service did not start (${error instanceof Error ? error.message : String(error)}), and nothing is sent to ${baseUrl} without it.`,
-          { cause: error },
-        )
-      }
+    if (opened || !isBelow(urlOf(input, page.location.href), baseUrl)) return send(input, init)
+    try {
+      await open
+    } catch (error) {
+      throw new TypeError(
+        `Not sent: the playground's service did not start (${error instanceof Error ? error.message : String(error)}), and nothing is sent to ${baseUrl} without it.`,
+        { cause: error },
+      )
     }
-    return send(input, init)
+    // Sent again from the top: in a browser with no service worker, MSW answers in the page
+    // through a `fetch` of its own, wrapped around this one as it started.
+    return page.fetch(input, init)
   }
 }
 
-/** Resolves once a service worker controls the page. */
+/**
+ * Resolves once a service worker controls the page; at once in a browser that gives the page
+ * none, where MSW, started, answers in the page itself.
+ */
 function controlled(container: ServiceWorkerContainer | undefined): Promise<void> {
-  if (!container) return Promise.reject(new Error('this browser gives the page no service worker'))
-  if (container.controller) return Promise.resolve()
+  if (!container || container.controller) return Promise.resolve()
   return new Promise((resolve) =>
     container.addEventListener('controllerchange', () => resolve(), { once: true }),
   )
