@@ -15,7 +15,7 @@ import {
   readHar,
   type HarCounts,
 } from '../../conformance/contract/har'
-import { RecordError } from '../../conformance/contract/record'
+import { RecordError } from '../../conformance/contract/record-context'
 import { schemaRef } from '../../conformance/schema-ref'
 
 export const IMPORT_HAR_USAGE = `usage: service-playground import-har FILE.har [flags]

@@ -13,7 +13,8 @@ import { bearerToken, fromBase64, fromBase64Url, toBase64, trimBaseUrl } from '.
 import type { CaseFile } from '../cases'
 import { decodeAnswer } from '../compare'
 import { TOKEN_SHAPE } from './answer'
-import { recordContract, type SecretInfo } from './record'
+import { recordContract } from './record'
+import type { SecretInfo } from './record-context'
 
 /** The largest HAR read: a browser's export of a long session with its bodies fits well below. */
 export const MAX_HAR_BYTES = 64 * 1024 * 1024
