@@ -40,7 +40,8 @@ export type {
   Difference,
 } from './run'
 export { exchangeText, stepReport } from './report'
-export { HarError, importHar, MAX_HAR_BYTES, readHar } from './contract/har'
+export { importHar } from './contract/har'
+export { HarError, MAX_HAR_BYTES, readHar } from './contract/har-file'
 export type { HarCounts, HarImport } from './contract/har'
 export { testCode, TestCodeError, type TestCodeOptions } from './contract/test-code'
 export {
