@@ -421,10 +421,8 @@ test("a failed test's link, and the page it opens: the step replayed on a throwa
   await page.screenshot({ path: `${folder}/failed-test-link.png`, fullPage: true })
 
   // The link opened in the playground (this server's page in place of \`npm start\`'s), in a
-  // browser that has opened the playground before.
+  // browser that never opened it: nothing of the page reaches the default base URL's host.
   await page.setViewportSize({ width: 1280, height: 1100 })
-  await page.goto('/')
-  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
   await page.goto(`/${new URL(link!).hash}`)
   const shared = page.getByTestId('step-link')
   await expect(shared.getByRole('heading', { name: /A shared step: step 2 of/ })).toBeVisible({
@@ -434,6 +432,8 @@ test("a failed test's link, and the page it opens: the step replayed on a throwa
   await expect(detail.getByRole('heading', { name: /keyv\.get/ })).toBeVisible()
   await expect(detail).toContainText('401')
   await expect(detail.getByTestId('counterfactual').first()).toBeVisible()
+  // The page's own service has started behind the step: its console is offered.
+  await expect(detail.getByTestId('open-in-console')).toBeVisible({ timeout: 15_000 })
   await expectNoHorizontalOverflow(page, 'the shared step')
   await page.screenshot({ path: `${folder}/step-link.png` })
 })

@@ -1,4 +1,19 @@
-import { expect, expectNoHorizontalOverflow, openView, test } from './fixtures'
+import { deflateRawSync } from 'node:zlib'
+import type { BrowserContext } from '@playwright/test'
+import { expect, expectNoHorizontalOverflow, openView, playgroundUrl, test } from './fixtures'
+
+/**
+ * Every request of `context` that would reach the network at the base URL's origin, recorded
+ * and refused there: whatever the service worker answers never reaches this route.
+ */
+async function networkAt(context: BrowserContext, baseUrl: string): Promise<string[]> {
+  const reached: string[] = []
+  await context.route(`${new URL(baseUrl).origin}/**`, (route) => {
+    reached.push(`${route.request().method()} ${route.request().url()}`)
+    return route.abort('internetdisconnected')
+  })
+  return reached
+}
 
 test('a refused step shared from the log opens offline in a new tab, replayed on a throwaway account', async ({
   app,
@@ -120,4 +135,49 @@ test('a link made by another engine version replays anyway and names the first s
   const detail = shared.getByTestId('exchange-detail')
   await expect(detail.getByRole('heading', { name: /no\.such\.endpoint/ })).toBeVisible()
   await expect(detail).toContainText('404')
+})
+
+test('a link opened cold, and the playground behind it, send nothing to the base URL', async ({
+  page,
+  context,
+  config,
+  consoleProblems,
+}) => {
+  // Packed here with Node's own raw deflate, apart from the code under test.
+  const payload = {
+    v: 1,
+    engine: '0.0.1',
+    case: {
+      name: 'opened cold',
+      steps: [
+        { call: 'core.ping', expect: { status: 200 } },
+        { call: 'no.such.endpoint', expect: { status: 404 } },
+      ],
+    },
+  }
+  const value = `v1.${deflateRawSync(JSON.stringify(payload)).toString('base64url')}`
+
+  // A browser that never opened the playground: no worker, no cache. Its worker's script comes
+  // late (a slow network, a loaded machine): the page is not controlled while the step shows.
+  const reached = await networkAt(context, config.baseUrl)
+  let workerCame!: () => void
+  const late = new Promise<void>((resolve) => (workerCame = resolve))
+  await context.route('**/app-worker.js', async (route) => {
+    await late
+    await route.continue()
+  })
+  await page.goto(`${playgroundUrl(config)}#r=${value}`)
+  const shared = page.getByTestId('step-link')
+  await expect(shared.getByTestId('exchange-detail')).toContainText('404')
+  // The refused step's counterfactual reads the person's virtual clock, as every view's does.
+  await expect(shared.getByTestId('counterfactual').first()).toBeVisible()
+  workerCame()
+  // The page's own service starts behind the step; the console is offered with its secrets.
+  await expect(page.locator('html[data-ready="true"]')).toBeAttached()
+  await expect(shared.getByTestId('open-in-console').getByRole('option')).not.toHaveCount(0)
+  // Then the playground itself: its header's clock, the view's queries.
+  await openView(page, 'Secrets')
+  await expect(page.getByTestId('secret-row')).toHaveCount(1)
+  expect(reached).toEqual([])
+  expect(consoleProblems).toEqual([])
 })

@@ -1,5 +1,6 @@
 import { createElement, StrictMode, type ReactElement } from 'react'
 import { createRoot } from 'react-dom/client'
+import { gateFetch } from '../msw/fetch-gate'
 import { App, StartupError } from './app'
 import { engineFailed, reportEngine } from './engine-status'
 import { databaseName, parseConfig, type PlaygroundConfig } from './shared/config'
@@ -15,9 +16,10 @@ import { preloadView } from './views'
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
  * starting screen, and meanwhile loads the page's service (the engine over its IndexedDB store
  * and the service worker, `src/msw/playground.ts`) and the view the URL names, side by side.
- * Only once the service answers does it render the playground, so no request can leave before
- * the worker answers the base URL, and the view it renders first is there already. Then it sets
- * `data-ready="true"` on the root element; a configuration or startup failure is shown instead.
+ * Only once the service answers does it render the playground, and the view it renders first is
+ * there already; whatever the page sends to the base URL before then waits for it (`gateFetch`).
+ * Then it sets `data-ready="true"` on the root element; a configuration or startup failure is
+ * shown instead.
  * A page opened on a step's link (`#r=…`) shows the link at once instead, replayed in the page,
  * and the playground once a view is chosen (decision 106).
  * The marks `playground:…` (User Timing) say where the first screen's time goes.
@@ -38,6 +40,8 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   const link = stepLinkValueOf(location.hash)
   const shown = link === null ? null : whenShown()
   const started = shown ? shown.promise.then(() => startService(config)) : startService(config)
+  // Nothing the page sends to the base URL leaves before its service answers (decision 111).
+  gateFetch(window, config.baseUrl, started)
   render(createElement(Starting, { config }))
   const ready = once(() => {
     reloadOnNewWorker()

@@ -12,9 +12,9 @@ import StepLinkView from './step-link-view'
  * The page a step's link opens (`#r=…` when the page starts, decision 106): the link's view
  * alone, shown at once, before the page's own service has started. Its replay runs in this page
  * on a throwaway account of its own, and needs neither the service worker nor the person's
- * account; nothing here calls the base URL until `started` (the page's service starting) has
- * resolved: only then is an exchange offered to the console, which lists the account's
- * secrets. Going to a view leaves this page for the playground (`boot` renders it then);
+ * account. Only once `started` (the page's service starting) has resolved is an exchange
+ * offered to the console, which lists the account's secrets; what reads the account before
+ * then (a counterfactual's clock) waits for the service in the page's `fetch` (decision 111). Going to a view leaves this page for the playground (`boot` renders it then);
  * `boot` starts the service once the step is shown (`onShown`).
  */
 export function LinkPage({
