@@ -23,8 +23,9 @@
 export { toBase64, fromBase64, base64ToText } from '../client/wire'
 export { parseCaseFile, readCaseFile, CaseFileError } from './cases'
 export type { Case, CaseFile, Step, CallStep, MintStep, Expect, Matcher, Format } from './cases'
-export { recordContract, RecordError, FORGED_TOKEN } from './contract/record'
-export type { RecordContext, SecretInfo } from './contract/record'
+export { recordContract } from './contract/record'
+export { RecordError, FORGED_TOKEN } from './contract/record-context'
+export type { RecordContext, SecretInfo } from './contract/record-context'
 export { formatContract, addToContract } from './contract/format'
 export { verifyContracts } from './contract/verify'
 export { fetchTarget, ControlPlaneError, type FetchTargetOptions } from './fetch-target'
@@ -39,7 +40,8 @@ export type {
   Difference,
 } from './run'
 export { exchangeText, stepReport } from './report'
-export { HarError, importHar, MAX_HAR_BYTES, readHar } from './contract/har'
+export { importHar } from './contract/har'
+export { HarError, MAX_HAR_BYTES, readHar } from './contract/har-file'
 export type { HarCounts, HarImport } from './contract/har'
 export { testCode, TestCodeError, type TestCodeOptions } from './contract/test-code'
 export {

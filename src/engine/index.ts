@@ -28,14 +28,8 @@ export type { Route } from './wire/path'
 export { urlOf, type Call } from './wire/call'
 export { callOf, responseOf } from './wire/fetch'
 export type { Hmac, HmacFactory } from './auth/hmac'
-export type { Reply, ReplyFault } from './wire/response'
-export type {
-  AnswerOptions,
-  CannedAnswer,
-  FaultRule,
-  FaultKind,
-  FaultOptions,
-} from './operator/faults'
+export type { FaultKind, Reply, ReplyFault } from './wire/response'
+export type { AnswerOptions, CannedAnswer, FaultRule, FaultOptions } from './operator/fault-rule'
 export { createLocalOperator, type LocalOperator } from './operator/local'
 export type {
   OperatorCapture,

@@ -13,7 +13,8 @@ import { basename, dirname, isAbsolute, resolve } from 'node:path'
 import { readCaseFile, type CaseFile } from '../conformance/cases'
 import { schemaRef } from '../conformance/schema-ref'
 import { addToContract, formatContract } from '../conformance/contract/format'
-import { recordContract, type SecretInfo } from '../conformance/contract/record'
+import { recordContract } from '../conformance/contract/record'
+import type { SecretInfo } from '../conformance/contract/record-context'
 import type { ExchangeRecord } from '../engine'
 
 /**

@@ -28,7 +28,7 @@ import {
   type UseSlack,
 } from './reach-matchers'
 import { remoteService, type RemoteService } from './remote'
-import { accountService } from './serve-handle'
+import { accountService } from './account-service'
 import type { PolicyCheck } from '../engine/insight'
 import { trimBaseUrl } from '../client/wire'
 import { chaosChosen, chooseChaos, type ChaosChoice } from './chaos/chosen'

@@ -2,7 +2,7 @@ import { checkOptions, START_SERVICE_OPTIONS, type StartServiceOptions } from '.
 import { checkSecrets } from '../client/options'
 import { chooseChaos, type ChaosChoice } from './chaos/chosen'
 import type { ChaosOptions } from './chaos/options'
-import type { ServeTarget } from './serve-handle'
+import type { ServeTarget } from './account-service'
 
 /** `useService`'s options, the same for Vitest and Jest: `startService`'s, and these. */
 export interface UseServiceOptions extends StartServiceOptions {

@@ -9,7 +9,7 @@ import {
   type Engine,
   type LocalOperator,
 } from '../engine'
-import { readFaultRule } from '../engine/operator/faults'
+import { readFaultRule } from '../engine/operator/read-fault-rule'
 import { realTime } from '../engine/real-time'
 import { createLocalOperator } from '../engine/operator/local'
 import { createHandlers } from '../msw/handlers'

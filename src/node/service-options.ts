@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import type { SetupServer } from 'msw/node'
 import type { Clock, Engine, Limits, Store } from '../engine'
-import type { FaultPlanner } from '../engine/operator/faults'
+import type { FaultPlanner } from '../engine/operator/fault-match'
 import type { ServiceControls } from '../client/service-controls'
 
 /** What a fault does: see `docs/node-api.md`. Without `kind`, a `status` answers in place. */

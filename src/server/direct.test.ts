@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createEngine, type EngineOptions } from '../engine'
-import { readFaultRule } from '../engine/operator/faults'
+import { readFaultRule } from '../engine/operator/read-fault-rule'
 import { createMemoryStore } from '../storage'
 import { listen, type Listener } from './http'
 

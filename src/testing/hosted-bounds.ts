@@ -1,7 +1,7 @@
 import { expect } from 'vitest'
 import { MAX_SECRETS } from '../engine/account/secrets'
 import { MAX_JOURNAL_BYTES, type ExchangeRecord } from '../engine/operator/exchange-log'
-import { MAX_FAULT_RULES } from '../engine/operator/faults'
+import { MAX_FAULT_RULES } from '../engine/operator/fault-rule'
 import { post } from './serve-process'
 
 /**

@@ -8,14 +8,9 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:
 import { basename, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatContract } from '../../conformance/contract/format'
-import {
-  HarError,
-  importHar,
-  MAX_HAR_BYTES,
-  readHar,
-  type HarCounts,
-} from '../../conformance/contract/har'
-import { RecordError } from '../../conformance/contract/record'
+import { importHar, type HarCounts } from '../../conformance/contract/har'
+import { HarError, MAX_HAR_BYTES, readHar } from '../../conformance/contract/har-file'
+import { RecordError } from '../../conformance/contract/record-context'
 import { schemaRef } from '../../conformance/schema-ref'
 
 export const IMPORT_HAR_USAGE = `usage: service-playground import-har FILE.har [flags]

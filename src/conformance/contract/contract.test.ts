@@ -16,7 +16,8 @@ import type { CaseResult, Target } from '../run'
 import { stepReport } from '../report'
 import { baseUrlTarget, handleTarget, mswTarget, serveTarget } from '../targets'
 import { addToContract, formatContract } from './format'
-import { FORGED_TOKEN, recordContract, RecordError } from './record'
+import { recordContract } from './record'
+import { FORGED_TOKEN, RecordError } from './record-context'
 import { verifyContracts } from './verify'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))

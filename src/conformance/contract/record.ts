@@ -3,91 +3,11 @@ import type { CredentialTrace, ExchangeRecord } from '../../engine'
 import { CASE_FILE_VERSION, type CallStep, type CaseFile, type Step } from '../cases'
 import { markEndpoint } from '../service-name'
 import { expectationOf, labelOf, TOKEN_SHAPE, type Bindings } from './answer'
+import { leftOut } from './left-out'
+import { FORGED_TOKEN, RecordError, type RecordContext, type SecretInfo } from './record-context'
+import { CLOCK_NOISE_MS, offsetOf, relativeExpiry, wholeSeconds } from './record-time'
 import { requestPart, type RequestPart } from './request'
-
-/** A secret of the account, as `GET /_account/secrets` lists it (a key alone also does). */
-export interface SecretInfo {
-  id?: string
-  key: string
-  /** Unix seconds on the virtual clock. */
-  createdAt?: number
-  /** When it dies: set by a roll. */
-  expiresAt?: number | null
-  /** The id of the secret a roll made to replace it. */
-  rolledTo?: string | null
-}
-
-export interface RecordContext {
-  /** The contract's name: the test's title, say. */
-  name: string
-  serviceName: string
-  baseUrl: string
-  /**
-   * The account's secrets as `GET /_account/secrets` lists them once the exchanges are made:
-   * their keys are never copied, and their `rolledTo` shows the rolls the test made.
-   */
-  secrets?: ReadonlyArray<string | SecretInfo>
-  /** The contract file's description. */
-  description?: string
-  /** How far the clock had been advanced (ms) before the first exchange: 0 on a fresh account. */
-  clockOffsetMs?: number
-  /**
-   * A token no exchange shows to be a secret or an authorization is written as the forged
-   * stand-in whatever its shape, never as it was sent: for exchanges read from a file a person
-   * hands over (a HAR), where a token the service refused may still be a real one.
-   */
-  forgeUnknownTokens?: boolean
-  /**
-   * Exchanges with an id up to this one are the test's fixtures (what its `beforeAll` hooks
-   * sent): recorded as the case's `setup`, run before its own steps, so that the case replays
-   * alone. The exchanges after it are the case's own.
-   */
-  setupUntil?: number
-  /** Told of each call step and the exchange it was recorded from. */
-  onCall?: (step: CallStep, record: ExchangeRecord) => void
-}
-
-/** A contract cannot be recorded from these exchanges: the message says why. */
-export class RecordError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'RecordError'
-  }
-}
-
-/** Stands for a token the service refused that was made from a real one (a tampered copy). */
-export const FORGED_TOKEN = 'forged.token'
-
-/** Whole seconds, rounded up: `floor(now) + 60` and `now + 60` both record as 60. */
-const wholeSeconds = (seconds: number) => Math.ceil(seconds - 0.001)
-
-/**
- * A record reads real time twice (its start and its duration) beside the virtual time: on a
- * real clock the three reads may straddle a millisecond or two. Advances are whole seconds or
- * hundredths, far above it.
- */
-const CLOCK_NOISE_MS = 3
-
-/** The clock's advance (ms) when an exchange was answered: its virtual minus its real time. */
-const offsetOf = (r: ExchangeRecord) => Math.round(r.at * 1000 - (r.startedAt + r.durationMs))
-
-function leftOut(r: ExchangeRecord): string | undefined {
-  if (r.response.status === 0)
-    return 'it failed as a network error (a fault injected through the control plane)'
-  if (
-    headerOf(r.response.headers, 'x-fault') !== undefined ||
-    r.trace.outcome.code === 'injected_fault'
-  ) {
-    return 'its answer was a fault injected through the control plane'
-  }
-  if (r.trace.outcome.code === 'strict') {
-    return 'strict mode refused it (verifying reports every request strict mode would refuse)'
-  }
-  if (r.response.body?.truncated) {
-    return `its answer (${r.response.body.bytes} bytes) is longer than the exchange journal keeps`
-  }
-  return undefined
-}
+import { scheduleRolls } from './roll-schedule'
 
 interface Placed {
   step: Step
@@ -153,7 +73,7 @@ class Recorder {
       if (why) this.notes.push(`${labelOf(r)} left out: ${why}`)
       return !why
     })
-    const rolls = this.scheduleRolls(kept)
+    const rolls = scheduleRolls(kept, this.secrets, (text) => this.notes.push(text))
     let offset = this.context.clockOffsetMs ?? 0
     const { setupUntil } = this.context
     for (const [index, r] of kept.entries()) {
@@ -206,39 +126,6 @@ class Recorder {
     }
     this.checkNoTokens(steps)
     return file
-  }
-
-  /**
-   * Where each roll goes: before the first exchange that shows it (the new secret in use, or
-   * the old one, or a token from it, dying or dead). A roll no exchange shows changes no answer.
-   */
-  private scheduleRolls(kept: ExchangeRecord[]) {
-    const rolls = new Map<number, Array<{ from: SecretInfo; to: SecretInfo }>>()
-    const targets = this.secrets
-      .map((to) => ({
-        to,
-        from: to.id ? this.secrets.find((s) => s.id && s.rolledTo === to.id) : undefined,
-      }))
-      .filter((roll): roll is { to: SecretInfo; from: SecretInfo } => roll.from !== undefined)
-      .sort((a, b) => (a.to.createdAt ?? 0) - (b.to.createdAt ?? 0))
-    for (const roll of targets) {
-      const index = kept.findIndex((r) => {
-        const credential = r.trace.credential
-        if (bearerOf(r) === roll.to.key) return true
-        if (!credential) return false
-        if (credential.secretId === roll.to.id) return true
-        return (
-          credential.secretId === roll.from.id &&
-          (credential.secretExpiresAt !== null || credential.reason === 'secret_rolled')
-        )
-      })
-      if (index < 0) {
-        this.notes.push(`the roll of secret ${roll.from.id} is left out: no exchange shows it`)
-        continue
-      }
-      rolls.set(index, [...(rolls.get(index) ?? []), roll])
-    }
-    return rolls
   }
 
   /** The role of a secret: `$secret` for the first one used, a new secret for each other. */
@@ -314,7 +201,7 @@ class Recorder {
   private tokenOf(r: ExchangeRecord): { token?: string | null; authorization?: string } {
     const header = headerOf(r.request.headers, 'authorization')
     if (header === undefined) return { token: null }
-    const token = bearerOf(r)
+    const token = tokenOf(r)
     if (token === undefined) return { authorization: this.scrub(header) }
     const credential = r.trace.credential
     let role = this.roleOf.get(token)
@@ -364,7 +251,7 @@ class Recorder {
     const token = this.tokenOf(r)
     const request = this.bindRoles(part) as RequestPart
     if (request.body !== undefined) request.body = this.scrub(request.body)
-    if (part.call === 'auth.create') this.relativeExpiry(request, r.at)
+    if (part.call === 'auth.create') relativeExpiry(request, r.at, this.serviceName)
     if (/^\{service\}\.(create|update|delete)$/.test(part.call)) {
       this.needsFresh ??= 'it changes stored procedures, whose names a second run finds taken'
     } else if (part.call === 'keyv.scan') {
@@ -381,30 +268,6 @@ class Recorder {
     })
   }
 
-  /** `auth.create`'s `expiry` as `$now+N`, its `abilities` with `{service}`: run-independent. */
-  private relativeExpiry(request: RequestPart, at: number) {
-    const places: Array<Record<string, unknown>> = []
-    if (request.args) places.push(request.args)
-    const input = request.input
-    const object = Array.isArray(input) && input[0] === '%%' ? input[1] : input
-    if (object && typeof object === 'object' && !Array.isArray(object)) {
-      places.push(object as Record<string, unknown>)
-    }
-    if (request.query) places.push(request.query)
-    for (const place of places) {
-      const expiry = Number(place.expiry)
-      if (place.expiry !== undefined && place.expiry !== '' && Number.isFinite(expiry)) {
-        const after = wholeSeconds(expiry - at)
-        place.expiry = after < 0 ? `$now${after}` : `$now+${after}`
-      }
-      if (Array.isArray(place.abilities)) {
-        place.abilities = place.abilities.map((a: unknown) =>
-          typeof a === 'string' ? markEndpoint(a, this.serviceName) : a,
-        )
-      }
-    }
-  }
-
   /** The last guard: a token or cursor of this run in the contract is an error, never a file. */
   private checkNoTokens(steps: Step[]) {
     for (const [index, step] of steps.entries()) {
@@ -419,6 +282,3 @@ class Recorder {
     }
   }
 }
-
-/** The bearer token of a request's authorization header, when it has one. */
-const bearerOf = tokenOf

@@ -9,7 +9,8 @@ import { createHarness, type Harness } from '../../testing/engine-harness'
 import { parseCaseFile, readCaseFile, type CaseFile } from '../cases'
 import { handleTarget } from '../targets'
 import { addToContract, formatContract } from './format'
-import { recordContract, RecordError } from './record'
+import { recordContract } from './record'
+import { RecordError } from './record-context'
 import { verifyContracts } from './verify'
 
 const set = (key: string, value: unknown) => [

@@ -5,7 +5,8 @@ import { buildRequest, placeServiceName } from '../build'
 import type { CallStep, Step } from '../cases'
 import { headerOf, tokenOf } from '../../client/exchange'
 import { TOKEN_SHAPE } from './answer'
-import { recordContract, type SecretInfo } from './record'
+import { recordContract } from './record'
+import type { SecretInfo } from './record-context'
 import { shapeTest, type TestRunner, type TestTarget } from './test-shapes'
 
 export interface TestCodeOptions {

@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import type { ExchangeRecord } from '../../engine'
 import { createHarness, type Harness } from '../../testing/engine-harness'
-import { recordContract, RecordError } from '../contract/record'
+import { recordContract } from '../contract/record'
+import { RecordError } from '../contract/record-context'
 import { readStepLink, makeStepLink } from './step-link'
 
 type Who =

@@ -20,7 +20,7 @@ import {
   textOf,
   tokensOf,
 } from './request-fields'
-import { readFaultRule } from '../operator/faults'
+import { readFaultRule } from '../operator/read-fault-rule'
 import {
   coverageReport,
   readCoverageRequest,

@@ -19,7 +19,7 @@ import type { BranchComparison } from '../history/compare-branches'
 import type { BranchInfo, BranchList, ReplayReport } from '../history/history'
 import type { Recording } from '../history/recording'
 import type { ExchangeRecord } from '../operator/exchange-log'
-import type { FaultOptions, FaultRule } from '../operator/faults'
+import type { FaultOptions, FaultRule } from '../operator/fault-rule'
 import type { StrictEntry } from '../operator/strict'
 
 /** A declared input or argument, as `GET endpoints` describes it. */

@@ -8,7 +8,7 @@ import {
   MAX_LOGGED_BODY_BYTES,
 } from './exchange-log'
 import type { ExchangeRecord } from './exchange-log'
-import { MAX_FAULT_RULES } from './faults'
+import { MAX_FAULT_RULES } from './fault-rule'
 import type { StrictEntry } from './strict'
 
 /** Everything one account can grow, bounded (decision 071). */

@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import { readFaultRule, type FaultPlanner, type FaultRule } from '../../engine/operator/faults'
+import type { FaultPlanner } from '../../engine/operator/fault-match'
+import type { FaultRule } from '../../engine/operator/fault-rule'
+import { readFaultRule } from '../../engine/operator/read-fault-rule'
 import { realTime } from '../../engine/real-time'
 import { HANG_BOUND_MS, type ChaosFault } from './address'
 

@@ -1,5 +1,5 @@
 import { http, passthrough, type HttpHandler } from 'msw'
-import type { FaultPlanner } from '../../engine/operator/faults'
+import type { FaultPlanner } from '../../engine/operator/fault-match'
 import { bearerToken } from '../../client/wire'
 import { joinSharedServer, leaveSharedServer } from '../../node/shared-server'
 import type { RemoteService } from '../remote'

@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg'
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import { createEngine } from '../../engine'
-import { readFaultRule } from '../../engine/operator/faults'
+import { readFaultRule } from '../../engine/operator/read-fault-rule'
 import { defaultLimits } from '../../engine/settings'
 import { listen } from '../../server/http'
 import { createDatabase } from '../../testing/postgres'

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
-import { readFaultRule } from '../../engine/operator/faults'
+import { readFaultRule } from '../../engine/operator/read-fault-rule'
 import type { OperatorModes, OperatorState } from '../../engine/operator/state'
 import { defaultLimits } from '../../engine/settings'
 import { createDatabase } from '../../testing/postgres'

@@ -4,13 +4,9 @@ import {
   recordOf,
   type ExchangeRecord,
 } from '../../engine/operator/exchange-log'
-import {
-  faultId,
-  MAX_FAULT_RULES,
-  firstMet,
-  tooManyFaults,
-  type FaultRule,
-} from '../../engine/operator/faults'
+import { firstMet } from '../../engine/operator/fault-match'
+import { MAX_FAULT_RULES, tooManyFaults, type FaultRule } from '../../engine/operator/fault-rule'
+import { faultId } from '../../engine/operator/faults'
 import type { OperatorModes, OperatorState, RateWindow } from '../../engine/operator/state'
 import { reportEntry, type StrictEntry } from '../../engine/operator/strict'
 import type { RateLimit } from '../../engine/settings'

@@ -6,23 +6,23 @@ import { CopyButton } from '../shared/copy-button'
 import { useExchangeLog, useLoggedExchange } from '../shared/exchange-log'
 import { useShareStep } from '../link/share-step'
 import { useNow } from '../shared/clock'
-import { messageOf, millisecondsWarning } from '../shared/format'
-import { Quoted } from '../shared/quoted'
+import { messageOf } from '../shared/format'
 import { procedureNames, proceduresQuery, useAccountMutation } from '../shared/queries'
 import { routeHref } from '../shared/router'
 import { useRememberedActions, useTokenChoices } from '../shared/tokens'
 import { planCall, sendPlan, type HttpPlan } from '../shared/wire'
 import { readAnswer } from './answer'
+import { AnswerActions } from './answer-actions'
 import { AnswerView } from './answer-view'
 import { CallForm } from './call-form'
+import { CallNotes } from './call-notes'
 import { ProgramCall } from './program-call'
 import { buildCall } from './draft'
+import { pageAt } from './next-page'
 import { RequestPlan } from './request-plan'
-import { numberFindings } from './numbers'
-import { leftOutOfLink, paramsOfState, type ConsoleState } from './state'
+import { paramsOfState, type ConsoleState } from './state'
 import { resolveToken } from './token-picker'
 import { useConsoleState } from './use-console-state'
-import { PinWatch } from './pin-watch'
 import './console.css'
 import { mintedAuthorization } from '../../client/exchange'
 
@@ -101,39 +101,13 @@ export default function ConsoleView() {
   }
 
   function nextPage(cursor: string) {
-    let next: ConsoleState
-    if (built.rawInUse && state.raw !== null) {
-      let tuples: unknown
-      try {
-        tuples = JSON.parse(state.raw)
-      } catch {
-        tuples = null
-      }
-      const kept = Array.isArray(tuples)
-        ? tuples.filter((t) => !(Array.isArray(t) && t[0] === '$$' && t[1] === 'cursor'))
-        : []
-      next = { ...state, raw: JSON.stringify([...kept, ['$$', 'cursor', cursor]], null, 2) }
-    } else {
-      const args = state.args.some((a) => a.name === 'cursor')
-        ? state.args.map((a) =>
-            a.name === 'cursor' ? { ...a, text: cursor, mode: 'text' as const } : a,
-          )
-        : [...state.args, { name: 'cursor', text: cursor, mode: 'text' as const }]
-      next = { ...state, args }
-    }
+    const next = pageAt(state, built.rawInUse, cursor)
     setState(next)
     trySend(next)
   }
 
   const name = state.endpoint.trim()
-  const expiry = built.draft?.args.find(([arg]) => arg === 'expiry')?.[1]
-  const expiryWarning =
-    name === 'auth.create' && (typeof expiry === 'number' || typeof expiry === 'string')
-      ? millisecondsWarning(Number(expiry))
-      : undefined
-  const numberNotes = built.draft ? numberFindings(name, built.draft, now) : []
   const stale = sentForm !== null && sentForm !== state
-  const leftOut = leftOutOfLink(state)
   const endpointNote =
     !name || !catalogue.isSuccess || endpoint
       ? undefined
@@ -208,22 +182,7 @@ export default function ConsoleView() {
             trySend(next)
           }}
         />
-        {expiryWarning && (
-          <p className="finding finding-warning" data-testid="expiry-warning">
-            <strong>Note:</strong> <Quoted text={expiryWarning} /> The engine accepts it as sent.
-          </p>
-        )}
-        {numberNotes.map((note) => (
-          <p key={note} className="finding finding-engine" data-testid="number-note">
-            <strong>The engine will refuse:</strong> <Quoted text={note} />
-          </p>
-        ))}
-        {leftOut.length > 0 && (
-          <p className="muted" data-testid="left-out-of-link">
-            Too long for a link: {leftOut.join(', ')} stay in the form while the page is open, but a
-            copied link or a reload leaves them out.
-          </p>
-        )}
+        <CallNotes state={state} draft={built.draft} now={now} />
         {blocked?.form === state && (
           <p role="alert" className="blocked">
             {blocked.why}
@@ -256,45 +215,18 @@ export default function ConsoleView() {
             {...(exchange ? { exchange } : {})}
             actions={
               (outcome.answer.cursor || outcome.authorization || sent || exchange) && (
-                <>
-                  {sent && (
-                    <PinWatch
-                      key={outcome.answer.result.sent.sentAt}
-                      draft={sent.draft}
-                      choice={sent.choice}
-                      status={outcome.answer.result.status}
-                    />
-                  )}
-                  {exchange && (
-                    <button
-                      type="button"
-                      disabled={sharing.busy}
-                      onClick={() => sharing.share(exchange)}
-                    >
-                      Share this step
-                    </button>
-                  )}
-                  {outcome.answer.cursor && (
-                    <button type="button" onClick={() => nextPage(outcome.answer.cursor!)}>
-                      Next page
-                    </button>
-                  )}
-                  {outcome.authorization &&
-                    state.token !== `authorization:${outcome.authorization}` && (
-                      <button
-                        type="button"
-                        onClick={() =>
-                          setState((s) => ({
-                            ...s,
-                            token: `authorization:${outcome.authorization}`,
-                          }))
-                        }
-                      >
-                        Use this authorization as the token
-                      </button>
-                    )}
-                  {sharing.panel}
-                </>
+                <AnswerActions
+                  answer={outcome.answer}
+                  authorization={outcome.authorization}
+                  sent={sent}
+                  exchange={exchange}
+                  sharing={sharing}
+                  token={state.token}
+                  onNextPage={nextPage}
+                  onUseAuthorization={(authorization) =>
+                    setState((s) => ({ ...s, token: `authorization:${authorization}` }))
+                  }
+                />
               )
             }
           />
