@@ -50,6 +50,7 @@ function Shell({ config }: { config: PlaygroundConfig }) {
   const link = useStepLinkValue()
   const current = VIEW_LIST.find((info) => info.id === view)!
   useFocusOnNewView(view)
+  const loadingView = <p className="loading">Loading {current.label.toLowerCase()}…</p>
   return (
     <>
       <SkipLink />
@@ -78,8 +79,8 @@ function Shell({ config }: { config: PlaygroundConfig }) {
         ) : (
           /* Keyed by the view: going to another view starts it afresh, failed or not. */
           <ErrorBoundary key={view} what={current.label} actions={<ResetAccount compact />}>
-            <Suspense fallback={<p className="loading">Loading {current.label.toLowerCase()}…</p>}>
-              <ViewOf id={view} />
+            <Suspense fallback={loadingView}>
+              <ViewOf id={view} fallback={loadingView} />
             </Suspense>
           </ErrorBoundary>
         )}

@@ -4,13 +4,14 @@ import { gateFetch } from '../msw/fetch-gate'
 import { App, StartupError } from './app'
 import { engineFailed, reportEngine } from './engine-status'
 import { databaseName, parseConfig, type PlaygroundConfig } from './shared/config'
+import { afterPaint } from './shared/after-paint'
 import { messageOf } from './shared/format'
 import { MAX_ENGINE_LOG } from './shared/page-store'
 import { parseRoute, stepLinkValueOf } from './shared/router'
 import { thisTab } from './shared/sync'
 import { warmCodeCache } from './code-cache'
 import { Starting } from './starting'
-import { preloadView } from './views'
+import { prefetchView, preloadView } from './views'
 
 /**
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
@@ -67,7 +68,14 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   }
   ready()
   render(createElement(App, { config }))
+  // The exchange log's code, once the first screen is painted (its newest rows are read then
+  // too: `ExchangeLogFollower`): opening it then waits for neither. Any other view's code loads
+  // when its link is pointed at or focused (`ViewsNav`).
+  afterPaint(() => prefetchView('log'), LOG_CODE_MS)
 }
+
+/** The longest the log's code waits for the first screen to be painted. */
+const LOG_CODE_MS = 300
 
 /**
  * Renders the page a step's link opens (`LinkPage`), which replays it in this page and needs

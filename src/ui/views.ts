@@ -1,12 +1,14 @@
-import { createElement, lazy, useState, type ComponentType } from 'react'
-import { VIEW_LIST, type ViewId } from './shared/view-ids'
+import { createElement, useEffect, useState, type ComponentType, type ReactNode } from 'react'
+import type { ViewId } from './shared/view-ids'
 
 /**
  * Each view's component, in a chunk of its own: the first screen waits for its own view only.
  * `preloadView` starts a view's chunk early (the page's start fetches the one its URL names
- * beside the engine), and `ViewOf` shows a view whose chunk has arrived at once, without the
- * Suspense fallback that React would otherwise show, and hold for its throttle, on the first
- * render; a view not loaded yet suspends as `React.lazy` does.
+ * beside the engine, the exchange log's once the first screen is shown, and any other when a
+ * person points at or focuses its link: `prefetchView`),
+ * and `ViewOf` shows a view whose chunk has arrived at once, and one whose chunk has not the
+ * moment it arrives, without React's Suspense, which holds content revealed after a fallback
+ * back for its throttle (300 ms).
  */
 const LOADERS: Record<ViewId, () => Promise<{ default: ComponentType }>> = {
   secrets: () => import('./account/secrets-view'),
@@ -34,17 +36,33 @@ export function preloadView(id: ViewId): Promise<ComponentType> {
   return promise
 }
 
-/** Each view as `React.lazy` loads it, for a view whose chunk has not arrived yet. */
-const LAZY = Object.fromEntries(
-  VIEW_LIST.map(({ id }) => [id, lazy(() => preloadView(id).then((view) => ({ default: view })))]),
-) as unknown as Record<ViewId, ComponentType>
+/** Starts loading a view's chunk, for a view likely to be opened next; a failure is left to `ViewOf`. */
+export function prefetchView(id: ViewId): void {
+  preloadView(id).catch(() => undefined)
+}
 
 /**
- * The view `id`: at once when its chunk has arrived, else once it has (suspending). The
- * component is chosen once per mount (the app keys it by view), so that a view shown through
- * `React.lazy` is not remounted, its state lost, when its chunk has arrived since.
+ * The view `id`: at once when its chunk has arrived, else `fallback` until it has; a chunk that
+ * fails to load throws its error to the nearest error boundary, whose "Try again" asks again.
+ * The component is chosen once per mount (the app keys it by view).
  */
-export function ViewOf({ id }: { id: ViewId }) {
-  const [view] = useState(() => loaded.get(id) ?? LAZY[id])
-  return createElement(view)
+export function ViewOf({ id, fallback }: { id: ViewId; fallback: ReactNode }) {
+  const [shown, setShown] = useState<{ view?: ComponentType; error?: unknown }>(() => {
+    const view = loaded.get(id)
+    return view ? { view } : {}
+  })
+  const waiting = shown.view === undefined && shown.error === undefined
+  useEffect(() => {
+    if (!waiting) return
+    let live = true
+    preloadView(id).then(
+      (view) => live && setShown({ view }),
+      (error: unknown) => live && setShown({ error }),
+    )
+    return () => {
+      live = false
+    }
+  }, [id, waiting])
+  if (shown.error !== undefined) throw shown.error
+  return shown.view ? createElement(shown.view) : fallback
 }

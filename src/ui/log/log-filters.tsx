@@ -44,14 +44,18 @@ export function useLogFilters(records: readonly ExchangeRecord[]) {
     text: text ?? '',
   }
   const { status: s, endpoint: e, token: t, code: c, format: f, text: x } = values
+  // With no filter set, every record passes: none of their facts need working out.
+  const unfiltered = !(s || e || t || c || f || x)
   const shown = useMemo(
     () =>
-      records.filter(
-        (record) =>
-          matches(record, { status: s, endpoint: e }) &&
-          matchesFacts(record, { token: t, code: c, format: f, text: x }),
-      ),
-    [records, s, e, t, c, f, x],
+      unfiltered
+        ? records
+        : records.filter(
+            (record) =>
+              matches(record, { status: s, endpoint: e }) &&
+              matchesFacts(record, { token: t, code: c, format: f, text: x }),
+          ),
+    [records, unfiltered, s, e, t, c, f, x],
   )
   const setters = { setStatus, setEndpoint, setToken, setCode, setFormat, setText }
   const clear = () => Object.values(setters).forEach((set) => set(null))

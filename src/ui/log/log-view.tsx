@@ -13,6 +13,7 @@ import { routeHref } from '../shared/router'
 import { ContractPart } from './contract-panel'
 import { ExchangeDetail } from './exchange-detail'
 import { ExchangeList } from './exchange-list'
+import { ROWS_AT_ONCE, useDrawnRows } from './drawn-rows'
 import { LogActions } from './log-actions'
 import { LogFilters, useLogFilters } from './log-filters'
 import { useChosenExchanges, useOpenExchange } from './log-route'
@@ -33,9 +34,6 @@ const EMPTIED_WHY: Record<LogEmptied['why'], string> = {
   import: "An import replaces this tab's log with the file's.",
   elsewhere: 'Code in the page (POST /_account/exchanges/clear, or a reset) emptied it.',
 }
-
-/** Rows the list draws at once, and adds with each "Show more". */
-const ROWS_AT_ONCE = 200
 
 /**
  * The Exchange log: every request this page's engine answered (from the UI, the devtools
@@ -72,7 +70,7 @@ export default function LogView() {
   const filters = useLogFilters(records)
   const { shown } = filters
   // The list draws the newest matches, a page at a time: ten thousand rows would not be read.
-  const [drawn, setDrawn] = useState(ROWS_AT_ONCE)
+  const { drawn, complete: allDrawn, more } = useDrawnRows(shown.length > 0)
   const selected = id === null ? undefined : records.find((record) => record.id === id)
   const chosen = useMemo(() => records.filter((record) => isChosen(record.id)), [records, isChosen])
 
@@ -185,13 +183,13 @@ export default function LogView() {
             share={{ to: (record) => sharing.share(record as PageExchange), busy: sharing.busy }}
           />
         )}
-        {shown.length > drawn && (
+        {allDrawn && shown.length > drawn && (
           <p className="log-more">
             <span className="muted">
               The newest {drawn.toLocaleString('en-US')} of {shown.length.toLocaleString('en-US')}{' '}
               shown.{' '}
             </span>
-            <button type="button" onClick={() => setDrawn(drawn + ROWS_AT_ONCE)}>
+            <button type="button" onClick={more}>
               Show {Math.min(ROWS_AT_ONCE, shown.length - drawn).toLocaleString('en-US')} more
             </button>
           </p>

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
+import { afterPaint } from './after-paint'
 import { listExchanges } from './api'
 import { useConfig, type PlaygroundConfig } from './config'
 import { changesProcedures, mintedIn } from './minted'
@@ -44,10 +45,12 @@ async function follow(
   client: QueryClient,
   known: LogState | undefined,
 ): Promise<LogState> {
-  const state = known ?? (await firstRead(config))
   // The newest record read is asked for again: when it does not come back, the engine's log
-  // was emptied since (a clear or a reset, from a view or from code in the page).
-  const page = await listExchanges(config.baseUrl, state.cursor > 1 ? state.cursor - 1 : undefined)
+  // was emptied since (a clear or a reset, from a view or from code in the page). A first read
+  // asks the engine for its whole log while it reads the page's newest exchanges.
+  const [state, page] = known
+    ? [known, await listExchanges(config.baseUrl, known.cursor > 1 ? known.cursor - 1 : undefined)]
+    : await Promise.all([firstRead(config), listExchanges(config.baseUrl)])
   const cleared = state.cursor > 0 && !page.exchanges.some((record) => record.id === state.cursor)
   if (cleared) await clearTabLog(config)
   const since = cleared ? 0 : state.cursor
@@ -152,19 +155,21 @@ export function useWholeLog() {
 }
 
 /**
- * How long after the page starts the reader first reads: the page's log may hold thousands of
- * exchanges, which the first screen does not wait for. A view that shows the log reads at once.
+ * The longest the reader waits for the first screen to be painted before it first reads: the
+ * page's log may hold thousands of exchanges, which the first screen does not wait for. A view
+ * that shows the log reads at once.
  */
 export const FIRST_READ_MS = 300
 
-/** Mounted once, by the app: reads the engine's log every second while the page is visible. */
+/**
+ * Mounted once, by the app: reads the engine's log once the first screen is painted, so that
+ * the log's newest rows are read by the time it is opened, then every second while the page is
+ * visible.
+ */
 export function ExchangeLogFollower(): null {
   const config = useConfig()
   const [started, setStarted] = useState(false)
-  useEffect(() => {
-    const timer = setTimeout(() => setStarted(true), FIRST_READ_MS)
-    return () => clearTimeout(timer)
-  }, [])
+  useEffect(() => afterPaint(() => setStarted(true), FIRST_READ_MS), [])
   useQuery({ ...exchangeLogQuery(config), refetchInterval: POLL_MS, enabled: started })
   return null
 }
