@@ -1,21 +1,15 @@
 import { ESLint } from 'eslint'
 import { describe, expect, it } from 'vitest'
 
-/** The engine stays pure: these imports and globals are refused by lint inside src/engine. */
+/**
+ * The engine stays pure: these imports and globals are refused by lint inside src/engine.
+ * `npm run lint` lints the engine's files with this same configuration and fails on a crossing;
+ * here, each kind of crossing is shown to be refused, and what stays allowed to pass.
+ */
 describe('the engine fence', () => {
   // Only the fence's rules run: the rest of the config is `npm run lint`'s to check.
   const rules = ['no-restricted-imports', 'no-restricted-globals']
   const eslint = new ESLint({ ruleFilter: ({ ruleId }) => rules.includes(ruleId) })
-
-  it('is crossed nowhere in src/engine', async () => {
-    const results = await eslint.lintFiles(['src/engine/**/*.ts'])
-    const crossings = results.flatMap((result) =>
-      result.messages
-        .filter((m) => m.ruleId !== null && rules.includes(m.ruleId))
-        .map((m) => `${result.filePath}:${m.line} ${m.message}`),
-    )
-    expect(crossings).toEqual([])
-  }, 60_000)
 
   it.each([
     ["import { openDB } from 'idb'\nexport const x = openDB", 'no-restricted-imports'],

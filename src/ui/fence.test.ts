@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest'
 /**
  * The playground talks to the engine only over fetch: lint refuses, in src/ui, any value
  * imported from the engine or the stores (their types are welcome), by `import`, `export … from`
- * or `import()`.
+ * or `import()`. `npm run lint` lints the views with this same configuration and fails on a
+ * crossing; here, each kind of crossing is shown to be refused, and types to pass.
  */
 describe('the playground fence', () => {
   const rules = ['no-restricted-imports', 'no-restricted-syntax']
@@ -16,11 +17,6 @@ describe('the playground fence', () => {
         .filter((m) => m.ruleId !== null && rules.includes(m.ruleId))
         .map((m) => `${result.filePath}:${m.line} ${m.message}`),
     )
-
-  it('is crossed nowhere in src/ui', async () => {
-    const results = await eslint.lintFiles(['src/ui/**/*.{ts,tsx}'])
-    expect(crossingsIn(results)).toEqual([])
-  }, 120_000)
 
   it.each([
     "import { createEngine } from '../engine'\nexport const x = createEngine",
