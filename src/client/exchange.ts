@@ -11,7 +11,8 @@ import { formatOfMediaType, mediaTypeOf, type Format } from '../engine/wire/form
  */
 
 export { loggedBytes } from '../engine/operator/exchange-log'
-export { mintedAuthorization } from '../engine/auth/minted'
+export { isAuthorizationToken, mintedAuthorization } from '../engine/auth/minted'
+export { mintedToken } from '../engine/operator/minted-token'
 
 /** A header's value (the first of that name), whatever the case of its name. */
 export function headerOf(headers: Array<[string, string]>, name: string): string | undefined {

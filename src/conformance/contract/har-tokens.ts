@@ -1,7 +1,6 @@
-import { headerOf } from '../../client/exchange'
+import { headerOf, mintedToken } from '../../client/exchange'
 import type { CredentialTrace, ExchangeRecord } from '../../engine'
-import { bearerToken, fromBase64Url, toBase64 } from '../../client/wire'
-import { decodeAnswer } from '../compare'
+import { bearerToken, fromBase64Url } from '../../client/wire'
 import { TOKEN_SHAPE } from './answer'
 import type { SecretInfo } from './record-context'
 
@@ -44,23 +43,6 @@ const credential = (fields: Partial<CredentialTrace>): CredentialTrace => ({
   ...fields,
 })
 
-/** The result an `auth.create` answer gave, when it gave one. */
-function mintedBy(record: ExchangeRecord): string | undefined {
-  if (record.trace.endpoint !== 'auth.create' || !record.response.body) return undefined
-  const headers = Object.fromEntries(record.response.headers.map(([k, v]) => [k.toLowerCase(), v]))
-  const body = record.response.body
-  try {
-    const decoded = decodeAnswer({
-      status: record.response.status,
-      headers,
-      body: body.encoding === 'base64' ? body.data : toBase64(body.data),
-    })
-    return decoded.ok && typeof decoded.value === 'string' ? decoded.value : undefined
-  } catch {
-    return undefined
-  }
-}
-
 /** An outcome code marking a record the classification left out. */
 export const LEFT_OUT = 'har_left_out'
 
@@ -98,7 +80,7 @@ export function classifyTokens(
         r.trace.credential = credential({ kind: 'secret', secretId: secret.id! })
       }
     }
-    const made = mintedBy(r)
+    const made = mintedToken(r)
     if (made !== undefined) minted.add(made)
   }
   // Tokens the service refused are never copied either: each is forged in the contract.

@@ -7,3 +7,7 @@ export const MINT_ENDPOINT = 'auth.create'
  */
 export const mintedAuthorization = (endpoint: string | null | undefined, status: number): boolean =>
   endpoint === MINT_ENDPOINT && status === 200
+
+/** An authorization is `<payload>.<signature>`, both base64url. */
+export const isAuthorizationToken = (token: unknown): token is string =>
+  typeof token === 'string' && /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)

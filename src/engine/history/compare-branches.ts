@@ -2,7 +2,7 @@ import { recordOf, type ExchangeRecord } from '../operator/exchange-log'
 import type { BranchInfo } from './branches'
 import type { History } from './history'
 import type { Step } from './step'
-import { mintedAuthorization } from '../auth/minted'
+import { mintedToken } from '../operator/minted-token'
 
 /** How many exchanges of each branch a comparison shows, from where they part. */
 export const COMPARED_EXCHANGES = 200
@@ -39,20 +39,6 @@ const sameExchange = (a: ExchangeRecord, b: ExchangeRecord) =>
   a.response.status === b.response.status &&
   a.response.body?.data === b.response.body?.data
 
-/** An authorization an `auth.create` answered, in any body format but MessagePack. */
-function minted(record: ExchangeRecord): string | undefined {
-  if (!mintedAuthorization(record.trace.endpoint, record.response.status)) return undefined
-  const body = record.response.body
-  if (!body || body.encoding !== 'text' || body.truncated) return undefined
-  try {
-    const value: unknown = JSON.parse(body.data)
-    const token = Array.isArray(value) ? (value as unknown[][])[0]?.[1] : value
-    return typeof token === 'string' ? token : undefined
-  } catch {
-    return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(body.data) ? body.data : undefined
-  }
-}
-
 export function compareBranches(history: History, a: string, b: string): BranchComparison {
   const list = history.list()
   const parting = history.parting(a, b)
@@ -81,7 +67,7 @@ export function compareBranches(history: History, a: string, b: string): BranchC
       .reverse()
   const tokens = (records: Array<ExchangeRecord | undefined>) =>
     records.flatMap((record) => {
-      const token = record && minted(record)
+      const token = record && mintedToken(record)
       return token ? [token] : []
     })
   return {

@@ -1,3 +1,4 @@
+import { isAuthorizationToken } from '../../client/exchange'
 import { readBody, saidBy } from './wire'
 
 /**
@@ -9,7 +10,7 @@ export function tokenOf(bytes: Uint8Array, contentType: string): string | undefi
   const body = readBody(bytes, contentType)
   const said = saidBy(body, contentType, false)
   const token = 'value' in said ? said.value : 'value' in body ? body.value : body.raw
-  return typeof token === 'string' && isAuthorizationToken(token) ? token : undefined
+  return isAuthorizationToken(token) ? token : undefined
 }
 
 /** The engine's message in an error answer, never the raw escaped body. */
@@ -18,7 +19,3 @@ export function errorMessageOf(bytes: Uint8Array, contentType: string): string {
   if (!('value' in body)) return body.raw.trim() || '(an empty answer)'
   return saidBy(body, contentType, true).error ?? body.pretty
 }
-
-/** An authorization is `<payload>.<signature>`, both base64url. */
-export const isAuthorizationToken = (token: string): boolean =>
-  /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)
