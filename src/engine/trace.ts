@@ -173,23 +173,27 @@ export interface RequestTrace {
 /** A time on the virtual clock, as the trace writes one. */
 export const at = clockTime
 
+/** A credential's trace with nothing known of it but `fields`: an unknown token, refused. */
+export const credentialOf = (fields: Partial<CredentialTrace>): CredentialTrace => ({
+  kind: 'unknown',
+  decision: 'refused',
+  reason: null,
+  secretId: null,
+  abilities: null,
+  insecure: null,
+  createdAt: null,
+  expiresAt: null,
+  secretExpiresAt: null,
+  explanation: '',
+  ...fields,
+})
+
 /**
  * The credential part of a trace, from what the `authorization` header held. `checked` is the
  * refused token's counterfactual as the call's own run checked it (decision 087), when it was.
  */
 export function credentialTrace(presented: Presented, checked?: Counterfactual): CredentialTrace {
-  const base: CredentialTrace = {
-    kind: 'unknown',
-    decision: 'refused',
-    reason: null,
-    secretId: null,
-    abilities: null,
-    insecure: null,
-    createdAt: null,
-    expiresAt: null,
-    secretExpiresAt: null,
-    explanation: '',
-  }
+  const base = credentialOf({})
   switch (presented.state) {
     case 'missing':
     case 'malformed': {

@@ -1,6 +1,7 @@
 import { headerOf, mintedToken } from '../../client/exchange'
 import type { CredentialTrace, ExchangeRecord } from '../../engine'
 import { bearerToken, fromBase64Url } from '../../client/wire'
+import { credentialOf } from '../../engine/trace'
 import { TOKEN_SHAPE } from './answer'
 import type { SecretInfo } from './record-context'
 
@@ -29,19 +30,9 @@ function readAuthorization(token: string): Partial<CredentialTrace> | undefined 
   }
 }
 
-const credential = (fields: Partial<CredentialTrace>): CredentialTrace => ({
-  kind: 'unknown',
-  decision: 'accepted',
-  reason: null,
-  secretId: null,
-  abilities: null,
-  insecure: null,
-  createdAt: null,
-  expiresAt: null,
-  secretExpiresAt: null,
-  explanation: '',
-  ...fields,
-})
+/** What the HAR shows of a credential the service took. */
+const credential = (fields: Partial<CredentialTrace>): CredentialTrace =>
+  credentialOf({ decision: 'accepted', ...fields })
 
 /** An outcome code marking a record the classification left out. */
 export const LEFT_OUT = 'har_left_out'
