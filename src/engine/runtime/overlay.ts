@@ -46,65 +46,114 @@ const copyValue = (value: Json): Json =>
  */
 export function createOverlay(
   store: Store,
-  commit: (mutations: readonly Mutation[]) => Promise<void> = (mutations) =>
-    store.commit(mutations),
+  commit?: (mutations: readonly Mutation[]) => Promise<void>,
 ): Overlay {
-  const keys = new Map<string, Map<string, Pending<Json>>>()
-  const procs = new Map<string, Pending<ProcRecord>>()
-  const log: Mutation[] = []
+  return new RequestOverlay(store, commit)
+}
+
+/**
+ * One request's overlay: one object, its maps made on first use (a request that reads one
+ * secret and writes nothing, as most do, makes none of them).
+ */
+class RequestOverlay implements Overlay {
+  /** Pending writes by bucket and key (`null`: deleted). */
+  private keys: Map<string, Map<string, Pending<Json>>> | undefined
+  private procs: Map<string, Pending<ProcRecord>> | undefined
   // What was read from the store beneath, first reading of each only: that is what the request
   // went on from.
-  const keysRead = new Map<string, { bucket: string; key: string; value: string | undefined }>()
-  const procsRead = new Map<string, string | undefined>()
-  const scansRead: Array<{ bucket: string; options: ScanOptions; keys: string[] }> = []
-  let reads = 0
+  private keysRead:
+    Map<string, { bucket: string; key: string; value: string | undefined }> | undefined
+  private procsRead: Map<string, string | undefined> | undefined
+  private scansRead: Array<{ bucket: string; options: ScanOptions; keys: string[] }> | undefined
+  readonly writes: Mutation[] = []
+  reads = 0
 
-  async function readKey(bucket: string, key: string): Promise<Json | undefined> {
-    reads++
-    const value = await store.getKey(bucket, key)
+  constructor(
+    private readonly store: Store,
+    private readonly commitTo?: (mutations: readonly Mutation[]) => Promise<void>,
+  ) {}
+
+  getMeta(key: string) {
+    return this.store.getMeta(key)
+  }
+  getSecret(id: string) {
+    return this.store.getSecret(id)
+  }
+  listSecrets() {
+    return this.store.listSecrets()
+  }
+  listProcs() {
+    return this.store.listProcs()
+  }
+  snapshot() {
+    return this.store.snapshot()
+  }
+  close() {
+    return this.store.close()
+  }
+
+  async getKey(bucket: string, key: string): Promise<Json | undefined> {
+    const pending = this.keys?.get(bucket)?.get(key)
+    if (pending !== undefined) return pending === null ? undefined : structuredClone(pending.value)
+    return this.readKey(bucket, key)
+  }
+
+  async getProc(name: string): Promise<ProcRecord | undefined> {
+    const pending = this.procs?.get(name)
+    if (pending !== undefined) return pending === null ? undefined : pending.value
+    return this.readProc(name)
+  }
+
+  private async readKey(bucket: string, key: string): Promise<Json | undefined> {
+    this.reads++
+    const value = await this.store.getKey(bucket, key)
     const id = JSON.stringify([bucket, key])
-    if (!keysRead.has(id)) keysRead.set(id, { bucket, key, value: seen(value) })
+    const read = (this.keysRead ??= new Map())
+    if (!read.has(id)) read.set(id, { bucket, key, value: seen(value) })
     return value
   }
 
-  async function readScan(bucket: string, options: ScanOptions): Promise<string[]> {
-    reads++
-    const keys = await store.scanKeys(bucket, options)
-    scansRead.push({ bucket, options, keys: [...keys] })
+  private async readScan(bucket: string, options: ScanOptions): Promise<string[]> {
+    this.reads++
+    const keys = await this.store.scanKeys(bucket, options)
+    ;(this.scansRead ??= []).push({ bucket, options, keys: [...keys] })
     return keys
   }
 
-  async function readProc(name: string): Promise<ProcRecord | undefined> {
-    reads++
-    const record = await store.getProc(name)
-    if (!procsRead.has(name)) procsRead.set(name, seen(record))
+  private async readProc(name: string): Promise<ProcRecord | undefined> {
+    this.reads++
+    const record = await this.store.getProc(name)
+    const read = (this.procsRead ??= new Map())
+    if (!read.has(name)) read.set(name, seen(record))
     return record
   }
 
-  const bucketOf = (bucket: string) => {
+  private bucketOf(bucket: string) {
+    const keys = (this.keys ??= new Map())
     let pending = keys.get(bucket)
     if (!pending) keys.set(bucket, (pending = new Map()))
     return pending
   }
 
-  async function scanKeys(bucket: string, options: ScanOptions): Promise<string[]> {
+  async scanKeys(bucket: string, options: ScanOptions): Promise<string[]> {
     const { prefix, after, limit } = options
-    const inRange = [...(keys.get(bucket) ?? [])].filter(
+    const inRange = [...(this.keys?.get(bucket) ?? [])].filter(
       ([key]) => key.startsWith(prefix) && (after === undefined || key > after),
     )
-    if (inRange.length === 0) return readScan(bucket, options)
+    if (inRange.length === 0) return this.readScan(bucket, options)
     const deleted = new Set(inRange.filter(([, entry]) => entry === null).map(([key]) => key))
     // Asking for as many more as were deleted keeps the first `limit` survivors in view.
-    const base = await readScan(bucket, { ...options, limit: limit + deleted.size })
+    const base = await this.readScan(bucket, { ...options, limit: limit + deleted.size })
     const merged = new Set(base.filter((key) => !deleted.has(key)))
     for (const [key, entry] of inRange) if (entry !== null) merged.add(key)
     return [...merged].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).slice(0, limit)
   }
 
   /** The store's counts, moved by each pending write that adds or removes a key. */
-  async function listBuckets(): Promise<BucketCount[]> {
+  async listBuckets(): Promise<BucketCount[]> {
+    const { store } = this
     const counts = new Map((await store.listBuckets()).map(({ bucket, keys }) => [bucket, keys]))
-    for (const [bucket, pending] of keys) {
+    for (const [bucket, pending] of this.keys ?? []) {
       for (const [key, entry] of pending) {
         const before = (await store.getKey(bucket, key)) !== undefined
         const after = entry !== null
@@ -117,75 +166,54 @@ export function createOverlay(
       .sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0))
   }
 
-  return {
-    getMeta: (key) => store.getMeta(key),
-    getSecret: (id) => store.getSecret(id),
-    listSecrets: () => store.listSecrets(),
-    listProcs: () => store.listProcs(),
-    snapshot: () => store.snapshot(),
-    close: () => store.close(),
-    async getKey(bucket, key) {
-      const pending = keys.get(bucket)?.get(key)
-      if (pending !== undefined)
-        return pending === null ? undefined : structuredClone(pending.value)
-      return readKey(bucket, key)
-    },
-    scanKeys,
-    listBuckets,
-    async getProc(name) {
-      const pending = procs.get(name)
-      if (pending !== undefined) return pending === null ? undefined : pending.value
-      return readProc(name)
-    },
-    async commit(mutations) {
-      buffer(mutations)
-      log.push(...mutations)
-    },
-    savepoint() {
-      const at = log.length
-      return () => {
-        log.length = at
-        keys.clear()
-        procs.clear()
-        buffer(log)
-      }
-    },
-    async flush() {
-      if (log.length > 0) await commit(log)
-    },
-    writes: log,
-    get reads() {
-      return reads
-    },
-    async unchanged(reader) {
-      for (const { bucket, key, value } of keysRead.values()) {
-        if (seen(await reader.getKey(bucket, key)) !== value) return false
-      }
-      for (const [name, record] of procsRead) {
-        if (seen(await reader.getProc(name)) !== record) return false
-      }
-      for (const { bucket, options, keys } of scansRead) {
-        const now = await reader.scanKeys(bucket, options)
-        if (now.length !== keys.length || now.some((key, i) => key !== keys[i])) return false
-      }
-      return true
-    },
+  async commit(mutations: readonly Mutation[]): Promise<void> {
+    this.buffer(mutations)
+    this.writes.push(...mutations)
   }
 
-  function buffer(mutations: readonly Mutation[]): void {
+  savepoint(): () => void {
+    const at = this.writes.length
+    return () => {
+      this.writes.length = at
+      this.keys?.clear()
+      this.procs?.clear()
+      this.buffer(this.writes)
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.writes.length === 0) return
+    await (this.commitTo ? this.commitTo(this.writes) : this.store.commit(this.writes))
+  }
+
+  async unchanged(reader: StoreReader): Promise<boolean> {
+    for (const { bucket, key, value } of this.keysRead?.values() ?? []) {
+      if (seen(await reader.getKey(bucket, key)) !== value) return false
+    }
+    for (const [name, record] of this.procsRead ?? []) {
+      if (seen(await reader.getProc(name)) !== record) return false
+    }
+    for (const { bucket, options, keys } of this.scansRead ?? []) {
+      const now = await reader.scanKeys(bucket, options)
+      if (now.length !== keys.length || now.some((key, i) => key !== keys[i])) return false
+    }
+    return true
+  }
+
+  private buffer(mutations: readonly Mutation[]): void {
     for (const mutation of mutations) {
       switch (mutation.op) {
         case 'setKey':
-          bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
+          this.bucketOf(mutation.bucket).set(mutation.key, { value: copyValue(mutation.value) })
           break
         case 'deleteKey':
-          bucketOf(mutation.bucket).set(mutation.key, null)
+          this.bucketOf(mutation.bucket).set(mutation.key, null)
           break
         case 'putProc':
-          procs.set(mutation.proc.name, { value: mutation.proc })
+          ;(this.procs ??= new Map()).set(mutation.proc.name, { value: mutation.proc })
           break
         case 'deleteProc':
-          procs.set(mutation.name, null)
+          ;(this.procs ??= new Map()).set(mutation.name, null)
           break
         default:
           throw new Error(`a request may not ${mutation.op} while it runs`)
