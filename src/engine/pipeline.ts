@@ -189,7 +189,8 @@ export async function admit(
   view: OperatorView,
   signer: Signer,
 ): Promise<Principal> {
-  await account.syncClock(view.clockOffset)
+  const synced = account.syncClock(view.clockOffset)
+  if (synced) await synced
   const principal = await authenticate(
     call.header('authorization'),
     store,

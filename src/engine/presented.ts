@@ -16,7 +16,8 @@ export async function presented(
 ): Promise<Presented> {
   const bearer = readBearer(call.header('authorization'))
   if (bearer.state !== 'token') return { state: bearer.state }
-  await account.syncClock(view.clockOffset)
+  const synced = account.syncClock(view.clockOffset)
+  if (synced) await synced
   return identify(bearer.token, store, await account.signer(), nowSeconds(clock))
 }
 

@@ -87,7 +87,7 @@ export interface Account {
    * Catches the clock up with the stored offset (another tab or process may have moved it),
    * read from the store unless given as read already.
    */
-  syncClock(stored?: Json): Promise<void>
+  syncClock(stored?: Json): Promise<void> | void
 }
 
 export function createAccount(
@@ -162,8 +162,14 @@ export function createAccount(
     followed = stored
   }
 
-  async function syncClock(given?: Json): Promise<void> {
-    const stored = (given !== undefined ? given : await store.getMeta(CLOCK_OFFSET)) ?? 0
+  // At once when the offset is given (the operator's view read it): no promise per call then.
+  function syncClock(given?: Json): Promise<void> | void {
+    if (given !== undefined) return followStored(given)
+    return store.getMeta(CLOCK_OFFSET).then(followStored)
+  }
+
+  function followStored(given: Json | undefined): void {
+    const stored = given ?? 0
     // An offset out of bounds (written before bounds were kept) is ignored, never followed.
     if (isClockOffset(stored)) follow(stored)
   }

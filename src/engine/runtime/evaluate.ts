@@ -27,6 +27,9 @@ interface Frame {
   elevated: boolean
 }
 
+/** The memo a value that is not an object is measured with: `measure` never reads it. */
+const UNUSED_MEMO = new WeakMap<object, number>()
+
 const deeper = (frame: Frame): Frame => ({ ...frame, depth: frame.depth + 1 })
 
 /**
@@ -35,7 +38,8 @@ const deeper = (frame: Frame): Frame => ({ ...frame, depth: frame.depth + 1 })
  */
 export class Evaluation {
   private calls = 0
-  private readonly sizes = new WeakMap<object, number>()
+  /** Sizes of the objects measured so far: made when the first object is measured. */
+  private sizes: WeakMap<object, number> | undefined
   private readonly deadline: number
 
   constructor(
@@ -120,6 +124,8 @@ export class Evaluation {
     frame: Frame,
     parent = outer,
   ) {
+    // A scope with nothing in it resolves as its parent does.
+    if (args.size === 0) return parent
     const entries = new Map<string, Lazy>()
     for (const [name, node] of args) entries.set(name, () => this.value(node, outer, site, frame))
     return new Scope(entries, parent)
@@ -334,7 +340,10 @@ export class Evaluation {
   /** Stops values that grow without bound (compositions can double one at every level). */
   private bounded(value: Value, site: string): Value {
     const { maxValueBytes } = this.ctx.settings.limits
-    if (measure(value, maxValueBytes, this.sizes) > maxValueBytes) {
+    // A string or a number is measured as it is: no memo is made for it.
+    const sizes =
+      value !== null && typeof value === 'object' ? (this.sizes ??= new WeakMap()) : UNUSED_MEMO
+    if (measure(value, maxValueBytes, sizes) > maxValueBytes) {
       throw new InvalidError(
         `the output of \`${site}' is larger than ${maxValueBytes} bytes`,
         'value_too_large',

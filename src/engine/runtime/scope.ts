@@ -4,7 +4,8 @@ export type Lazy = () => Promise<Input>
 
 /** Arguments in scope for `@@`: evaluated on first use, looked up through enclosing scopes. */
 export class Scope {
-  private readonly cache = new Map<string, Promise<Input>>()
+  /** What each argument came to, once used: made on the first use (most calls use none). */
+  private cache: Map<string, Promise<Input>> | undefined
 
   constructor(
     private readonly entries: Map<string, Lazy>,
@@ -14,10 +15,11 @@ export class Scope {
   resolve(name: string): Promise<Input> | undefined {
     const lazy = this.entries.get(name)
     if (!lazy) return this.parent?.resolve(name)
-    let value = this.cache.get(name)
+    const cache = (this.cache ??= new Map())
+    let value = cache.get(name)
     if (!value) {
       value = lazy()
-      this.cache.set(name, value)
+      cache.set(name, value)
     }
     return value
   }
