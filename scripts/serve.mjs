@@ -2,36 +2,83 @@
 // the signals npm passes on reach it. Not through tsx, whose esbuild `keepNames` wraps every
 // closure the engine makes per call. The bundle is kept under node_modules/.cache/serve/, named
 // by its content, and written whole before any process runs it (several may start at once).
+// Beside it, `inputs.json` names the newest bundle and the size and time of every file it was
+// built from: while none of them has changed, a start runs that bundle without building again
+// (a build is about a second of CPU, as long as the rest of the start).
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { build, stop } from 'esbuild'
 
 const ENTRY = 'src/cli/serve/serve.ts'
+/** Read by esbuild beside the sources, and not named in its metafile. */
+const SETTINGS = ['package.json', 'tsconfig.json', 'tsconfig.base.json']
 const root = join(import.meta.dirname, '..')
-const { outputFiles } = await build({
-  entryPoints: [join(root, ENTRY)],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: 'inline',
-  write: false,
-  logLevel: 'warning',
-})
-// esbuild's service process has nothing more to do.
-await stop()
-const code = outputFiles[0].contents
 const dir = join(root, 'node_modules', '.cache', 'serve')
-const file = join(dir, `serve-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`)
-if (!existsSync(file)) {
+const INPUTS = join(dir, 'inputs.json')
+
+/** A file's size and modification time, or `missing`. */
+function stamp(path) {
+  try {
+    const { size, mtimeMs } = statSync(join(root, path))
+    return `${size}:${mtimeMs}`
+  } catch {
+    return 'missing'
+  }
+}
+
+/** The newest bundle, while every file it was built from is as it was then. */
+function unchanged() {
+  try {
+    const { file, inputs } = JSON.parse(readFileSync(INPUTS, 'utf8'))
+    const same = Object.entries(inputs).every(([path, was]) => stamp(path) === was)
+    return same && existsSync(join(dir, file)) ? join(dir, file) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Builds the bundle, writes it if it is new, and records what it was built from. */
+async function built() {
+  const { build, stop } = await import('esbuild')
+  const started = Date.now()
+  const { outputFiles, metafile } = await build({
+    absWorkingDir: root,
+    entryPoints: [ENTRY],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'inline',
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+  })
+  // esbuild's service process has nothing more to do.
+  await stop()
+  const code = outputFiles[0].contents
+  const name = `serve-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`
+  const file = join(dir, name)
   mkdirSync(dir, { recursive: true })
+  if (!existsSync(file)) writeWhole(file, code)
+  const inputs = Object.fromEntries(
+    [...SETTINGS, ...Object.keys(metafile.inputs)].map((path) => [path, stamp(path)]),
+  )
+  // A file changed while it was built may be in the bundle as it was: build again next time.
+  const settled = Object.values(inputs).every((was) => Number(was.split(':')[1]) < started)
+  if (settled) writeWhole(INPUTS, JSON.stringify({ file: name, inputs }))
+  return file
+}
+
+/** Writes `data` to `file` whole: another process reads the old file or the new one. */
+function writeWhole(file, data) {
   const partial = `${file}.${process.pid}`
-  writeFileSync(partial, code)
+  writeFileSync(partial, data)
   renameSync(partial, file)
 }
+
+const file = unchanged() ?? (await built())
 // Errors name the TypeScript sources, not the bundle.
 process.setSourceMapsEnabled(true)
 await import(pathToFileURL(file).href)

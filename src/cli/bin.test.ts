@@ -2,15 +2,16 @@ import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
+import { cliBundle } from '../testing/cli-bundle'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-/** `service-playground ...args` from its source, as the kit's bin runs it. */
+/** `service-playground ...args` from its source, bundled as the kit's bin is. */
 async function cli(...args: string[]) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', ...args],
+      [await cliBundle(), ...args],
       { cwd: root, timeout: 30_000 },
     )
     return { code: 0, stdout, stderr }

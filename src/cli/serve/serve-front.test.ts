@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openAccount } from '../../client/open-account'
 import { EXIT, main } from '../conformance/commands'
 import { startFront, type Front } from '../../testing/front-proxy'
+import { cliBundle } from '../../testing/cli-bundle'
 import { run, shown } from '../../testing/run-command'
 import { configure, start, type Running } from './serve-cli'
 
@@ -118,9 +119,7 @@ describe('verify --base-url through a front', () => {
     const ran = await run(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/cli/conformance/cli.ts',
+        await cliBundle(),
         'verify',
         NOTES,
         '--base-url',

@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { cliBundle } from '../../testing/cli-bundle'
 import { ROOT } from '../../testing/serve-process'
 import { describeData, isPostgresUrl, openStore } from './open-store'
 
@@ -43,10 +44,9 @@ describe('openStore', () => {
       process.execPath,
       [
         '--import',
-        'tsx',
-        '--import',
         './src/testing/without-pg.mjs',
-        'src/cli/serve/serve.ts',
+        await cliBundle(),
+        'serve',
         '--port',
         '0',
         '--data',
