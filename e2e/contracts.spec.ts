@@ -1,15 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
-import type { Page } from '@playwright/test'
-import type * as ContractCode from '../src/conformance/browser'
 import { parseCaseFile } from '../src/conformance/cases'
 import { loadContracts } from '../src/conformance/contract/load'
 import { verifyContracts } from '../src/conformance/contract/verify'
 import type { CaseResult } from '../src/conformance/run'
 import { handleTarget } from '../src/conformance/targets'
-import { expect, playgroundUrl, test } from './fixtures'
+import { loadContractCode, type ContractApi } from './contract-code'
+import { expect, test } from './fixtures'
 import { pageTarget } from './page-target'
 
 const notes = fileURLToPath(new URL('../examples/notes/contracts', import.meta.url))
@@ -30,27 +28,11 @@ test('the notes example’s contracts pass in Chromium, twice the same', async (
   expect(outcome(await verifyContracts(target, contracts))).toEqual(outcome(first))
 })
 
-/** src/conformance/browser.ts, bundled for the browser and loaded into the playground's page. */
-async function loadContractCode(page: Page) {
-  const built = await build({
-    entryPoints: [fileURLToPath(new URL('../src/conformance/browser.ts', import.meta.url))],
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    globalName: 'contracts',
-    write: false,
-    logLevel: 'silent',
-  })
-  await page.goto(playgroundUrl({ baseUrl, serviceName: 'service' }))
-  await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
-  await page.addScriptTag({ content: built.outputFiles[0]!.text })
-}
-
 // What the playground's exchange log will do: record from its own journal, replay in the page.
 test('the contract code runs in the page: recorded there, verified by Node; verified there', async ({
   page,
 }) => {
-  await loadContractCode(page)
+  await loadContractCode(page, { baseUrl, serviceName: 'service' })
   const recorded = await page.evaluate(async (base) => {
     const call = (name: string, token: string, tuples: unknown[]) =>
       fetch(`${base}/${name.split('.').join('/')}`, {
@@ -77,7 +59,7 @@ test('the contract code runs in the page: recorded there, verified by Node; veri
       ['$$', 'value', 1],
     ])
     const { exchanges } = (await json('exchanges')) as { exchanges: unknown[] }
-    const api = (window as unknown as { contracts: typeof ContractCode }).contracts
+    const api = (window as unknown as { contracts: ContractApi }).contracts
     return api.formatContract(
       api.recordContract(exchanges as never, {
         name: 'reads with a limited authorization',
@@ -96,7 +78,7 @@ test('the contract code runs in the page: recorded there, verified by Node; veri
   const files = readdirSync(notes).map((name) => [name, readFileSync(join(notes, name), 'utf8')])
   const inPage = await page.evaluate(
     async ({ base, files }) => {
-      const api = (window as unknown as { contracts: typeof ContractCode }).contracts
+      const api = (window as unknown as { contracts: ContractApi }).contracts
       const cases = files.flatMap(([name, text]) => api.parseCaseFile(name, text))
       const target = api.fetchTarget({ baseUrl: base, serviceName: 'service', control: true })
       const results = await api.verifyContracts(target, cases)

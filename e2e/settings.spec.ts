@@ -84,30 +84,33 @@ test('export, reset and import bring back the authorizations made and the exchan
   await expect(page.getByTestId('exchange-row').filter({ hasText: 'auth.create' })).toHaveCount(1)
 })
 
-test('a configuration the playground cannot serve is refused in the form', async ({ app }) => {
-  const { page } = app
-  await page.getByRole('link', { name: 'Settings' }).click()
-  await page.getByLabel('Base URL').fill('ftp://nowhere')
-  await page.getByRole('button', { name: 'Open this service' }).click()
-  await expect(page.getByRole('alert')).toHaveText(/^Invalid baseUrl "ftp:\/\/nowhere"/)
-})
-
-test('another base URL and service name open from the form, with their own account', async ({
+// One page for both: the refusal leaves the form usable, and the next configuration opens from it.
+test('the Settings form refuses a configuration it cannot serve, and opens another with its own account', async ({
   app,
   account,
 }) => {
-  const { page } = app
-  const [first] = await account.secrets()
-  await page.getByRole('link', { name: 'Settings' }).click()
-  await page.getByLabel('Base URL').fill('https://other.example.test/v1')
-  await page.getByLabel('Service name').fill('proc')
-  await page.getByRole('button', { name: 'Open this service' }).click()
-  await expect(page.getByTestId('service-name')).toHaveText('proc')
-  await expect(page.getByTestId('base-url')).toHaveText('https://other.example.test/v1')
-  expect(new URL(page.url()).searchParams.get('serviceName')).toBe('proc')
-  await expect(page.locator('html[data-ready="true"]')).toBeAttached()
-  // An account of its own: its own starting secret, not the first configuration's.
-  await page.getByRole('link', { name: 'Secrets' }).click()
-  await expect(page.getByTestId('secret-row')).toHaveCount(1)
-  await expect(page.locator(`[data-secret-id="${first!.id}"]`)).toHaveCount(0)
+  await test.step('a configuration the playground cannot serve is refused in the form', async () => {
+    const { page } = app
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await page.getByLabel('Base URL').fill('ftp://nowhere')
+    await page.getByRole('button', { name: 'Open this service' }).click()
+    await expect(page.getByRole('alert')).toHaveText(/^Invalid baseUrl "ftp:\/\/nowhere"/)
+  })
+
+  await test.step('another base URL and service name open from the form, with their own account', async () => {
+    const { page } = app
+    const [first] = await account.secrets()
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await page.getByLabel('Base URL').fill('https://other.example.test/v1')
+    await page.getByLabel('Service name').fill('proc')
+    await page.getByRole('button', { name: 'Open this service' }).click()
+    await expect(page.getByTestId('service-name')).toHaveText('proc')
+    await expect(page.getByTestId('base-url')).toHaveText('https://other.example.test/v1')
+    expect(new URL(page.url()).searchParams.get('serviceName')).toBe('proc')
+    await expect(page.locator('html[data-ready="true"]')).toBeAttached()
+    // An account of its own: its own starting secret, not the first configuration's.
+    await page.getByRole('link', { name: 'Secrets' }).click()
+    await expect(page.getByTestId('secret-row')).toHaveCount(1)
+    await expect(page.locator(`[data-secret-id="${first!.id}"]`)).toHaveCount(0)
+  })
 })
