@@ -1,5 +1,4 @@
-import { decode } from '@msgpack/msgpack'
-import { formatOfMediaType } from '../engine/wire/formats'
+import { readAnswer, type Decoded } from '../client/answer'
 import { fromBase64 } from '../client/wire'
 import type { Expect, JsonType, Matcher } from './cases'
 
@@ -13,13 +12,7 @@ export interface Difference {
   counterfactual?: string
 }
 
-export interface Decoded {
-  ok: boolean
-  value?: unknown
-  message?: string
-  /** A text/plain answer: a value that is not a string arrives as its JSON text. */
-  text?: boolean
-}
+export type { Decoded }
 
 interface Answer {
   status: number
@@ -38,26 +31,8 @@ export function typeOf(value: unknown): JsonType {
 }
 
 /** The answer's value or error message, read the way its content type says. */
-export function decodeAnswer(response: Answer): Decoded {
-  const format = formatOfMediaType(response.headers['content-type'])
-  const raw = fromBase64(response.body)
-  const text = () => new TextDecoder().decode(raw)
-  if (format === 'msgpack' || format === 'tuples') {
-    const tuples = (format === 'msgpack' ? decode(raw) : JSON.parse(text())) as [[string, unknown]]
-    const [[marker, value]] = tuples
-    if (marker === '<<') return { ok: true, value }
-    return { ok: false, message: (value as { message: string }).message }
-  }
-  if (format === 'json') {
-    const value = JSON.parse(text()) as unknown
-    const error = (value as { error?: { message?: string } } | null)?.error
-    if (response.status !== 200 && error) return { ok: false, message: error.message ?? '' }
-    return { ok: true, value }
-  }
-  return response.status === 200
-    ? { ok: true, value: text(), text: true }
-    : { ok: false, message: text(), text: true }
-}
+export const decodeAnswer = (response: Answer): Decoded =>
+  readAnswer(fromBase64(response.body), response.headers['content-type'], response.status)
 
 function parseOr(text: string): unknown {
   try {

@@ -5,9 +5,9 @@
  * by presence (none, empty, a cursor), `retry-after` by pattern. Tokens and cursors made on both
  * sides are paired here, as they are met.
  */
-import { toBase64 } from '../client/wire'
+import { readAnswer, type Decoded } from '../client/answer'
 import type { Expect } from '../conformance/cases'
-import { compareAnswer, decodeAnswer, type Decoded } from '../conformance/compare'
+import { compareAnswer } from '../conformance/compare'
 import { TOKEN_SHAPE } from '../conformance/contract/answer'
 import { mediaTypeOf } from '../engine/wire/formats'
 import type { Twins } from './twins'
@@ -73,11 +73,7 @@ function alignNumbers(upstream: string, engine: string): string {
 
 function decoded(answer: Seen): Decoded | undefined {
   try {
-    return decodeAnswer({
-      status: answer.status,
-      headers: answer.headers,
-      body: toBase64(answer.body),
-    })
+    return readAnswer(answer.body, answer.headers['content-type'], answer.status)
   } catch {
     return undefined
   }

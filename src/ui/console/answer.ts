@@ -1,4 +1,4 @@
-import { isTupleType, readBody, saidBy, type ReadableBody, type WireResult } from '../shared/wire'
+import { isTupleType, readBody, saidIn, type ReadableBody, type WireResult } from '../shared/wire'
 
 /** An answer as a person reads it: the engine's message or the value, unwrapped from its format. */
 export interface Answer {
@@ -25,7 +25,7 @@ export function readAnswer(result: WireResult): Answer {
   if (cursor) answer.cursor = cursor
   const failed = result.status >= 400
   if (result.bytes.length === 0) return answer
-  const said = saidBy(body, result.contentType, failed)
+  const said = saidIn(body.value, result.contentType, failed)
   if (said.error !== undefined) answer.error = said.error
   else if ('value' in said) answer.value = shown(said.value)
   else if (!('value' in body)) answer[failed ? 'error' : 'value'] = body.raw || body.pretty

@@ -1,7 +1,7 @@
 import { useMemo, type KeyboardEvent, type Ref } from 'react'
 import type { ExchangeRecord, LoggedBody } from '../../engine'
 import { formatTime } from '../shared/format'
-import { reasonPhrase, saidBy } from '../shared/wire'
+import { reasonPhrase, saidIn } from '../shared/wire'
 import { DecisionTrace, VirtualTime } from './decision-trace'
 import { Name, Quoted } from '../shared/quoted'
 import { HeaderList } from './header-list'
@@ -19,7 +19,7 @@ function placeOf(message: string | null): TextPlace | undefined {
 function errorMessageOf(body: LoggedBody | null, contentType: string): string | undefined {
   if (!body) return undefined
   const read = readLogged(body, contentType)
-  const { error } = saidBy(read, contentType, true)
+  const { error } = saidIn(read.value, contentType, true)
   if (error !== undefined) return error
   return /^text\//i.test(contentType) || contentType === '' ? read.raw : undefined
 }

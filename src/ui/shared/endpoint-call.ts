@@ -1,6 +1,6 @@
 import type { Json } from '../../engine'
 import type { PlaygroundConfig } from './config'
-import { planCall, readBody, saidBy, sendPlan, type CallDraft, type SentRequest } from './wire'
+import { planCall, readBody, saidIn, sendPlan, type CallDraft, type SentRequest } from './wire'
 
 /**
  * A refused call: the HTTP status and the engine's own message, and what finds the call in the
@@ -48,7 +48,7 @@ export async function callEndpoint(
   const result = await sendPlan(plan)
   const body = readBody(result.bytes, result.contentType)
   const headers = new Headers(result.headers)
-  const said = saidBy(body, result.contentType, result.status !== 200)
+  const said = saidIn(body.value, result.contentType, result.status !== 200)
   if (result.status === 200 && 'value' in said) return { value: said.value as Json, headers }
   if (result.status === 200 && !inTuples && 'value' in body) {
     return { value: body.value as Json, headers }

@@ -1,5 +1,5 @@
 import { isAuthorizationToken } from '../../client/exchange'
-import { readBody, saidBy } from './wire'
+import { readBody, saidIn } from './wire'
 
 /**
  * What an `auth.create` answer holds, in whichever format it came back: the token on success
@@ -8,7 +8,7 @@ import { readBody, saidBy } from './wire'
  */
 export function tokenOf(bytes: Uint8Array, contentType: string): string | undefined {
   const body = readBody(bytes, contentType)
-  const said = saidBy(body, contentType, false)
+  const said = saidIn(body.value, contentType, false)
   const token = 'value' in said ? said.value : 'value' in body ? body.value : body.raw
   return isAuthorizationToken(token) ? token : undefined
 }
@@ -17,5 +17,5 @@ export function tokenOf(bytes: Uint8Array, contentType: string): string | undefi
 export function errorMessageOf(bytes: Uint8Array, contentType: string): string {
   const body = readBody(bytes, contentType)
   if (!('value' in body)) return body.raw.trim() || '(an empty answer)'
-  return saidBy(body, contentType, true).error ?? body.pretty
+  return saidIn(body.value, contentType, true).error ?? body.pretty
 }

@@ -8,7 +8,7 @@ import {
   loggedBytes,
   planCall,
   readBody,
-  saidBy,
+  saidIn,
   sendPlan,
   type CallDraft,
 } from './wire'
@@ -53,13 +53,13 @@ describe('planCall', () => {
           planCall(service.baseUrl, 'service', draft(format, service.secret)),
         )
         const body = readBody(result.bytes, result.contentType)
-        const said = saidBy(body, result.contentType, result.status >= 400)
+        const said = saidIn(body.value, result.contentType, result.status >= 400)
         const value = 'value' in said ? said.value : (body.value ?? body.raw)
         expect([format, result.status, result.statusText, value]).toEqual([format, 200, 'OK', 'he'])
       }
       const refused = await sendPlan(planCall(service.baseUrl, 'service', draft('tuples', 'nope')))
       const body = readBody(refused.bytes, refused.contentType)
-      expect([refused.statusText, saidBy(body, refused.contentType, true)]).toEqual([
+      expect([refused.statusText, saidIn(body.value, refused.contentType, true)]).toEqual([
         'Unauthorized',
         { error: 'authorization is invalid' },
       ])
@@ -88,21 +88,6 @@ describe('the request as code', () => {
     expect(asCurl(planCall('https://x.test', 'proc', draft('msgpack')))).toMatch(
       /^printf '\\x92\\x92\\xa2\\x3e\\x3e.*' \|\n {2}curl -X POST/s,
     )
-  })
-})
-
-describe('saidBy', () => {
-  const read = (text: string, type: string) => readBody(new TextEncoder().encode(text), type)
-
-  it('reads values and messages the way each format writes them', () => {
-    const vnd = 'application/vnd.service+json'
-    expect(saidBy(read('[["<<",null]]', vnd), vnd, false)).toEqual({ value: null })
-    expect(saidBy(read('[["!!",{"message":"no"}]]', vnd), vnd, true)).toEqual({ error: 'no' })
-    const json = 'application/json'
-    expect(saidBy(read('{"error":{"message":"no"}}', json), json, true)).toEqual({ error: 'no' })
-    // A stored value that looks like an error is a value when the call succeeded.
-    expect(saidBy(read('{"error":{"message":"no"}}', json), json, false)).toEqual({})
-    expect(saidBy(read('[["!!",{"message":"no"}]]', json), json, false)).toEqual({})
   })
 })
 

@@ -17,5 +17,5 @@ export {
 export { asClient, asCurl, asFetch } from './call-snippets'
 export { reasonPhrase, sendPlan, type SentRequest, type WireResult } from './send-plan'
 export { readBody, toHex, type ReadableBody } from './readable-body'
-export { isTupleType, saidBy, type Said } from './said'
+export { isTupleType, saidIn, type Said } from '../../client/answer'
 export { loggedBytes } from '../../client/exchange'
