@@ -1,6 +1,6 @@
 import { defaultConfig, expect, playgroundUrl, test } from './fixtures'
 
-test('the first screen paints before the service has loaded; the views wait for it', async ({
+test('the views come before the service has loaded: a click waits for it, and nothing leaves for the base URL', async ({
   page,
 }) => {
   // Hold back the page's service (the engine, its store and MSW), a chunk of its own.
@@ -16,18 +16,26 @@ test('the first screen paints before the service has loaded; the views wait for 
   })
 
   await page.goto(playgroundUrl(defaultConfig))
-  await expect(page.getByTestId('starting')).toBeVisible()
-  await expect(page.getByRole('heading', { name: 'Secrets' })).toHaveCount(0)
+  const create = page.getByRole('button', { name: 'Create secret' })
+  await expect(create).toBeEnabled()
   await expect(page.locator('html')).not.toHaveAttribute('data-ready')
+  await expect(page.getByText("Reading the account's secrets…")).toBeVisible()
+  await create.click()
+  await expect(create).toBeDisabled()
+  // A round trip to the page: a request sent by the click would have left by now.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)))
   expect(baseUrlRequests).toEqual([])
+  await expect(page.locator('html')).not.toHaveAttribute('data-ready')
 
   release()
   await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
-  await expect(page.getByRole('heading', { name: 'Secrets' })).toBeVisible()
+  // The click is answered by the engine: the account's first secret and the one it made.
+  await expect(page.getByTestId('secret-created')).toBeVisible()
+  await expect(page.getByTestId('secret-row')).toHaveCount(2)
   await expect(page.getByTestId('starting')).toHaveCount(0)
 })
 
-test('the first view is there as soon as the engine answers: no loading state in between', async ({
+test('the first view is there the moment the views appear: no loading state in between', async ({
   page,
 }) => {
   // Notes what the page shows the moment the views first appear.

@@ -17,10 +17,10 @@ import { prefetchView, preloadView } from './views'
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
  * starting screen, and meanwhile loads the page's service (the engine over its IndexedDB store
  * and the service worker, `src/msw/playground.ts`) and the view the URL names, side by side.
- * Only once the service answers does it render the playground, and the view it renders first is
- * there already; whatever the page sends to the base URL before then waits for it (`gateFetch`).
- * Then it sets `data-ready="true"` on the root element; a configuration or startup failure is
- * shown instead.
+ * It renders the playground as soon as that view's code is here, whether or not the service
+ * answers yet: whatever the page sends to the base URL waits for it (`gateFetch`). Once the
+ * service answers it sets `data-ready="true"` on the root element; a configuration or startup
+ * failure is shown instead.
  * A page opened on a step's link (`#r=…`) shows the link at once instead, replayed in the page,
  * and the playground once a view is chosen (decision 106).
  * The marks `playground:…` (User Timing) say where the first screen's time goes.
@@ -57,8 +57,21 @@ export async function boot(container: HTMLElement, location: Location): Promise<
     () => performance.mark('playground:view loaded'),
     () => undefined,
   )
+  // The views are shown as soon as the first one's code is here, while the service may still be
+  // starting: whatever they send to the base URL waits for it in the gate, so a click on
+  // "Create secret" then is answered once the engine answers (decision 115).
+  let failed = false
+  started.catch(() => (failed = true))
+  await view
+  if (!failed) {
+    render(createElement(App, { config }))
+    // The exchange log's code, once the first screen is painted (its newest rows are read then
+    // too: `ExchangeLogFollower`): opening it then waits for neither. Any other view's code
+    // loads when its link is pointed at or focused (`ViewsNav`).
+    afterPaint(() => prefetchView('log'), LOG_CODE_MS)
+  }
   try {
-    await Promise.all([started, view])
+    await started
   } catch (error) {
     return render(
       createElement(StartupError, {
@@ -67,11 +80,6 @@ export async function boot(container: HTMLElement, location: Location): Promise<
     )
   }
   ready()
-  render(createElement(App, { config }))
-  // The exchange log's code, once the first screen is painted (its newest rows are read then
-  // too: `ExchangeLogFollower`): opening it then waits for neither. Any other view's code loads
-  // when its link is pointed at or focused (`ViewsNav`).
-  afterPaint(() => prefetchView('log'), LOG_CODE_MS)
 }
 
 /** The longest the log's code waits for the first screen to be painted. */

@@ -48,6 +48,11 @@ export default function SecretsView() {
           with it in the console.
         </NextStep>
       )}
+      {secrets.isPending && (
+        <p className="muted" role="status">
+          Reading the account&apos;s secrets…
+        </p>
+      )}
       {secrets.isError && <p role="alert">{messageOf(secrets.error)}</p>}
       {secrets.data?.length === 0 && (
         <p className="empty">

@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ExchangeRecord } from '../../engine'
 import type { Service } from '../../node'
 import { renderWithService } from '../../testing/render'
@@ -175,6 +175,53 @@ describe('the exchange log, searched', { timeout: 30_000 }, () => {
     const whole = client.getQueryData<LogState>(keys.exchanges(config.baseUrl))!
     expect(whole.older).toBeUndefined()
     expect(whole.entries.map((e) => e.at)).toEqual(Array.from({ length: 2500 }, (_, i) => 2499 - i))
+  })
+
+  it("shows the page's newest rows before the engine answers, and the engine's newer ones once it does", async () => {
+    const { service, config } = await renderWithService(<></>)
+    await send(service, 'core/ping', {})
+    const [model] = (
+      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
+        exchanges: ExchangeRecord[]
+      }
+    ).exchanges
+    await fetch(`${service.baseUrl}/_account/exchanges/clear`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    // Three from an engine before this page's (a reload), one from this page's engine.
+    await appendToLog(
+      config,
+      Array.from({ length: 3 }, (_, i) => ({ ...model!, id: i + 1, at: i })),
+    )
+    await send(service, 'type/string/reverse', { body: 'abc' })
+    // The engine's answer waits, as the page's requests wait for its service to start.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const sent = globalThis.fetch
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input)
+      if (url.startsWith(`${service.baseUrl}/_account/exchanges`)) await held
+      return sent(input, init)
+    })
+    const client = createQueryClient()
+    const read = client.fetchQuery(exchangeLogQuery(config))
+    await vi.waitFor(() =>
+      expect(client.getQueryData<LogState>(keys.exchanges(config.baseUrl))?.entries).toHaveLength(
+        3,
+      ),
+    )
+    release()
+    const log = await read
+    vi.restoreAllMocks()
+    expect(log.entries.map((entry) => new URL(entry.request.url).pathname)).toEqual([
+      '/type/string/reverse',
+      '/core/ping',
+      '/core/ping',
+      '/core/ping',
+    ])
+    expect(log.total).toBe(4)
   })
 
   it('says what happened to the exchange it showed when the account is reset', async () => {

@@ -33,24 +33,33 @@ export const exchangeLogQuery = (config: PlaygroundConfig) =>
   queryOptions({
     queryKey: keys.exchanges(config.baseUrl),
     // The state is read once the work before this read is done (a reset, an import), not before.
-    queryFn: ({ client, queryKey }) =>
-      holdingLog(config.baseUrl, () =>
-        follow(config, client, client.getQueryData<LogState>(queryKey)),
-      ),
+    queryFn: ({ client }) => holdingLog(config.baseUrl, () => follow(config, client)),
     staleTime: 0,
   })
 
-async function follow(
-  config: PlaygroundConfig,
-  client: QueryClient,
-  known: LogState | undefined,
-): Promise<LogState> {
+async function follow(config: PlaygroundConfig, client: QueryClient): Promise<LogState> {
+  const key = keys.exchanges(config.baseUrl)
+  const known = client.getQueryData<LogState>(key)
   // The newest record read is asked for again: when it does not come back, the engine's log
   // was emptied since (a clear or a reset, from a view or from code in the page). A first read
-  // asks the engine for its whole log while it reads the page's newest exchanges.
-  const [state, page] = known
-    ? [known, await listExchanges(config.baseUrl, known.cursor > 1 ? known.cursor - 1 : undefined)]
-    : await Promise.all([firstRead(config), listExchanges(config.baseUrl)])
+  // asks the engine for its whole log while it reads the page's newest exchanges, and shows
+  // those at once: the engine may still be starting (decision 115).
+  const asked = listExchanges(
+    config.baseUrl,
+    known && known.cursor > 1 ? known.cursor - 1 : undefined,
+  )
+  let shown = known
+  if (!shown) {
+    shown = await firstRead(config).catch((error: unknown) => {
+      asked.catch(() => undefined)
+      throw error
+    })
+    // Kept if the engine's answer fails: the page's rows stay shown beside the error.
+    client.setQueryData<LogState>(key, shown)
+  }
+  const page = await asked
+  // Built on what the views hold by now (the first rows, older parts read meanwhile).
+  const state = client.getQueryData<LogState>(key) ?? shown
   const cleared = state.cursor > 0 && !page.exchanges.some((record) => record.id === state.cursor)
   if (cleared) await clearTabLog(config)
   const since = cleared ? 0 : state.cursor
@@ -61,7 +70,6 @@ async function follow(
     : state.entries.length > 0
       ? { ...emptiedLog(state, 'elsewhere'), cursor: 0 }
       : { ...state, cursor: 0 }
-  const entries = base.entries
   const fresh = page.exchanges.filter((record) => record.id > since).sort((a, b) => a.id - b.id)
   if (fresh.length === 0) return base
 
@@ -74,10 +82,12 @@ async function follow(
   if (changesProcedures(fresh, config.serviceName)) {
     void client.invalidateQueries({ queryKey: keys.procedures(config.baseUrl) })
   }
+  // Older parts may have been read while this one was stored.
+  const latest = cleared ? base : (client.getQueryData<LogState>(key) ?? base)
   return {
-    ...base,
-    entries: [...kept.reverse(), ...entries].slice(0, MAX_LOGGED),
-    total: Math.min(base.total + kept.length, MAX_LOGGED),
+    ...latest,
+    entries: [...kept.reverse(), ...latest.entries].slice(0, MAX_LOGGED),
+    total: Math.min(latest.total + kept.length, MAX_LOGGED),
     cursor: fresh.at(-1)!.id,
   }
 }
