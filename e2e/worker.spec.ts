@@ -1,10 +1,11 @@
 import { expect, test } from './fixtures'
 
-// One page for the four: the calls share no state but the account, and each makes its own secret.
+// One page for the five: the calls share no state but the account, and each makes its own secret.
 test('the service worker answers the base URL in every body format, and nothing outside it', async ({
   wire,
   account,
   page,
+  config,
   consoleProblems,
 }) => {
   await test.step('the service worker answers core.ping under the base URL', async () => {
@@ -14,6 +15,22 @@ test('the service worker answers the base URL in every body format, and nothing 
     expect(response.body).toBe('true')
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8')
     expect(response.headers['x-rate-limit']).toBe('20;window=60')
+  })
+
+  await test.step("the worker says on its port when it has taken a page's engine in", async () => {
+    const taken = await page.evaluate(
+      (baseUrl) =>
+        new Promise<unknown>((resolve, reject) => {
+          const { port1, port2 } = new MessageChannel()
+          port1.onmessage = (event) => resolve(event.data)
+          setTimeout(() => reject(new Error('the worker did not answer ENGINE_READY')), 10_000)
+          navigator.serviceWorker.controller!.postMessage({ type: 'ENGINE_READY', baseUrl }, [
+            port2,
+          ])
+        }),
+      config.baseUrl,
+    )
+    expect(taken).toEqual({ type: 'ENGINE_READY_TAKEN' })
   })
 
   await test.step('text/plain, application/json and vnd+json bodies reach type.string.reverse', async () => {

@@ -80,6 +80,8 @@ addEventListener('message', (event) => {
   }
   if (event.data?.type === 'ENGINE_READY' && client) {
     engines.set(client.id, event.data.baseUrl)
+    // Taken in: the page sends its requests once it hears so (src/msw/browser.ts).
+    event.ports[0]?.postMessage({ type: 'ENGINE_READY_TAKEN' })
     for (const ready of waiting.get(client.id) ?? []) ready(true)
     waiting.delete(client.id)
     // The page is usable: now the shell is cached, and the page told, so the next visit opens

@@ -35,7 +35,7 @@ export async function startWorker(
       serviceWorker: { url: '/app-worker.js' },
       ...options,
     })
-    registration?.active?.postMessage({ type: 'ENGINE_READY', baseUrl: engine.settings.baseUrl })
+    await engineReady(registration?.active, engine.settings.baseUrl)
   }
   await start()
 
@@ -54,4 +54,28 @@ export async function startWorker(
       .finally(() => (restarting = false))
   })
   return worker
+}
+
+/** How long the page waits for the worker to take `ENGINE_READY` in: a worker of an older build says nothing. */
+const READY_TAKEN_MS = 2_000
+
+/**
+ * Tells the worker this page's engine answers, and resolves once the worker has taken that in
+ * (it answers on the message's port): a request the page sends after it finds its engine known.
+ * One sent before, which the browser may hand the worker ahead of the message, would make the
+ * worker ask for the engine again (`ENGINE_NEEDED`) and the page restart MSW's client under
+ * the requests it is answering.
+ */
+function engineReady(active: ServiceWorker | null | undefined, baseUrl: string): Promise<void> {
+  if (!active) return Promise.resolve()
+  const { port1, port2 } = new MessageChannel()
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, READY_TAKEN_MS)
+    port1.onmessage = () => {
+      clearTimeout(timer)
+      port1.close()
+      resolve()
+    }
+    active.postMessage({ type: 'ENGINE_READY', baseUrl }, [port2])
+  })
 }
