@@ -1,27 +1,10 @@
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import type { Page } from '@playwright/test'
 import type * as ContractCode from '../src/conformance/browser'
+import { contractBundle } from '../src/testing/contract-bundle'
 import { expect, playgroundUrl } from './fixtures'
 
 /** The contract code as the page holds it once `loadContractCode` has run: `window.contracts`. */
 export type ContractApi = typeof ContractCode
-
-let bundle: Promise<string> | undefined
-
-/** src/conformance/browser.ts bundled for the browser, once per worker. */
-function contractBundle(): Promise<string> {
-  bundle ??= build({
-    entryPoints: [fileURLToPath(new URL('../src/conformance/browser.ts', import.meta.url))],
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    globalName: 'contracts',
-    write: false,
-    logLevel: 'silent',
-  }).then((built) => built.outputFiles[0]!.text)
-  return bundle
-}
 
 /**
  * Opens the playground for `baseUrl` and `serviceName`, waits for its engine, and loads the

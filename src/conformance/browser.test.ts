@@ -5,12 +5,11 @@
  * one that Node recorded.
  */
 import { runInContext, createContext, type Context } from 'node:vm'
-import { fileURLToPath } from 'node:url'
-import { build } from 'esbuild'
 import ts from 'typescript'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { createEngine, type Engine } from '../engine'
 import { createMemoryStore } from '../storage/memory-store'
+import { contractBundle } from '../testing/contract-bundle'
 import { tuplesRequest } from '../testing/tuples'
 import { parseCaseFile } from './cases'
 import { formatContract } from './contract/format'
@@ -18,21 +17,11 @@ import { recordContract } from './contract/record'
 import { verifyContracts } from './contract/verify'
 import { handleTarget } from './targets'
 
-const entry = fileURLToPath(new URL('./browser.ts', import.meta.url))
 const BASE = 'https://notes.service.test'
 let bundle = ''
 
 beforeAll(async () => {
-  const built = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'browser',
-    format: 'iife',
-    globalName: 'contracts',
-    write: false,
-    logLevel: 'silent',
-  })
-  bundle = built.outputFiles[0]!.text
+  bundle = await contractBundle()
 })
 
 /**

@@ -47,6 +47,23 @@ function send(
   })
 }
 
+/** The exchanges the engine's log holds now. */
+async function engineLog(service: Service): Promise<ExchangeRecord[]> {
+  const response = await fetch(`${service.baseUrl}/_account/exchanges`)
+  return ((await response.json()) as { exchanges: ExchangeRecord[] }).exchanges
+}
+
+/** The engine's first exchange, to copy into the page's log, and the engine's log cleared. */
+async function takeModel(service: Service): Promise<ExchangeRecord | undefined> {
+  const [model] = await engineLog(service)
+  await fetch(`${service.baseUrl}/_account/exchanges/clear`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  })
+  return model
+}
+
 const tuples = (...entries: unknown[]) => JSON.stringify(entries)
 const rows = () => screen.getAllByTestId('exchange-row')
 const row = (endpoint: string) => rows().find((r) => r.textContent?.includes(endpoint))!
@@ -117,11 +134,7 @@ describe('the exchange log, searched', { timeout: 30_000 }, () => {
   it(`keeps ${MAX_LOGGED.toLocaleString('en-US')} exchanges, the older ones smaller, and draws a page of them`, async () => {
     const { service, config, rerender } = await renderWithService(<></>)
     await send(service, 'type/string/reverse', { body: 'x'.repeat(10_000) })
-    const [model] = (
-      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
-        exchanges: ExchangeRecord[]
-      }
-    ).exchanges
+    const [model] = await engineLog(service)
     const many = Array.from({ length: 1200 }, (_, i) => ({ ...model!, id: i + 1 }))
     await appendToLog(config, many)
     const kept = await tabLog(config)
@@ -151,16 +164,7 @@ describe('the exchange log, searched', { timeout: 30_000 }, () => {
   it('is read newest first: the first read takes a page however long the log, the rest when a view needs it', async () => {
     const { service, config } = await renderWithService(<></>)
     await send(service, 'core/ping', {})
-    const [model] = (
-      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
-        exchanges: ExchangeRecord[]
-      }
-    ).exchanges
-    await fetch(`${service.baseUrl}/_account/exchanges/clear`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    })
+    const model = await takeModel(service)
     await appendToLog(
       config,
       Array.from({ length: 2500 }, (_, i) => ({ ...model!, id: i + 1, at: i })),
@@ -180,16 +184,7 @@ describe('the exchange log, searched', { timeout: 30_000 }, () => {
   it("shows the page's newest rows before the engine answers, and the engine's newer ones once it does", async () => {
     const { service, config } = await renderWithService(<></>)
     await send(service, 'core/ping', {})
-    const [model] = (
-      (await (await fetch(`${service.baseUrl}/_account/exchanges`)).json()) as {
-        exchanges: ExchangeRecord[]
-      }
-    ).exchanges
-    await fetch(`${service.baseUrl}/_account/exchanges/clear`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{}',
-    })
+    const model = await takeModel(service)
     // Three from an engine before this page's (a reload), one from this page's engine.
     await appendToLog(
       config,
