@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { startFront } from '../src/testing/front-proxy'
 import { expect, playgroundUrl, test as base, type PlaygroundConfig } from './fixtures'
 
 /** A real server at the base URL's origin, counting every request that reaches it. */
@@ -150,4 +151,78 @@ test('the default base URL waits for the engine too', async ({ app }) => {
   await app.page.goto('/')
   await expect(app.page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
   expect(await app.page.evaluate(() => window.early)).toBe('401 authorization is missing')
+})
+
+test("a new build's worker reloads the page once; the same build at other bytes does not", async ({
+  page,
+  config,
+  origin,
+  baseURL,
+}) => {
+  // The playground at an origin of its own, whose worker script the test changes between the
+  // browser's update checks (which Playwright's routes do not see).
+  let change = (script: string) => script
+  const front = await startFront({
+    upstream: baseURL!,
+    rewrite: (path, body) => (path === '/app-worker.js' ? change(body) : undefined),
+  })
+  try {
+    await page.goto(`${front.url}${playgroundUrl(config)}`)
+    await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+    /** Asks the browser for an update; resolves once the new worker controls the page. */
+    const update = () =>
+      page.evaluate(async () => {
+        const container = navigator.serviceWorker
+        const taken = new Promise((resolve) =>
+          container.addEventListener('controllerchange', resolve, { once: true }),
+        )
+        await (await container.getRegistration())!.update()
+        await taken
+      })
+    const buildOfController = () =>
+      page.evaluate(
+        () =>
+          new Promise<unknown>((resolve) => {
+            const { port1, port2 } = new MessageChannel()
+            port1.onmessage = (event) => resolve((event.data as { version: unknown }).version)
+            navigator.serviceWorker.controller!.postMessage({ type: 'SHELL_VERSION' }, [port2])
+          }),
+      )
+    const ping = () =>
+      page.evaluate(async (baseUrl) => {
+        const response = await fetch(`${baseUrl}/core/ping`, { method: 'POST' })
+        return `${response.status} ${await response.text()}`
+      }, config.baseUrl)
+    const built = await buildOfController()
+    expect(built).toMatch(/^[0-9a-f]{16}$/)
+    let loads = 0
+    page.on('load', () => (loads += 1))
+
+    await test.step('the same build at other bytes takes the page, which stays and answers', async () => {
+      change = (script) => `// the same build, other bytes\n${script}`
+      await page.evaluate(() => ((window as { stayed?: boolean }).stayed = true))
+      await update()
+      // The page asked both workers for their build before the new one answers here.
+      expect(await buildOfController()).toBe(built)
+      expect(await ping()).toBe('401 authorization is missing')
+      expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true)
+      expect(loads).toBe(0)
+    })
+
+    await test.step("another build's worker takes the page, which reloads once on it", async () => {
+      change = (script) =>
+        script.replace(`"version":"${String(built)}"`, '"version":"another-build"')
+      const reloaded = page.waitForEvent('load')
+      await update()
+      await reloaded
+      await expect(page.locator('html[data-ready="true"]')).toBeAttached({ timeout: 15_000 })
+      expect(await buildOfController()).toBe('another-build')
+      expect(await ping()).toBe('401 authorization is missing')
+      expect(loads).toBe(1)
+    })
+    expect(origin.hits).toEqual([])
+  } finally {
+    await page.close()
+    await front.close()
+  }
 })

@@ -78,6 +78,12 @@ addEventListener('message', (event) => {
     event.waitUntil(self.clients.claim())
     return
   }
+  // A page asks which build this worker serves (src/ui/boot.ts `reloadOnNewWorker`).
+  if (event.data?.type === 'SHELL_VERSION') {
+    event.stopImmediatePropagation()
+    event.ports[0]?.postMessage({ type: 'SHELL_VERSION', version: APP_SHELL.version })
+    return
+  }
   if (event.data?.type === 'ENGINE_READY' && client) {
     engines.set(client.id, event.data.baseUrl)
     // Taken in: the page sends its requests once it hears so (src/msw/browser.ts).

@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { setupWorker, type SetupWorker, type StartOptions } from 'msw/browser'
 import type { Engine } from '../engine'
+import { askWorker } from './ask-worker'
 import { createHandlers } from './handlers'
 
 export interface WorkerOptions extends StartOptions {
@@ -68,14 +69,5 @@ const READY_TAKEN_MS = 2_000
  */
 function engineReady(active: ServiceWorker | null | undefined, baseUrl: string): Promise<void> {
   if (!active) return Promise.resolve()
-  const { port1, port2 } = new MessageChannel()
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, READY_TAKEN_MS)
-    port1.onmessage = () => {
-      clearTimeout(timer)
-      port1.close()
-      resolve()
-    }
-    active.postMessage({ type: 'ENGINE_READY', baseUrl }, [port2])
-  })
+  return askWorker(active, { type: 'ENGINE_READY', baseUrl }, READY_TAKEN_MS).then(() => undefined)
 }

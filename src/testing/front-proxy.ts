@@ -17,7 +17,10 @@ export interface FrontOptions {
   tls?: { key: string; cert: string }
   /** Headers added to every request passed on (`x-forwarded-proto`, say). */
   forward?: Record<string, string>
-  /** A changed answer body for a request to `path`; `undefined` leaves it as it was. */
+  /**
+   * A changed answer body for a request to `path`; `undefined` leaves it as it was. Answers are
+   * then asked of the upstream whole and uncompressed, and a changed one loses its validators.
+   */
   rewrite?: (path: string, body: string) => string | undefined
 }
 
@@ -36,6 +39,12 @@ export async function startFront(options: FrontOptions): Promise<Front> {
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     seen.push(req.url ?? '')
     const headers = { ...req.headers, host: upstream.host, ...options.forward }
+    // A body to change is asked for whole and as it is: not compressed, not revalidated.
+    if (options.rewrite) {
+      for (const name of ['accept-encoding', 'if-none-match', 'if-modified-since'] as const) {
+        delete headers[name]
+      }
+    }
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
       (answer) => {
@@ -50,6 +59,11 @@ export async function startFront(options: FrontOptions): Promise<Front> {
             'transfer-encoding': _chunked,
             ...rest
           } = answer.headers
+          // The upstream's validators do not name a changed body.
+          if (changed !== undefined) {
+            delete rest.etag
+            delete rest['last-modified']
+          }
           res.writeHead(answer.statusCode ?? 502, { ...rest, 'content-length': sent.length })
           res.end(sent)
         })

@@ -1,5 +1,6 @@
 import { createElement, StrictMode, type ReactElement } from 'react'
 import { createRoot } from 'react-dom/client'
+import { askWorker } from '../msw/ask-worker'
 import { gateFetch } from '../msw/fetch-gate'
 import { App, StartupError } from './app'
 import { engineFailed, reportEngine } from './engine-status'
@@ -186,14 +187,34 @@ function followShell(fromNetwork: boolean): void {
 }
 
 /**
- * A new build's worker takes over open tabs at once (MSW's worker skips waiting), but MSW in
- * this page keeps talking to the worker it started with: reload, so the page starts again on
- * the new one. Its account lives in IndexedDB, so nothing but unsent input is lost.
+ * A new build's worker takes over open tabs at once (MSW's worker skips waiting), but this page
+ * runs the old build's code: reload, so the page starts again on the new one. Its account lives
+ * in IndexedDB, so nothing but unsent input is lost. A worker of the same build that takes the
+ * page (the browser found other bytes at the same address) is not a reason to: the worker asks
+ * this page's engine again when it needs it (`ENGINE_NEEDED`, src/msw/browser.ts).
  */
 function reloadOnNewWorker(): void {
-  let controller = navigator.serviceWorker.controller
-  navigator.serviceWorker.addEventListener('controllerchange', () => {
-    if (controller) window.location.reload()
-    controller = navigator.serviceWorker.controller
+  const container = navigator.serviceWorker
+  let build = buildOf(container.controller)
+  container.addEventListener('controllerchange', () => {
+    const was = build
+    build = buildOf(container.controller)
+    void Promise.all([was, build]).then(([before, now]) => {
+      if (before !== null && before !== now) window.location.reload()
+    })
   })
+}
+
+/** How long the page waits for a worker to name its build. */
+const SHELL_VERSION_MS = 2_000
+
+/**
+ * The build `worker` serves (`SHELL_VERSION`, public/app-worker.js); `null` for no worker, and
+ * a value no build has for a worker that does not say (an older build's).
+ */
+async function buildOf(worker: ServiceWorker | null): Promise<string | null> {
+  if (!worker) return null
+  const answer = await askWorker(worker, { type: 'SHELL_VERSION' }, SHELL_VERSION_MS)
+  const version = (answer as { version?: unknown } | undefined)?.version
+  return typeof version === 'string' ? version : `unknown ${worker.scriptURL}`
 }
