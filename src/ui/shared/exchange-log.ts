@@ -48,12 +48,11 @@ async function follow(config: PlaygroundConfig, client: QueryClient): Promise<Lo
     config.baseUrl,
     known && known.cursor > 1 ? known.cursor - 1 : undefined,
   )
+  // Its failure is thrown where it is awaited, below; it may come while the first rows are read.
+  asked.catch(() => undefined)
   let shown = known
   if (!shown) {
-    shown = await firstRead(config).catch((error: unknown) => {
-      asked.catch(() => undefined)
-      throw error
-    })
+    shown = await firstRead(config)
     // Kept if the engine's answer fails: the page's rows stay shown beside the error.
     client.setQueryData<LogState>(key, shown)
   }
