@@ -95,9 +95,25 @@ export async function seedPageLog(
 }
 
 /**
+ * Opens a blank page of the playground's origin (`origin`) in `page`: the page the playground
+ * then opens from, in the same tab, cold (no worker, no cache, no database), with the browser's
+ * process for the origin already up.
+ */
+export async function openBlank(page: Page, origin: string): Promise<void> {
+  const blank = `${origin}/__seed`
+  await page.route(blank, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><title>seed</title><link rel="icon" href="data:,">',
+    }),
+  )
+  await page.goto(blank)
+  await page.unroute(blank)
+}
+
+/**
  * Fills this tab's page log with `count` exchanges from a blank page of the playground's origin
- * (`origin`), so that the playground then opens in the same tab with that log, cold: no worker,
- * no cache.
+ * (`openBlank`), so that the playground then opens in the same tab with that log, cold.
  */
 export async function seedFromBlank(
   page: Page,
@@ -106,11 +122,6 @@ export async function seedFromBlank(
   exchanges: readonly LoggedExchange[],
   count: number,
 ): Promise<void> {
-  const blank = `${origin}/__seed`
-  await page.route(blank, (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>seed</title>' }),
-  )
-  await page.goto(blank)
+  await openBlank(page, origin)
   await seedPageLog(page, base, exchanges, count)
-  await page.unroute(blank)
 }
