@@ -41,7 +41,10 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   // the link.
   const link = stepLinkValueOf(location.hash)
   const shown = link === null ? null : whenShown()
-  const started = shown ? shown.promise.then(() => startService(config)) : startService(config)
+  // Otherwise it starts once the first view is painted (decision 116): the account's database,
+  // the engine and the worker would compete with the view's code and first render.
+  const painted = deferred()
+  const started = (shown ?? painted).promise.then(() => startService(config))
   // Nothing the page sends to the base URL leaves before its service answers (decision 111).
   gateFetch(window, config.baseUrl, started)
   render(createElement(Starting, { config }))
@@ -66,10 +69,13 @@ export async function boot(container: HTMLElement, location: Location): Promise<
   await view
   if (!failed) {
     render(createElement(App, { config }))
+    afterPaint(painted.resolve, SERVICE_AFTER_PAINT_MS)
     // The exchange log's code, once the first screen is painted (its newest rows are read then
     // too: `ExchangeLogFollower`): opening it then waits for neither. Any other view's code
     // loads when its link is pointed at or focused (`ViewsNav`).
     afterPaint(() => prefetchView('log'), LOG_CODE_MS)
+  } else {
+    painted.resolve()
   }
   try {
     await started
@@ -85,6 +91,9 @@ export async function boot(container: HTMLElement, location: Location): Promise<
 
 /** The longest the log's code waits for the first screen to be painted. */
 const LOG_CODE_MS = 300
+
+/** The longest the service waits for the first screen to be painted (a background tab paints none). */
+const SERVICE_AFTER_PAINT_MS = 100
 
 /**
  * Renders the page a step's link opens (`LinkPage`), which replays it in this page and needs
@@ -113,14 +122,18 @@ async function showLink(
 /** How long the service waits for a link's step to be shown before it starts all the same. */
 const SHOWN_WAIT_MS = 10_000
 
+/** A promise and the function that resolves it (at most once). */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void
+  const promise = new Promise<void>((done) => (resolve = done))
+  return { promise, resolve }
+}
+
 /** Resolved when the link's step is on screen (or said why not), or after `SHOWN_WAIT_MS`. */
 function whenShown(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void
-  const promise = new Promise<void>((done) => {
-    resolve = done
-    setTimeout(done, SHOWN_WAIT_MS)
-  })
-  return { promise, resolve }
+  const shown = deferred()
+  setTimeout(shown.resolve, SHOWN_WAIT_MS)
+  return shown
 }
 
 /** Resolves once the fragment no longer holds a step's link (a view was chosen). */
