@@ -5,10 +5,10 @@
 // Beside it, `inputs.json` names the newest bundle and the size and time of every file it was
 // built from: while none of them has changed, a start runs that bundle without building again
 // (a build is about a second of CPU, as long as the rest of the start).
-import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { cachedBundle, writeWhole } from './cached-bundle.mjs'
 
 const ENTRY = 'src/cli/serve/serve.ts'
 /** Read by esbuild beside the sources, and not named in its metafile. */
@@ -40,42 +40,17 @@ function unchanged() {
 
 /** Builds the bundle, writes it if it is new, and records what it was built from. */
 async function built() {
-  const { build, stop } = await import('esbuild')
   const started = Date.now()
-  const { outputFiles, metafile } = await build({
-    absWorkingDir: root,
-    entryPoints: [ENTRY],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: 'inline',
-    write: false,
-    metafile: true,
-    logLevel: 'warning',
-  })
+  const { file, metafile } = await cachedBundle(root, ENTRY, 'serve')
   // esbuild's service process has nothing more to do.
-  await stop()
-  const code = outputFiles[0].contents
-  const name = `serve-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`
-  const file = join(dir, name)
-  mkdirSync(dir, { recursive: true })
-  if (!existsSync(file)) writeWhole(file, code)
+  await (await import('esbuild')).stop()
   const inputs = Object.fromEntries(
     [...SETTINGS, ...Object.keys(metafile.inputs)].map((path) => [path, stamp(path)]),
   )
   // A file changed while it was built may be in the bundle as it was: build again next time.
   const settled = Object.values(inputs).every((was) => Number(was.split(':')[1]) < started)
-  if (settled) writeWhole(INPUTS, JSON.stringify({ file: name, inputs }))
+  if (settled) writeWhole(INPUTS, JSON.stringify({ file: basename(file), inputs }))
   return file
-}
-
-/** Writes `data` to `file` whole: another process reads the old file or the new one. */
-function writeWhole(file, data) {
-  const partial = `${file}.${process.pid}`
-  writeFileSync(partial, data)
-  renameSync(partial, file)
 }
 
 const file = unchanged() ?? (await built())

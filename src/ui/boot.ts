@@ -16,10 +16,10 @@ import { prefetchView, preloadView } from './views'
 
 /**
  * Starts the playground in `container`: reads the configuration from the page URL, paints a
- * starting screen, and meanwhile loads the page's service (the engine over its IndexedDB store
- * and the service worker, `src/msw/playground.ts`) and the view the URL names, side by side.
- * It renders the playground as soon as that view's code is here, whether or not the service
- * answers yet: whatever the page sends to the base URL waits for it (`gateFetch`). Once the
+ * starting screen, and meanwhile loads the view the URL names. It renders the playground as soon
+ * as that view's code is here, and starts the page's service (the engine over its IndexedDB
+ * store and the service worker, `src/msw/playground.ts`) once that first view is painted
+ * (decision 116): whatever the page sends to the base URL waits for it (`gateFetch`). Once the
  * service answers it sets `data-ready="true"` on the root element; a configuration or startup
  * failure is shown instead.
  * A page opened on a step's link (`#r=…`) shows the link at once instead, replayed in the page,

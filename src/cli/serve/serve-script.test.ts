@@ -22,7 +22,9 @@ import { ROOT } from '../../testing/serve-process'
 const dir = mkdtempSync(join(tmpdir(), 'serve-script-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 mkdirSync(join(dir, 'scripts'))
-cpSync(join(ROOT, 'scripts/serve.mjs'), join(dir, 'scripts/serve.mjs'))
+for (const script of ['serve.mjs', 'cached-bundle.mjs']) {
+  cpSync(join(ROOT, 'scripts', script), join(dir, 'scripts', script))
+}
 for (const file of ['package.json', 'tsconfig.json', 'tsconfig.base.json']) {
   writeFileSync(join(dir, file), '{}')
 }
